@@ -1,0 +1,46 @@
+"""The one error base. The CLI turns these into one red line and an exit code; nothing else does."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_PROBLEM = 1  # verify found a problem, or an operation was refused by policy
+EXIT_BAD_INPUT = 2  # a file that does not parse, a bad manifest, bad arguments
+
+
+class HooksError(Exception):
+    """An expected failure, shown to the user as one line without a traceback."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+class BadInput(HooksError):
+    """Input we cannot work with: unparseable settings, a bad manifest, bad arguments."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+class ParseError(BadInput):
+    """A file that does not parse; the message starts with ``path:line:col``."""
+
+    def __init__(self, path: str, line: int, col: int, reason: str, fix: str = "") -> None:
+        self.path, self.line, self.col, self.reason = path, line, col, reason
+        tail = f"; {fix}" if fix else ""
+        super().__init__(f"{path}:{line}:{col}: {reason}{tail}")
+
+
+class Refused(HooksError):
+    """An operation refused by policy (an operator-edited entry); the message says how to proceed."""
+
+    exit_code = EXIT_PROBLEM
+
+
+class Conflict(HooksError):
+    """The file changed under us between read and replace, more often than we retry."""
+
+    exit_code = EXIT_PROBLEM
+
+
+class Stopped(HooksError):
+    """The user stopped an interactive prompt."""
+
+    exit_code = 130

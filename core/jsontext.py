@@ -1,0 +1,200 @@
+"""Pure JSON / JSONC parsing that keeps where every value sits in the text.
+
+The editor in ``jsonedit`` splices new text into the operator's file at these offsets, so
+everything outside our change stays byte-identical. JSONC here is what Gemini CLI accepts:
+JSON plus ``//`` and ``/* */`` comments, no trailing commas.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from hookweave.core.errors import ParseError
+
+MAX_DEPTH = 256
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\n\r]+)
+  | (?P<line_comment>//[^\n]*)
+  | (?P<block_comment>/\*.*?\*/)
+  | (?P<string>"(?:[^"\\\x00-\x1f]|\\.)*")
+  | (?P<number>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
+  | (?P<literal>true|false|null)
+  | (?P<punct>[{}\[\]:,])
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_LITERALS = {"true": True, "false": False, "null": None}
+
+
+@dataclass(eq=False)
+class Node:
+    """A JSON value and its ``[start, end)`` span; containers also know their children's spans."""
+
+    kind: str  # object | array | string | number | literal
+    start: int
+    end: int
+    value: Any = None
+    children: list[Node] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    key_spans: list[tuple[int, int]] = field(default_factory=list)
+    commas: list[int] = field(default_factory=list)  # offset of the comma after child i
+
+    def member_span(self, i: int) -> tuple[int, int]:
+        """Span of child ``i`` including its key, for objects."""
+        start = self.key_spans[i][0] if self.kind == "object" else self.children[i].start
+        return start, self.children[i].end
+
+    def child(self, token: str) -> tuple[int, Node] | None:
+        """Child by JSON Pointer token; for duplicate keys the last one wins, as in JSON.parse."""
+        if self.kind == "object":
+            for i in range(len(self.keys) - 1, -1, -1):
+                if self.keys[i] == token:
+                    return i, self.children[i]
+            return None
+        if self.kind == "array" and token.isdigit() and int(token) < len(self.children):
+            return int(token), self.children[int(token)]
+        return None
+
+
+@dataclass
+class Document:
+    text: str
+    root: Node
+    comments: list[tuple[int, int]]
+
+    @property
+    def value(self) -> Any:
+        return self.root.value
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def parse(text: str, path: str, *, comments: bool = False, comment_fix: str = "") -> Document:
+    """Parse ``text``; raise ``ParseError`` naming ``path:line:col`` on the first fault."""
+    return _Parser(text, path, comments, comment_fix).document()
+
+
+class _Parser:
+    def __init__(self, text: str, path: str, comments: bool, comment_fix: str) -> None:
+        self.text, self.path = text, path
+        self.allow_comments, self.comment_fix = comments, comment_fix
+        self.comments: list[tuple[int, int]] = []
+        self.tokens = self._tokenize()
+        self.i = 0
+
+    def fail(self, offset: int, reason: str, fix: str = "") -> ParseError:
+        line, col = line_col(self.text, offset)
+        return ParseError(self.path, line, col, reason, fix)
+
+    def _tokenize(self) -> list[tuple[str, int, int]]:
+        text, tokens = self.text, []
+        pos = 1 if text.startswith("\ufeff") else 0  # JSON.parse in the hosts strips a BOM
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if m is None:
+                raise self._bad_char(pos)
+            kind, end = m.lastgroup, m.end()
+            if kind in ("line_comment", "block_comment"):
+                if not self.allow_comments:
+                    raise self.fail(pos, "comments are not allowed in this file", self.comment_fix)
+                self.comments.append((pos, end))
+            elif kind != "ws":
+                tokens.append((kind, pos, end))
+            pos = end
+        return tokens
+
+    def _bad_char(self, pos: int) -> ParseError:
+        text = self.text
+        if text.startswith("/*", pos):
+            return self.fail(pos, "unterminated /* comment")
+        if text[pos] == '"':
+            return self.fail(pos, "unterminated string or invalid character in string")
+        return self.fail(pos, f"unexpected character {text[pos]!r}")
+
+    def document(self) -> Document:
+        if not self.tokens:
+            raise self.fail(len(self.text), "the file holds no JSON value", "write {} into it or delete it")
+        root = self.value(0)
+        if self.i < len(self.tokens):
+            raise self.fail(self.tokens[self.i][1], "unexpected text after the JSON value")
+        return Document(self.text, root, self.comments)
+
+    def next(self, expected: str) -> tuple[str, int, int]:
+        if self.i >= len(self.tokens):
+            raise self.fail(len(self.text), f"unexpected end of file, expected {expected}")
+        tok = self.tokens[self.i]
+        self.i += 1
+        return tok
+
+    def value(self, depth: int) -> Node:
+        if depth > MAX_DEPTH:
+            raise self.fail(self.tokens[self.i][1], f"nested deeper than {MAX_DEPTH} levels")
+        kind, start, end = self.next("a value")
+        raw = self.text[start:end]
+        if kind == "string":
+            return Node("string", start, end, self._string(raw, start))
+        if kind == "number":
+            return Node("number", start, end, json.loads(raw))
+        if kind == "literal":
+            return Node("literal", start, end, _LITERALS[raw])
+        if raw == "{":
+            return self.container(Node("object", start, start, {}), "}", depth)
+        if raw == "[":
+            return self.container(Node("array", start, start, []), "]", depth)
+        raise self.fail(start, f"unexpected {raw!r}, expected a value")
+
+    def _string(self, raw: str, start: int) -> str:
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise self.fail(start + exc.pos, f"invalid string: {exc.msg}") from None
+
+    def container(self, node: Node, close: str, depth: int) -> Node:
+        if self._peek() == close:
+            node.end = self.next(close)[2]
+            return node
+        while True:
+            if node.kind == "object":
+                self._member(node, depth)
+            else:
+                child = self.value(depth + 1)
+                node.children.append(child)
+                node.value.append(child.value)
+            kind, start, end = self.next(f"',' or '{close}'")
+            raw = self.text[start:end]
+            if raw == close:
+                node.end = end
+                return node
+            if raw != ",":
+                raise self.fail(start, f"unexpected {raw!r}, expected ',' or '{close}'")
+            if self._peek() == close:
+                raise self.fail(start, "trailing comma", "remove the comma")
+            node.commas.append(start)
+
+    def _member(self, node: Node, depth: int) -> None:
+        kind, start, end = self.next("a key")
+        if kind != "string":
+            raise self.fail(start, "expected a double-quoted key")
+        key = self._string(self.text[start:end], start)
+        _, cstart, cend = self.next("':'")
+        if self.text[cstart:cend] != ":":
+            raise self.fail(cstart, "expected ':' after the key")
+        child = self.value(depth + 1)
+        node.keys.append(key)
+        node.key_spans.append((start, end))
+        node.children.append(child)
+        node.value[key] = child.value
+
+    def _peek(self) -> str | None:
+        if self.i >= len(self.tokens):
+            return None
+        _, start, end = self.tokens[self.i]
+        return self.text[start:end]
