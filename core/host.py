@@ -1,0 +1,170 @@
+"""The host interface every host plugin implements, built-in or third-party.
+
+A host says where its settings files are, how a registration looks in its dialect, how to
+recognise entries hookweave wrote, which gates silently stop hooks, and how it runs an event's
+hooks. The merge, order, env and removal logic is shared and lives in the pure core.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any, ClassVar, Mapping
+
+from hookweave.core import jsonedit, jsontext
+from hookweave.core.errors import BadInput
+from hookweave.core.model import Bundle, Finding, HookForHost
+from hookweave.core.render import marker, marker_in, shell_command
+
+
+class Host(ABC):
+    """Base class of a host plugin. Subclass it and register the class with ``register(MyHost)``.
+
+    Class attributes to set:
+
+    - ``name``: the name used with ``--host`` (lowercase, unique).
+    - ``title``: the human name, e.g. ``"Claude Code"``.
+    - ``scopes``: scopes hookweave may write, e.g. ``("user", "project")``.
+    - ``verify_scopes``: scopes read by verify, in the host's precedence order, lowest first.
+    - ``events`` / ``tools``: neutral name to native name (``None`` when the host lacks it).
+    - ``native_events``: every event name the host accepts (for host overrides in manifests).
+    - ``env_key``: the settings-level env object (``"env"`` for Claude), or ``None``.
+    - ``comments``: whether the settings format allows comments (JSONC).
+    - ``project_ref``: the host's project-directory variable as a shell word.
+    - ``execution``: one sentence on how the host runs an event's hooks (shown by verify).
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    scopes: ClassVar[tuple[str, ...]] = ("user", "project")
+    verify_scopes: ClassVar[tuple[str, ...]] = ("user", "project")
+    events: ClassVar[Mapping[str, str | None]] = {}
+    tools: ClassVar[Mapping[str, str | None]] = {}
+    native_events: ClassVar[frozenset[str]] = frozenset()
+    env_key: ClassVar[str | None] = None
+    comments: ClassVar[bool] = False
+    comment_fix: ClassVar[str] = "remove the comment"
+    project_ref: ClassVar[str] = "."
+    hooks_key: ClassVar[str] = "hooks"
+    execution: ClassVar[str] = ""
+
+    # -- where -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def settings_path(self, scope: str, project: Path) -> Path:
+        """Absolute path of the settings file for ``scope``; ``project`` is the project folder."""
+
+    def record_path(self, settings: Path) -> Path:
+        """Where the record of what hookweave wrote into ``settings`` lives: a sidecar beside it."""
+        return settings.with_name(settings.stem + ".hookweave.json")
+
+    def detect(self) -> bool:
+        """Whether this host seems to be in use here (offered first by the interactive prompt)."""
+        return False
+
+    # -- the file format -------------------------------------------------------------------
+
+    def parse(self, text: str, path: str) -> Any:
+        """Parse settings text; raise ``ParseError`` with ``path:line:col`` when it does not parse."""
+        return jsontext.parse(text, path, comments=self.comments, comment_fix=self.comment_fix).value
+
+    def apply(self, text: str, ops: list[dict], path: str) -> str:
+        """Apply RFC 6902 ``ops`` to the text, changing nothing else."""
+        return jsonedit.apply_ops(text, ops, path, comments=self.comments)
+
+    def new_file_text(self) -> str:
+        """The text of a settings file that does not exist yet, before our change."""
+        return "{}\n"
+
+    def check_document(self, doc: Any, path: str) -> None:
+        """Raise ``BadInput`` naming the place and the fix when ``doc`` has a shape we cannot edit."""
+        if not isinstance(doc, dict):
+            raise BadInput(f"{path}: the top level must be a JSON object; fix the file by hand")
+        hooks = doc.get(self.hooks_key)
+        if hooks is not None and not isinstance(hooks, dict):
+            raise BadInput(
+                f"{path}: /{self.hooks_key} must be an object of events, not {type(hooks).__name__}; "
+                "fix the file by hand"
+            )
+        if self.env_key and not isinstance(doc.get(self.env_key, {}), dict):
+            raise BadInput(f"{path}: /{self.env_key} must be an object; fix the file by hand")
+
+    # -- registrations ---------------------------------------------------------------------
+
+    @abstractmethod
+    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
+        """The native entry for one hook, placed into the event's array as one element."""
+
+    @abstractmethod
+    def owner(self, entry: Any) -> tuple[str, str] | None:
+        """``(bundle, hook id)`` when ``entry`` was written by hookweave, else ``None``."""
+
+    def strip_ours(self, entry: Any, bundle: str) -> Any | None:
+        """``entry`` without the parts ``bundle`` wrote, or ``None`` when nothing else is left."""
+        return None
+
+    def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
+        if matcher is None or isinstance(matcher, str):
+            return matcher
+        natives: list[str] = []
+        for tool in matcher:
+            native = self.tools.get(tool)
+            if native:
+                natives.extend(n for n in native.split("|") if n not in natives)
+        return "|".join(natives) if natives else None
+
+    def command(self, hook: HookForHost, bundle: Bundle) -> str:
+        return shell_command(hook.command, bundle.directory, self.project_ref, marker(bundle.name, hook.id))
+
+    # -- verify ----------------------------------------------------------------------------
+
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str]) -> list[Finding]:
+        """Problems that would silently keep hooks from running, from every readable scope's data."""
+        return []
+
+
+class NestedGroupsHost(Host):
+    """Hosts whose events hold ``{matcher, hooks: [handler]}`` groups (Claude, Codex, Gemini)."""
+
+    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
+        handler: dict[str, Any] = {"type": "command", "command": self.command(hook, bundle)}
+        if hook.timeout is not None:
+            handler["timeout"] = hook.timeout
+        group: dict[str, Any] = {}
+        matcher = self.native_matcher(hook.matcher)
+        if matcher:
+            group["matcher"] = matcher
+        group["hooks"] = [handler]
+        return group
+
+    def owner(self, entry: Any) -> tuple[str, str] | None:
+        if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
+            return None
+        for handler in entry["hooks"]:
+            found = marker_in(handler.get("command")) if isinstance(handler, dict) else None
+            if found:
+                return found
+        return None
+
+    def strip_ours(self, entry: Any, bundle: str) -> Any | None:
+        kept = [h for h in entry.get("hooks", []) if (marker_in(h.get("command")) or ("",))[0] != bundle]
+        if not kept:
+            return None
+        return {**entry, "hooks": kept}
+
+    def check_document(self, doc: Any, path: str) -> None:
+        super().check_document(doc, path)
+        for event, groups in (doc.get(self.hooks_key) or {}).items():
+            if event not in self.native_events:
+                continue  # unknown events are ignored by the hosts; we leave them alone
+            where = f"{path}: /{self.hooks_key}/{event}"
+            if not isinstance(groups, list):
+                raise BadInput(f"{where} must be a list of hook groups, not {type(groups).__name__}; fix the file by hand")
+            for i, group in enumerate(groups):
+                if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                    raise BadInput(f'{where}/{i} must be an object with a "hooks" list; fix the file by hand')
+                for j, handler in enumerate(group["hooks"]):
+                    if not isinstance(handler, dict):
+                        raise BadInput(f"{where}/{i}/hooks/{j} must be an object; fix the file by hand")
+                    if handler.get("type", "command") == "command" and not isinstance(handler.get("command"), str):
+                        raise BadInput(f'{where}/{i}/hooks/{j} has no "command" string; fix the file by hand')

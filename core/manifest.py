@@ -1,0 +1,213 @@
+"""Pure parsing and validation of a bundle manifest (``hookweave.toml``, DESIGN.md section 2).
+
+Every error names the file, the key and the fix, and is raised as ``BadInput`` (exit 2).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Any
+
+from hookweave.core import names
+from hookweave.core.errors import BadInput, ParseError
+from hookweave.core.model import HOOK_FIELDS, POLICIES, POSITIONS, Bundle, BundleHook, EnvVar
+
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+BUNDLE_KEYS = ("name", "version", "description")
+HOOK_KEYS = ("id", *HOOK_FIELDS, "hosts", "host")
+ENV_KEYS = ("value", "hosts", "policy")
+
+
+def _load_toml(text: str, path: Path) -> dict[str, Any]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: tomlkit parses the same language
+        import tomlkit
+
+        try:
+            return tomlkit.parse(text).unwrap()
+        except tomlkit.exceptions.ParseError as exc:
+            raise ParseError(str(path), exc.line, exc.col, f"invalid TOML: {exc}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+        reason = re.sub(r"\s*\(at line.*\)", "", str(exc))
+        raise ParseError(str(path), line, col, f"invalid TOML: {reason}") from None
+
+
+class _Checker:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, where: str, what: str, fix: str) -> BadInput:
+        return BadInput(f"{self.path}: {where}: {what}; {fix}")
+
+    def keys(self, table: Any, allowed: tuple[str, ...], where: str) -> dict[str, Any]:
+        if not isinstance(table, dict):
+            raise self.fail(where, f"must be a table, not {_kind(table)}", f"write it as [{where}]")
+        for key in table:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, allowed, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
+                raise self.fail(f"{where}.{key}", "unknown key", hint)
+        return table
+
+    def string(self, value: Any, where: str, fix: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(where, "must be a non-empty string", fix)
+        return value
+
+    def name(self, value: Any, where: str) -> str:
+        value = self.string(value, where, 'use lowercase letters, digits and dashes, e.g. "my-guard"')
+        if not NAME_RE.match(value):
+            raise self.fail(
+                where, f"{value!r} is not a valid name", "use lowercase letters, digits and dashes (up to 64)"
+            )
+        return value
+
+    def hosts(self, value: Any, where: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not value or not all(isinstance(h, str) for h in value):
+            raise self.fail(where, "must be a list of host names", 'e.g. hosts = ["claude", "gemini"]')
+        return tuple(value)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a table", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def parse_manifest(text: str, path: Path) -> Bundle:
+    """Validate manifest text read from ``path`` and return the bundle it describes."""
+    data = _load_toml(text, path)
+    check = _Checker(path)
+    check.keys(data, ("bundle", "hooks", "env"), "manifest")
+    meta = check.keys(data.get("bundle"), BUNDLE_KEYS, "bundle") if "bundle" in data else None
+    if meta is None:
+        raise check.fail("bundle", "missing", 'add a [bundle] table with name and version')
+    name = check.name(meta.get("name"), "bundle.name")
+    version = check.string(meta.get("version"), "bundle.version", 'e.g. version = "1.0.0"')
+    description = meta.get("description", "")
+    if not isinstance(description, str):
+        raise check.fail("bundle.description", "must be a string", "quote it")
+    raw_hooks = data.get("hooks", [])
+    if not isinstance(raw_hooks, list):
+        raise check.fail("hooks", "must be an array of tables", "write each hook as [[hooks]]")
+    hooks = tuple(_hook(check, raw, i) for i, raw in enumerate(raw_hooks))
+    seen: set[str] = set()
+    for i, hook in enumerate(hooks):
+        if hook.id in seen:
+            raise check.fail(f"hooks[{i}].id", f"duplicate id {hook.id!r}", "give every hook its own id")
+        seen.add(hook.id)
+    env_table = data.get("env", {})
+    if not isinstance(env_table, dict):
+        raise check.fail("env", "must be a table of tables", "write [env.NAME] with value = ...")
+    env = tuple(_env(check, key, raw) for key, raw in env_table.items())
+    if not hooks and not env:
+        raise check.fail("hooks", "the bundle has no hooks and no env", "add a [[hooks]] table")
+    return Bundle(name, version, description, hooks, env, path, path.parent)
+
+
+def _hook(check: _Checker, raw: Any, i: int) -> BundleHook:
+    where = f"hooks[{i}]"
+    raw = check.keys(raw, HOOK_KEYS, where)
+    hook_id = check.name(raw.get("id"), f"{where}.id")
+    where = f"hooks[{i}] ({hook_id})"
+    fields = _hook_fields(check, raw, where, neutral=True)
+    for required in ("event", "command"):
+        if required not in fields:
+            raise check.fail(f"{where}.{required}", "missing", f"add {required} = ...")
+    hosts = check.hosts(raw["hosts"], f"{where}.hosts") if "hosts" in raw else None
+    overrides: dict[str, dict[str, Any]] = {}
+    host_tables = raw.get("host", {})
+    if not isinstance(host_tables, dict):
+        raise check.fail(f"{where}.host", "must be a table", "write [hooks.host.<host>]")
+    for host, table in host_tables.items():
+        table = check.keys(table, HOOK_FIELDS, f"{where}.host.{host}")
+        overrides[host] = _hook_fields(check, table, f"{where}.host.{host}", neutral=False)
+    return BundleHook(
+        id=hook_id,
+        event=fields["event"],
+        command=fields["command"],
+        matcher=fields.get("matcher"),
+        timeout=fields.get("timeout"),
+        position=fields.get("position", "last"),
+        hosts=hosts,
+        overrides=overrides,
+    )
+
+
+def _hook_fields(check: _Checker, raw: dict, where: str, *, neutral: bool) -> dict[str, Any]:
+    """Validate the overridable fields; host tables may use host-native event and tool names."""
+    out: dict[str, Any] = {}
+    if "event" in raw:
+        event = check.string(raw["event"], f"{where}.event", "use a neutral event name")
+        if neutral and event not in names.EVENTS:
+            close = difflib.get_close_matches(event, list(names.EVENTS), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "use one of " + ", ".join(names.EVENTS)
+            raise check.fail(f"{where}.event", f"unknown event {event!r}", hint)
+        out["event"] = event
+    if "matcher" in raw:
+        out["matcher"] = _matcher(check, raw["matcher"], f"{where}.matcher", neutral)
+    if "command" in raw:
+        out["command"] = _command(check, raw["command"], f"{where}.command")
+    if "timeout" in raw:
+        timeout = raw["timeout"]
+        if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout <= 0:
+            raise check.fail(f"{where}.timeout", "must be a whole number of seconds above 0", "e.g. timeout = 30")
+        out["timeout"] = timeout
+    if "position" in raw:
+        if raw["position"] not in POSITIONS:
+            raise check.fail(f"{where}.position", f"unknown position {raw['position']!r}", 'use "first" or "last"')
+        out["position"] = raw["position"]
+    return out
+
+
+def _matcher(check: _Checker, value: Any, where: str, neutral: bool) -> tuple[str, ...] | str:
+    if not neutral and isinstance(value, str):
+        return value  # a host-native matcher string, passed as is
+    if not isinstance(value, list) or not value or not all(isinstance(t, str) for t in value):
+        raise check.fail(where, "must be a list of tool names", 'e.g. matcher = ["shell"]')
+    for tool in value:
+        if tool not in names.TOOLS:
+            raise check.fail(
+                where,
+                f"unknown tool {tool!r}",
+                f"use {', '.join(names.TOOLS)}, or a native matcher string in [hooks.host.<host>]",
+            )
+    return tuple(value)
+
+
+def _command(check: _Checker, value: Any, where: str) -> str | tuple[str, ...]:
+    if isinstance(value, str):
+        check.string(value, where, "give the shell command to run")
+        if value.rstrip(" \t").endswith("\\"):
+            raise check.fail(where, "ends with a line continuation", "remove the trailing backslash")
+        return value
+    if isinstance(value, list) and value and all(isinstance(a, str) for a in value) and value[0]:
+        return tuple(value)
+    raise check.fail(where, "must be a string or a non-empty list of strings", 'e.g. ["python3", "{bundle_dir}/hook.py"]')
+
+
+def _env(check: _Checker, key: str, raw: Any) -> EnvVar:
+    where = f"env.{key}"
+    if not ENV_RE.match(key):
+        raise check.fail(where, f"{key!r} is not a valid variable name", "use letters, digits and _")
+    raw = check.keys(raw, ENV_KEYS, where)
+    if "value" not in raw:
+        raise check.fail(f"{where}.value", "missing", 'add value = "..."')
+    value = raw["value"]
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise check.fail(f"{where}.value", "must be a string or a whole number", 'e.g. value = "5000"')
+    policy = raw.get("policy", "if-absent")
+    if policy not in POLICIES:
+        raise check.fail(f"{where}.policy", f"unknown policy {policy!r}", "use " + ", ".join(POLICIES))
+    if policy == "at-least" and not re.fullmatch(r"-?\d+", str(value)):
+        raise check.fail(f"{where}.value", "at-least needs a whole number", f'e.g. value = "5000"')
+    hosts = check.hosts(raw["hosts"], f"{where}.hosts") if "hosts" in raw else None
+    return EnvVar(key, str(value), policy, hosts)

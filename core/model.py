@@ -1,0 +1,82 @@
+"""Frozen data the pure core passes around. No IO here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Position = Literal["first", "last"]
+Policy = Literal["if-absent", "override", "at-least"]
+POSITIONS = ("first", "last")
+POLICIES = ("if-absent", "override", "at-least")
+HOOK_FIELDS = ("event", "matcher", "command", "timeout", "position")
+
+
+@dataclass(frozen=True)
+class BundleHook:
+    """One ``[[hooks]]`` entry of a manifest, as written (neutral names, unrendered command)."""
+
+    id: str
+    event: str
+    command: str | tuple[str, ...]
+    matcher: tuple[str, ...] | str | None = None
+    timeout: int | None = None
+    position: Position = "last"
+    hosts: tuple[str, ...] | None = None
+    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EnvVar:
+    name: str
+    value: str
+    policy: Policy = "if-absent"
+    hosts: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Bundle:
+    name: str
+    version: str
+    description: str
+    hooks: tuple[BundleHook, ...]
+    env: tuple[EnvVar, ...]
+    manifest: Path
+    directory: Path
+
+
+@dataclass(frozen=True)
+class HookForHost:
+    """A bundle hook with the host override applied and names still unmapped."""
+
+    id: str
+    event: str
+    command: str | tuple[str, ...]
+    matcher: tuple[str, ...] | str | None
+    timeout: int | None
+    position: Position
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One bundle hook rendered into one host's native entry."""
+
+    bundle: str
+    id: str
+    event: str  # native event name
+    position: Position
+    entry: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something verify or an operation wants the user to know; ``problem`` makes verify exit 1."""
+
+    level: Literal["problem", "note"]
+    message: str
+    bundle: str | None = None
+    hook: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"level": self.level, "bundle": self.bundle, "hook": self.hook, "message": self.message}

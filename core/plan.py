@@ -1,0 +1,207 @@
+"""Pure planning of install and uninstall for one settings file: texts in, texts and patch out."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hookweave.core import envmerge, merge, patch, record, resolve
+from hookweave.core.host import Host
+from hookweave.core.model import Bundle, Finding
+from hookweave.core.patch import escape, sha256
+
+
+@dataclass
+class Target:
+    """One settings file of one host."""
+
+    host: Host
+    scope: str
+    path: Path
+    record_path: Path
+    shown: str  # the path as we print it
+
+
+@dataclass
+class FilePlan:
+    target: Target
+    old_text: str | None
+    new_text: str | None
+    old_record: str | None
+    new_record: str | None
+    ops: list[dict] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    refused: list[Finding] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.old_text != self.new_text or self.old_record != self.new_record
+
+
+def load(target: Target, text: str | None, record_text: str | None) -> tuple[Any, record.Record]:
+    """Parse and shape-check a settings file and its record (``{}`` when the file is missing)."""
+    doc = {} if text is None else target.host.parse(text, target.shown)
+    target.host.check_document(doc, target.shown)
+    return doc, record.from_text(record_text, str(target.record_path))
+
+
+def plan_install(target: Target, text: str | None, record_text: str | None, bundle: Bundle, *, force: bool) -> FilePlan:
+    host = target.host
+    doc, rec = load(target, text, record_text)
+    regs, findings = resolve.registrations(host, bundle)
+    env_wanted, env_notes = resolve.env_vars(host, bundle)
+    findings += env_notes
+    prev = rec.bundles.get(bundle.name)
+    new = copy.deepcopy(doc)
+    created = list(rec.created)
+    refused: list[Finding] = []
+    hooks_key = host.hooks_key
+    events = list(dict.fromkeys([r.event for r in regs] + [h.event for h in prev.hooks] if prev else [r.event for r in regs]))
+    events += [e for e in _events_with_marker(new.get(hooks_key), bundle.name, host) if e not in events]
+    for event in events:
+        event_regs = [r for r in regs if r.event == event]
+        hooks = new.get(hooks_key)
+        if hooks is None:
+            if not event_regs:
+                continue
+            hooks = new[hooks_key] = {}
+            created.append(f"/{escape(hooks_key)}")
+        entries = hooks.get(event)
+        if entries is None:
+            if not event_regs:
+                continue
+            entries = hooks[event] = []
+            created.append(f"/{escape(hooks_key)}/{escape(event)}")
+        outcome = merge.update_event(
+            entries, bundle.name, event_regs, prev.hashes() if prev else {}, host.owner, force=force
+        )
+        hooks[event] = outcome.entries
+        refused += [Finding("problem", why, bundle.name, hook_id) for hook_id, why in outcome.refused]
+    env_record: dict[str, envmerge.RecordedEnv] = {}
+    if host.env_key and (env_wanted or (prev and prev.env)):
+        env_record, notes = _install_env(new, created, host.env_key, env_wanted, prev.env if prev else {})
+        findings += [Finding("note", f"{name}: {why}", bundle.name) for name, why in notes]
+    _drop_empty_created(new, created)
+    hooks_now = new.get(hooks_key) or {}
+    recorded_hooks = tuple(
+        record.RecordedHook(r.id, r.event, r.position, sha256(_entry_of(hooks_now.get(r.event, []), bundle.name, r.id, host)))
+        for r in regs
+    )
+    bundles = dict(rec.bundles)
+    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record)
+    created_file = rec.created_file or text is None
+    new_rec = record.Record(bundles, tuple(created), created_file)
+    plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused)
+    plan.actions = _install_actions(prev, bundle, regs, plan.changed)
+    return plan
+
+
+def plan_uninstall(target: Target, text: str | None, record_text: str | None, name: str, *, force: bool) -> FilePlan:
+    host = target.host
+    doc, rec = load(target, text, record_text)
+    prev = rec.bundles.get(name)
+    if prev is None:
+        return FilePlan(target, text, text, record_text, record_text, actions=[f"{name} is not installed here"])
+    new = copy.deepcopy(doc)
+    findings: list[Finding] = []
+    refused: list[Finding] = []
+    hooks = new.get(host.hooks_key)
+    for event in list(hooks or {}):
+        if event not in host.native_events and event not in {h.event for h in prev.hooks}:
+            continue
+        if not isinstance(hooks[event], list):
+            continue
+        outcome = merge.remove_bundle(
+            hooks[event], name, prev.hashes(), host.owner, lambda e: host.strip_ours(e, name), force=force
+        )
+        hooks[event] = outcome.entries
+        refused += [Finding("problem", why, name, hook_id) for hook_id, why in outcome.refused]
+        findings += [Finding("note", why, name, hook_id) for hook_id, why in outcome.notes]
+    if host.env_key and prev.env and isinstance(new.get(host.env_key), dict):
+        new[host.env_key], notes = envmerge.uninstall_env(new[host.env_key], prev.env)
+        findings += [Finding("note", f"{var}: {why}", name) for var, why in notes]
+    created = list(rec.created)
+    _drop_empty_created(new, created)
+    bundles = {k: v for k, v in rec.bundles.items() if k != name}
+    new_rec = record.Record(bundles, tuple(created), rec.created_file)
+    plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused)
+    if new_rec.empty and rec.created_file and new == {}:
+        plan.new_text = None  # we created the file; removing the last bundle removes it
+    plan.actions = [f"removed {name} {prev.version}"]
+    return plan
+
+
+def _install_env(new: dict, created: list[str], key: str, wanted, recorded) -> tuple[dict, list]:
+    existed = key in new
+    env, env_record, notes = envmerge.install_env(new.get(key, {}), wanted, recorded)
+    if existed or env:
+        new[key] = env
+        if not existed:
+            created.append(f"/{escape(key)}")
+    return env_record, notes
+
+
+def _events_with_marker(hooks: Any, bundle: str, host: Host) -> list[str]:
+    if not isinstance(hooks, dict):
+        return []
+    return [
+        event
+        for event, entries in hooks.items()
+        if event in host.native_events and isinstance(entries, list)
+        and any((host.owner(e) or ("",))[0] == bundle for e in entries)
+    ]
+
+
+def _entry_of(entries: list, bundle: str, hook_id: str, host: Host) -> Any:
+    return next((e for e in entries if host.owner(e) == (bundle, hook_id)), None)
+
+
+def _drop_empty_created(doc: dict, created: list[str]) -> None:
+    """Remove containers install created once they are empty again; deepest first."""
+    for pointer in sorted(created, key=lambda p: p.count("/"), reverse=True):
+        parent, key = _parent(doc, pointer)
+        if parent is None:
+            created.remove(pointer)
+        elif parent[key] in ({}, []):
+            del parent[key]
+            created.remove(pointer)
+
+
+def _parent(doc: dict, pointer: str) -> tuple[dict | None, str]:
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+    node: Any = doc
+    for token in tokens[:-1]:
+        if not isinstance(node, dict) or token not in node:
+            return None, ""
+        node = node[token]
+    if not isinstance(node, dict) or tokens[-1] not in node:
+        return None, ""
+    return node, tokens[-1]
+
+
+def _finish(target, text, record_text, doc, new, new_rec, findings, refused) -> FilePlan:
+    host = target.host
+    ops = patch.diff(doc, new)
+    base = text if text is not None else host.new_file_text()
+    new_text = host.apply(base, ops, target.shown) if ops else text
+    if ops:
+        # Two independent routes to the same data, or we write nothing: the text editor's result
+        # re-parsed, and jsonpatch applying the same operations to the parsed file.
+        reparsed = host.parse(new_text, target.shown)
+        if patch.canonical(reparsed) != patch.canonical(new) or not patch.check_patch(doc, ops, new):
+            raise RuntimeError(f"internal error: the edit of {target.shown} does not match its plan; nothing written")
+    new_record = record.to_text(new_rec, target.path.name)
+    return FilePlan(target, text, new_text, record_text, new_record, ops, findings, refused)
+
+
+def _install_actions(prev, bundle: Bundle, regs, changed: bool) -> list[str]:
+    if not changed:
+        return [f"{bundle.name} {bundle.version} already installed; nothing written"]
+    if prev is None:
+        return [f"installed {bundle.name} {bundle.version} ({len(regs)} hooks)"]
+    if prev.version != bundle.version:
+        return [f"upgraded {bundle.name} {prev.version} -> {bundle.version}"]
+    return [f"updated {bundle.name} {bundle.version}"]

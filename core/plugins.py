@@ -1,0 +1,89 @@
+"""Loading host plugins: built-in hosts and third-party ones go through the same pluggy hook."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+
+import pluggy
+
+from hookweave.core import hookspecs
+from hookweave.core.errors import BadInput
+from hookweave.core.host import Host
+
+BLOCK_ENV = "HOOKWEAVE_DISABLE_PLUGINS"  # comma-separated entry-point names not to load
+
+
+def get_plugin_manager(*, load_entrypoints: bool = True) -> pluggy.PluginManager:
+    """A fresh manager with the built-in hosts and, unless told not to, the installed plugins."""
+    from hookweave.hosts import DEFAULT_HOSTS
+
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for module_name in DEFAULT_HOSTS:
+        pm.register(importlib.import_module(module_name), name=module_name)
+    if load_entrypoints:
+        for blocked in filter(None, os.environ.get(BLOCK_ENV, "").split(",")):
+            pm.set_blocked(blocked.strip())
+        pm.load_setuptools_entrypoints(hookspecs.PROJECT)
+    pm.check_pending()
+    return pm
+
+
+@dataclass(frozen=True)
+class HostInfo:
+    cls: type[Host]
+    origin: str  # "built-in" or "<distribution> <version>"
+
+
+class HostRegistry:
+    """Every registered host class by name, with where it came from."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        self._hosts: dict[str, HostInfo] = {}
+        self._dists = {
+            getattr(plugin, "__name__", ""): f"{dist.project_name} {dist.version}"
+            for plugin, dist in pm.list_plugin_distinfo()
+        }
+        pm.hook.hookweave_register_hosts(register=self._register)
+
+    def _register(self, cls: type[Host]) -> None:
+        if not (isinstance(cls, type) and issubclass(cls, Host)):
+            raise BadInput(f"plugin registered {cls!r}, which is not a hookweave Host subclass")
+        if not cls.name:
+            raise BadInput(f"host class {cls.__module__}.{cls.__qualname__} does not set `name`")
+        if cls.name in self._hosts:
+            other = self._hosts[cls.name].cls
+            raise BadInput(
+                f"host class {cls.__module__}.{cls.__qualname__} defines its name as {cls.name!r}, "
+                f"but that name is already used by {other.__module__}.{other.__qualname__}"
+            )
+        self._hosts[cls.name] = HostInfo(cls, self._origin(cls))
+
+    def _origin(self, cls: type[Host]) -> str:
+        module = cls.__module__
+        if module.startswith("hookweave."):
+            return "built-in"
+        for plugin_module, dist in self._dists.items():
+            if plugin_module and (module == plugin_module or module.startswith(plugin_module + ".")):
+                return dist
+        return module
+
+    def names(self) -> list[str]:
+        return sorted(self._hosts)
+
+    def info(self, name: str) -> HostInfo:
+        return self._hosts[name]
+
+    def get(self, name: str) -> Host:
+        if name not in self._hosts:
+            known = ", ".join(self.names()) or "none"
+            raise BadInput(f"unknown host {name!r}; registered hosts: {known} (or all)")
+        return self._hosts[name].cls()
+
+    def resolve(self, requested: list[str]) -> list[Host]:
+        """Hosts for repeated ``--host`` values; ``all`` means every registered host."""
+        if "all" in requested:
+            return [self.get(n) for n in self.names()]
+        return [self.get(n) for n in dict.fromkeys(requested)]

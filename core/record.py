@@ -1,0 +1,103 @@
+"""The record: what hookweave wrote into one settings file (pure conversion to and from JSON).
+
+It lives beside the settings file as ``<stem>.hookweave.json`` (see the README). It holds hashes,
+not commands, so a project-scope record carries no absolute path of anyone's machine.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from hookweave.core.envmerge import RecordedEnv
+from hookweave.core.errors import BadInput
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class RecordedHook:
+    id: str
+    event: str
+    position: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class RecordedBundle:
+    version: str
+    hooks: tuple[RecordedHook, ...] = ()
+    env: dict[str, RecordedEnv] = field(default_factory=dict)
+
+    def hashes(self, event: str | None = None) -> dict[str, str]:
+        return {h.id: h.sha256 for h in self.hooks if event is None or h.event == event}
+
+
+@dataclass(frozen=True)
+class Record:
+    bundles: dict[str, RecordedBundle] = field(default_factory=dict)
+    created: tuple[str, ...] = ()  # JSON Pointers of containers install created (removed when empty)
+    created_file: bool = False  # the settings file did not exist before the first install
+
+    @property
+    def empty(self) -> bool:
+        return not self.bundles
+
+
+def from_text(text: str | None, path: str) -> Record:
+    if text is None:
+        return Record()
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        version = data.get("hookweave_record")
+        if isinstance(version, int) and version > FORMAT:
+            raise BadInput(
+                f"{path}: written by a newer hookweave (record format {version}); upgrade hookweave"
+            )
+        if version != FORMAT:
+            raise ValueError(f"unknown record format {version!r}")
+        bundles = {name: _bundle(raw) for name, raw in data["bundles"].items()}
+        return Record(bundles, tuple(data.get("created", ())), bool(data.get("created_file", False)))
+    except BadInput:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BadInput(
+            f"{path}: not a hookweave record we can read ({exc}); restore it from version control "
+            "or delete it (hookweave then treats marked entries as unrecorded)"
+        ) from None
+
+
+def _bundle(raw: dict[str, Any]) -> RecordedBundle:
+    hooks = tuple(RecordedHook(h["id"], h["event"], h["position"], h["sha256"]) for h in raw.get("hooks", []))
+    env = {
+        name: RecordedEnv(str(e["value"]), e["policy"], e.get("prior"), bool(e["applied"]))
+        for name, e in raw.get("env", {}).items()
+    }
+    return RecordedBundle(str(raw["version"]), hooks, env)
+
+
+def to_text(record: Record, settings_name: str) -> str | None:
+    """The record file's text, or ``None`` when no bundle is left (the file is then deleted)."""
+    if record.empty:
+        return None
+    data = {
+        "hookweave_record": FORMAT,
+        "about": f"What hookweave installed into {settings_name}. Edit with `hooks` only.",
+        "bundles": {
+            name: {
+                "version": b.version,
+                "hooks": [{"id": h.id, "event": h.event, "position": h.position, "sha256": h.sha256} for h in b.hooks],
+                "env": {
+                    n: {"value": e.value, "policy": e.policy, "prior": e.prior, "applied": e.applied}
+                    for n, e in b.env.items()
+                },
+            }
+            for name, b in sorted(record.bundles.items())
+        },
+        "created": list(record.created),
+        "created_file": record.created_file,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

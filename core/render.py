@@ -1,0 +1,51 @@
+"""Pure rendering of a bundle command into the shell string a host runs, with our marker.
+
+Every command we write ends in a shell comment ``# hookweave:<bundle>/<id>``. The host's shell
+ignores it; it survives host rewrites (it is part of the command), needs no extra key that a
+host schema could reject, tells the operator where the entry came from, and lets uninstall find
+our entry even after the operator changed something else in it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+MARKER_RE = re.compile(r"(?:^|\s)# hookweave:([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9-]*)[ \t]*$")
+
+
+def marker(bundle: str, hook_id: str) -> str:
+    return f"# hookweave:{bundle}/{hook_id}"
+
+
+def marker_in(command: object) -> tuple[str, str] | None:
+    """``(bundle, hook id)`` when ``command`` ends in our marker."""
+    if not isinstance(command, str):
+        return None
+    m = MARKER_RE.search(command)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def shell_command(
+    command: str | tuple[str, ...], bundle_dir: Path, project_ref: str, tag: str
+) -> str:
+    """Render for a POSIX shell (``sh -c``, ``$SHELL -lc``): argv words quoted, placeholders filled.
+
+    ``project_ref`` is the host's own project variable as a shell word, e.g. ``"$CLAUDE_PROJECT_DIR"``.
+    In a string command the placeholders become shell-quoted words, so do not quote them yourself.
+    """
+    if isinstance(command, tuple):
+        body = " ".join(_argv_word(arg, bundle_dir, project_ref) for arg in command)
+    else:
+        body = command.replace("{bundle_dir}", shlex.quote(str(bundle_dir)))
+        body = body.replace("{project_dir}", project_ref)
+    # A marker on the last line of a multi-line command would end a here-document early.
+    return body + ("\n" if "\n" in body else " ") + tag
+
+
+def _argv_word(arg: str, bundle_dir: Path, project_ref: str) -> str:
+    arg = arg.replace("{bundle_dir}", str(bundle_dir))
+    pieces = arg.split("{project_dir}")
+    word = project_ref.join(shlex.quote(p) if p else "" for p in pieces)
+    return word or "''"

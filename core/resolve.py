@@ -1,0 +1,69 @@
+"""Pure: a bundle's hooks and env vars as one host sees them (overrides applied, names mapped)."""
+
+from __future__ import annotations
+
+from hookweave.core.errors import BadInput
+from hookweave.core.host import Host
+from hookweave.core.model import Bundle, BundleHook, EnvVar, Finding, HookForHost, Registration
+
+
+def registrations(host: Host, bundle: Bundle) -> tuple[list[Registration], list[Finding]]:
+    regs: list[Registration] = []
+    notes: list[Finding] = []
+    for hook in bundle.hooks:
+        if hook.hosts is not None and host.name not in hook.hosts:
+            continue
+        resolved = _for_host(hook, host.name)
+        native = _native_event(host, hook, resolved.event, bundle)
+        if native is None:
+            notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
+            continue
+        entry = host.render(resolved, native, bundle)
+        regs.append(Registration(bundle.name, hook.id, native, resolved.position, entry))
+    return regs, notes
+
+
+def _for_host(hook: BundleHook, host: str) -> HookForHost:
+    fields = {
+        "event": hook.event,
+        "command": hook.command,
+        "matcher": hook.matcher,
+        "timeout": hook.timeout,
+        "position": hook.position,
+    }
+    fields.update(hook.overrides.get(host, {}))
+    return HookForHost(id=hook.id, **fields)
+
+
+def _native_event(host: Host, hook: BundleHook, event: str, bundle: Bundle) -> str | None:
+    if event in host.events:
+        native = host.events[event]
+        if native is None and hook.hosts is not None:
+            raise BadInput(
+                f"{bundle.manifest}: hooks ({hook.id}).hosts names {host.name}, which has no {event} event; "
+                f"drop {host.name} from hosts or set [hooks.host.{host.name}] event"
+            )
+        return native
+    if event in host.native_events:
+        return event
+    raise BadInput(
+        f"{bundle.manifest}: hooks ({hook.id}).host.{host.name}.event: {host.title} has no event {event!r}; "
+        f"use one of {', '.join(sorted(host.native_events))}"
+    )
+
+
+def env_vars(host: Host, bundle: Bundle) -> tuple[tuple[EnvVar, ...], list[Finding]]:
+    wanted: list[EnvVar] = []
+    notes: list[Finding] = []
+    for var in bundle.env:
+        named = var.hosts is not None and host.name in var.hosts
+        if var.hosts is not None and not named:
+            continue
+        if host.env_key is None:
+            if named:
+                notes.append(
+                    Finding("note", f"{var.name} not set: {host.title} has no settings-level env", bundle.name)
+                )
+            continue
+        wanted.append(var)
+    return tuple(wanted), notes

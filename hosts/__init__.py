@@ -1,0 +1,3 @@
+"""Built-in host plugins, registered by module name exactly as entry-point plugins are."""
+
+DEFAULT_HOSTS = ("hookweave.hosts.claude",)

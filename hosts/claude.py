@@ -1,0 +1,96 @@
+"""Claude Code: strict-JSON settings.json at user, project and local scope, with an env key.
+
+Facts: shared/HOSTS.md section 2. A comment makes Claude ignore the whole file, so we never write
+one and refuse to edit a file that has one.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+from hookweave.core import names, paths
+from hookweave.core.hookspecs import hookimpl
+from hookweave.core.host import NestedGroupsHost
+from hookweave.core.model import Finding
+
+MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json is looked for
+
+
+def _managed_dir() -> Path:
+    default = {
+        "darwin": Path("/Library/Application Support/ClaudeCode"),
+        "win32": Path("C:/Program Files/ClaudeCode"),
+    }.get(sys.platform, Path("/etc/claude-code"))
+    return paths.from_env(MANAGED_DIR_ENV, default)
+
+
+class ClaudeCodeHost(NestedGroupsHost):
+    name = "claude"
+    title = "Claude Code"
+    scopes = ("user", "project", "local")
+    verify_scopes = ("user", "project", "local", "managed")  # Claude's precedence, lowest first
+    events = names.column("claude", names.EVENTS)
+    tools = names.column("claude", names.TOOLS)
+    native_events = frozenset(
+        "PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification UserPromptSubmit "
+        "UserPromptExpansion SessionStart SessionEnd Stop StopFailure SubagentStart SubagentStop "
+        "PreCompact PostCompact PermissionRequest PermissionDenied Setup TeammateIdle TaskCreated "
+        "TaskCompleted Elicitation ElicitationResult ConfigChange WorktreeCreate WorktreeRemove "
+        "InstructionsLoaded CwdChanged FileChanged MessageDisplay".split()
+    )
+    env_key = "env"
+    comments = False
+    comment_fix = "Claude ignores the whole file when it has a comment: remove it"
+    project_ref = '"$CLAUDE_PROJECT_DIR"'
+    execution = (
+        "Claude starts all of an event's matching hooks at once and does not wait for one before "
+        "the next, so file order is not execution order"
+    )
+
+    def settings_path(self, scope: str, project: Path) -> Path:
+        if scope == "user":
+            return paths.from_env("CLAUDE_CONFIG_DIR", paths.home() / ".claude") / "settings.json"
+        if scope == "project":
+            return project / ".claude" / "settings.json"
+        if scope == "local":
+            return project / ".claude" / "settings.local.json"
+        if scope == "managed":
+            return _managed_dir() / "managed-settings.json"
+        raise ValueError(scope)
+
+    def managed_dropins(self) -> list[Path]:
+        folder = _managed_dir() / "managed-settings.d"
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.glob("*.json") if not p.name.startswith("."))
+
+    def detect(self) -> bool:
+        user_dir = self.settings_path("user", Path.cwd()).parent
+        return user_dir.is_dir() or shutil.which("claude") is not None
+
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str]) -> list[Finding]:
+        found: list[Finding] = []
+        managed = docs.get("managed") or {}
+        if managed.get("disableAllHooks") is True:
+            found.append(Finding("problem", "managed settings set disableAllHooks: Claude runs no hooks at all"))
+        elif managed.get("allowManagedHooksOnly") is True:
+            found.append(Finding("problem", "managed settings set allowManagedHooksOnly: Claude runs only managed hooks"))
+        for scope in ("user", "project", "local"):
+            doc = docs.get(scope)
+            if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
+                found.append(
+                    Finding(
+                        "problem",
+                        f"{scope} settings set disableAllHooks: Claude runs only managed hooks, none of "
+                        "hookweave's; remove the key or set it to false",
+                    )
+                )
+        return found
+
+
+@hookimpl
+def hookweave_register_hosts(register) -> None:
+    register(ClaudeCodeHost)
