@@ -32,6 +32,7 @@ class Host(ABC):
     - ``comments``: whether the settings format allows comments (JSONC).
     - ``project_ref``: the host's project-directory variable as a shell word.
     - ``execution``: one sentence on how the host runs an event's hooks (shown by verify).
+    - ``dedup_across_scopes``: whether the host runs an identical command found in several scopes once.
     """
 
     name: ClassVar[str] = ""
@@ -47,6 +48,7 @@ class Host(ABC):
     project_ref: ClassVar[str] = "."
     hooks_key: ClassVar[str] = "hooks"
     execution: ClassVar[str] = ""
+    dedup_across_scopes: ClassVar[bool] = False
 
     # -- where -----------------------------------------------------------------------------
 
@@ -57,6 +59,10 @@ class Host(ABC):
     def record_path(self, settings: Path) -> Path:
         """Where the record of what hookweave wrote into ``settings`` lives: a sidecar beside it."""
         return settings.with_name(settings.stem + ".hookweave.json")
+
+    def extra_paths(self, scope: str) -> list[Path]:
+        """More files merged into ``scope`` when reading it for verify (e.g. managed drop-ins)."""
+        return []
 
     def detect(self) -> bool:
         """Whether this host seems to be in use here (offered first by the interactive prompt)."""

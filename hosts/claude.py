@@ -45,6 +45,7 @@ class ClaudeCodeHost(NestedGroupsHost):
     comments = False
     comment_fix = "Claude ignores the whole file when it has a comment: remove it"
     project_ref = '"$CLAUDE_PROJECT_DIR"'
+    dedup_across_scopes = True  # keyed by shell + command + args + if (HOSTS.md 2.3)
     execution = (
         "Claude starts all of an event's matching hooks at once and does not wait for one before "
         "the next, so file order is not execution order"
@@ -61,9 +62,9 @@ class ClaudeCodeHost(NestedGroupsHost):
             return _managed_dir() / "managed-settings.json"
         raise ValueError(scope)
 
-    def managed_dropins(self) -> list[Path]:
+    def extra_paths(self, scope: str) -> list[Path]:
         folder = _managed_dir() / "managed-settings.d"
-        if not folder.is_dir():
+        if scope != "managed" or not folder.is_dir():
             return []
         return sorted(p for p in folder.glob("*.json") if not p.name.startswith("."))
 

@@ -1,0 +1,213 @@
+"""The ``hooks`` command: thin typer commands over ``installer``; errors become exit codes here."""
+
+from __future__ import annotations
+
+import functools
+import os
+import traceback
+from typing import Annotated, Callable, Optional
+
+import typer
+
+from hookweave.core import console, installer, paths, report
+from hookweave.core.errors import BadInput, HooksError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Install AI coding-agent hooks into Claude Code and other agents, verify them, and take them out again.",
+)
+
+HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name or 'all'; repeat for several.")]
+ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: current folder).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff and the JSON Patch.")]
+
+
+def handled(func: Callable) -> Callable:
+    """Turn a ``HooksError`` into one red line and its exit code (and a JSON error under --json)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except HooksError as exc:
+            if kwargs.get("as_json"):
+                console.json_out({"error": str(exc), "exit_code": exc.exit_code})
+            console.err(f"hooks: {exc}")
+            if os.environ.get("HOOKWEAVE_DEBUG"):
+                traceback.print_exc()
+            raise typer.Exit(exc.exit_code) from None
+
+    return wrapper
+
+
+def _registry():
+    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+
+    return HostRegistry(get_plugin_manager())
+
+
+def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str):
+    """Hosts and scope from the flags, or asked on a terminal; returns (hosts, scope, asked)."""
+    from hookweave.core import prompts
+
+    if hosts:
+        return registry.resolve(hosts), scope or "project", False
+    if not prompts.interactive():
+        raise BadInput(
+            f"{command}: --host is required without a terminal; e.g. --host claude "
+            f"(registered: {', '.join(registry.names())}, or all)"
+        )
+    choices = [(n, registry.info(n).cls.title, registry.get(n).detect()) for n in registry.names()]
+    chosen = registry.resolve(prompts.ask_hosts(choices))
+    if scope is None:
+        common = [s for s in chosen[0].scopes if all(s in h.scopes for h in chosen)]
+        scope = prompts.ask_scope(tuple(common), "project")
+    return chosen, scope, True
+
+
+@app.command()
+@handled
+def install(
+    bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
+    *,
+    host: HostOpt = None,
+    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
+    project: ProjectOpt = None,
+    dry_run: DryRunOpt = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace entries of this bundle that the operator edited.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
+    registry = _registry()
+    loaded = installer.load_bundle(bundle)
+    hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
+    folder = paths.project_dir(project)
+    targets = [installer.target(h, chosen_scope, folder) for h in hosts]
+    if asked and not yes and not dry_run:
+        from hookweave.core import prompts
+
+        preview = installer.install(targets, loaded, force=force, dry_run=True)
+        report.print_plans(preview, dry_run=True)
+        if not any(p.changed for p in preview) or not prompts.confirm("Write these changes?"):
+            console.out("nothing written")
+            return
+    plans = installer.install(targets, loaded, force=force, dry_run=dry_run)
+    _show("install", plans, dry_run, as_json)
+
+
+@app.command()
+@handled
+def uninstall(
+    name: Annotated[str, typer.Argument(help="Name of the installed bundle.")],
+    *,
+    host: HostOpt = None,
+    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
+    project: ProjectOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove exactly what a bundle installed; keep everything else, byte for byte."""
+    registry = _registry()
+    hosts, chosen_scope, _ = _choose_hosts(registry, host, scope, "uninstall")
+    folder = paths.project_dir(project)
+    targets = [installer.target(h, chosen_scope, folder) for h in hosts]
+    plans = installer.uninstall(targets, name, force=force, dry_run=dry_run)
+    _show("uninstall", plans, dry_run, as_json)
+
+
+def _show(command: str, plans, dry_run: bool, as_json: bool) -> None:
+    if as_json:
+        console.json_out(report.plans_json(command, plans, dry_run=dry_run))
+    else:
+        report.print_plans(plans, dry_run=dry_run)
+
+
+@app.command()
+@handled
+def verify(
+    *,
+    host: HostOpt = None,
+    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="Only this scope (default: all).")] = None,
+    project: ProjectOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
+    registry = _registry()
+    hosts = registry.resolve(host or ["all"])
+    folder = paths.project_dir(project)
+    reports = []
+    for h in hosts:
+        if scope is not None and scope not in h.verify_scopes:
+            raise BadInput(f"--scope {scope}: {h.title} has scopes {', '.join(h.verify_scopes)}")
+        reports.append(installer.verify_host(h, [scope] if scope else list(h.verify_scopes), folder))
+    if as_json:
+        console.json_out(report.verify_json(reports))
+    else:
+        report.print_verify(reports)
+    if any(r.problems for r in reports):
+        raise typer.Exit(1)
+
+
+@app.command()
+@handled
+def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
+    """List the bundles installed per host and scope, from the records."""
+    registry = _registry()
+    folder = paths.project_dir(project)
+    rows = []
+    for h in registry.resolve(host or ["all"]):
+        for scope, shown, rec in installer.installed(h, folder):
+            for name, b in sorted(rec.bundles.items()):
+                rows.append({"host": h.name, "scope": scope, "path": shown, "bundle": name,
+                             "version": b.version, "hooks": len(b.hooks), "env": len(b.env)})
+    if as_json:
+        console.json_out({"installed": rows})
+        return
+    if not rows:
+        console.out("nothing installed")
+    for r in rows:
+        console.out(f"{r['host']:<8} {r['scope']:<8} {r['bundle']} {r['version']}  "
+                    f"({r['hooks']} hooks, {r['env']} env)  {r['path']}")
+
+
+@app.command()
+@handled
+def hosts(*, as_json: JsonOpt = False) -> None:
+    """List registered hosts and where each came from (built-in or a plugin package)."""
+    registry = _registry()
+    rows = []
+    for name in registry.names():
+        info = registry.info(name)
+        rows.append({"name": name, "title": info.cls.title, "origin": info.origin,
+                     "scopes": list(info.cls.scopes), "detected": info.cls().detect()})
+    if as_json:
+        console.json_out({"hosts": rows})
+        return
+    for r in rows:
+        seen = "detected" if r["detected"] else "not detected"
+        console.out(f"{r['name']:<8} {r['title']:<14} {r['origin']:<12} scopes: {', '.join(r['scopes'])}  ({seen})")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        console.out(f"hookweave {version('hookweave')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")] = False,
+) -> None:
+    """hookweave: one manifest, every agent's hooks."""
+
+
+def main() -> None:
+    app(prog_name="hooks")

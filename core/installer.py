@@ -1,0 +1,197 @@
+"""Use cases: read files, call the pure planner or verifier, and write all-or-nothing.
+
+A command that touches several files plans every one of them first, refuses before writing if
+any plan is refused, and, should a later write fail, puts back the files it already wrote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from hookweave.core import fileio, manifest, paths, record, verify
+from hookweave.core.errors import BadInput, Conflict, HooksError, Refused
+from hookweave.core.host import Host
+from hookweave.core.model import Bundle, Finding
+from hookweave.core.plan import FilePlan, Target, plan_install, plan_uninstall
+
+ATTEMPTS = 3  # a host saving its settings mid-run makes us plan again from its new text
+Planner = Callable[[Target, "str | None", "str | None"], FilePlan]
+
+
+def target(host: Host, scope: str, project: Path) -> Target:
+    if scope not in host.scopes:
+        hint = "managed settings are read for verify only" if scope == "managed" else ""
+        choices = ", ".join(host.scopes)
+        raise BadInput(f"--scope {scope}: {host.title} has no writable scope {scope!r}; use {choices}. {hint}".rstrip(". ") )
+    path = host.settings_path(scope, project)
+    return Target(host, scope, path, host.record_path(path), paths.display(path))
+
+
+def load_bundle(spec: str | None) -> Bundle:
+    """A manifest path, a folder holding ``hookweave.toml``, or the name of a shipped template."""
+    candidate = Path(spec) if spec else Path("hookweave.toml")
+    if candidate.is_dir():
+        candidate = candidate / "hookweave.toml"
+    if not candidate.exists() and spec and "/" not in spec and not spec.endswith(".toml"):
+        candidate = _template_dir() / spec / "hookweave.toml"
+        if not candidate.exists():
+            names = ", ".join(template_names()) or "none"
+            raise BadInput(f"no bundle {spec!r}: not a path, and not a template (templates: {names})")
+    if not candidate.exists():
+        raise BadInput(f"{candidate}: no such manifest; pass a bundle path or a template name")
+    path = candidate.absolute()
+    text = fileio.read_text(path) or ""
+    return manifest.parse_manifest(text, path)
+
+
+def _template_dir() -> Path:
+    from importlib.resources import files
+
+    return Path(str(files("hookweave.templates")))
+
+
+def template_names() -> list[str]:
+    return sorted(p.name for p in _template_dir().iterdir() if (p / "hookweave.toml").is_file())
+
+
+def _read(t: Target) -> tuple[str | None, str | None]:
+    return fileio.read_text(t.path), fileio.read_text(t.record_path)
+
+
+def run(targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: str) -> list[FilePlan]:
+    """Plan every target; unless ``dry_run``, write them all under the folders' locks."""
+    for t in targets:
+        if not dry_run:
+            fileio.check_writable(t.path)
+    for attempt in range(ATTEMPTS):
+        try:
+            if dry_run:
+                return _plan_all(targets, planner, force_hint)
+            with fileio.locked([p for t in targets for p in (t.path, t.record_path)]):
+                plans = _plan_all(targets, planner, force_hint)
+                _write_all(plans)
+                return plans
+        except Conflict:
+            if attempt == ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _plan_all(targets: list[Target], planner: Planner, force_hint: str) -> list[FilePlan]:
+    plans = [planner(t, *_read(t)) for t in targets]
+    refused = [(p, f) for p in plans for f in p.refused]
+    if refused:
+        plan, first = refused[0]
+        more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        raise Refused(
+            f"{plan.target.shown}: {first.bundle}/{first.hook} {first.message}{more}; nothing written. "
+            f"Keep the operator's version, or {force_hint}"
+        )
+    return plans
+
+
+def _write_all(plans: list[FilePlan]) -> None:
+    written: list[tuple[Path, str | None, str | None]] = []
+    try:
+        for plan in plans:
+            t = plan.target
+            if plan.old_text != plan.new_text:
+                fileio.write_text(t.path, plan.new_text, plan.old_text)
+                written.append((t.path, plan.old_text, plan.new_text))
+            if plan.old_record != plan.new_record:
+                fileio.write_text(t.record_path, plan.new_record, plan.old_record)
+                written.append((t.record_path, plan.old_record, plan.new_record))
+    except (HooksError, OSError):
+        for path, old, new in reversed(written):
+            fileio.write_text(path, old, new)
+        raise
+
+
+def install(targets: list[Target], bundle: Bundle, *, force: bool, dry_run: bool) -> list[FilePlan]:
+    return run(
+        targets,
+        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force),
+        dry_run=dry_run,
+        force_hint="rerun with --force to replace it with the bundle's version",
+    )
+
+
+def uninstall(targets: list[Target], name: str, *, force: bool, dry_run: bool) -> list[FilePlan]:
+    return run(
+        targets,
+        lambda t, text, rec: plan_uninstall(t, text, rec, name, force=force),
+        dry_run=dry_run,
+        force_hint="rerun with --force to remove it anyway",
+    )
+
+
+@dataclass
+class HostReport:
+    host: Host
+    files: list[verify.FileReport] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def problems(self) -> int:
+        return sum(f.problems for f in self.files) + sum(1 for f in self.findings if f.level == "problem")
+
+
+def _read_scope(host: Host, scope: str, project: Path) -> tuple[object, record.Record, str | None]:
+    """One scope's data, record and parse error (data ``None`` when missing or unparseable)."""
+    path = host.settings_path(scope, project)
+    shown = paths.display(path)
+    try:
+        text = fileio.read_text(path)
+        doc = None if text is None else host.parse(text, shown)
+        for extra in host.extra_paths(scope):
+            extra_text = fileio.read_text(extra)
+            if extra_text is not None:
+                doc = {**(doc or {}), **host.parse(extra_text, paths.display(extra))}
+        rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))
+        return doc, rec, None
+    except BadInput as exc:
+        return None, record.Record(), str(exc)
+
+
+def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
+    report = HostReport(host)
+    docs: dict[str, object] = {}
+    records: dict[str, record.Record] = {}
+    for scope in host.verify_scopes:
+        doc, rec, error = _read_scope(host, scope, project)
+        docs[scope] = doc
+        if error:
+            level = "problem" if scope in scopes else "note"
+            report.findings.append(Finding(level, f"{error} ({host.title} ignores a file it cannot read)"))
+        if not rec.empty:
+            records[scope] = rec
+        if scope in scopes and (not rec.empty or _has_markers(host, doc)):
+            shown = paths.display(host.settings_path(scope, project))
+            report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
+    if report.files:
+        report.findings += host.gates(docs, set(records))
+        report.findings += verify.env_shadowing(host, docs, records)
+        report.findings += verify.cross_scope_duplicates(host, docs, records)
+        if host.execution:
+            report.findings.append(Finding("note", host.execution))
+    return report
+
+
+def _has_markers(host: Host, doc: object) -> bool:
+    hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
+    if not isinstance(hooks, dict):
+        return False
+    return any(host.owner(e) for es in hooks.values() if isinstance(es, list) for e in es)
+
+
+def installed(host: Host, project: Path) -> list[tuple[str, str, record.Record]]:
+    """``(scope, shown path, record)`` for every scope of ``host`` with something installed."""
+    out = []
+    for scope in host.verify_scopes:
+        path = host.settings_path(scope, project)
+        rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))
+        if not rec.empty:
+            out.append((scope, paths.display(path), rec))
+    return out

@@ -1,0 +1,117 @@
+"""Rendering plans and verify reports as text, unified diffs, JSON Patch and ``--json`` documents."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from hookweave.core import console
+from hookweave.core.installer import HostReport
+from hookweave.core.model import Finding
+from hookweave.core.plan import FilePlan
+
+
+def unified_diff(plan: FilePlan) -> str:
+    shown = plan.target.shown
+    old = (plan.old_text or "").splitlines(keepends=True)
+    new = (plan.new_text or "").splitlines(keepends=True)
+    lines = difflib.unified_diff(old, new, f"a/{shown}" if plan.old_text is not None else "/dev/null",
+                                 f"b/{shown}" if plan.new_text is not None else "/dev/null")
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _finding_line(f: Finding) -> str:
+    who = "/".join(x for x in (f.bundle, f.hook) if x)
+    return f"{f.level}: {who + ': ' if who else ''}{f.message}"
+
+
+def print_plans(plans: list[FilePlan], *, dry_run: bool) -> None:
+    for plan in plans:
+        t = plan.target
+        console.out(f"{t.host.name} {t.scope} {t.shown}: " + "; ".join(plan.actions), "head")
+        for f in plan.findings:
+            console.out("  " + _finding_line(f), f.level)
+        if dry_run and plan.changed:
+            diff = unified_diff(plan)
+            if diff:
+                console.out(diff.rstrip("\n"))
+                console.out(f"JSON Patch (RFC 6902) for {t.shown}:")
+                console.out(json.dumps(plan.ops, indent=2, ensure_ascii=False))
+            verb = "removed" if plan.new_record is None else "written"
+            if plan.old_record != plan.new_record:
+                console.out(f"record {t.record_path.name} would be {verb}")
+    if dry_run:
+        console.out("dry run: nothing written")
+    elif any(p.changed for p in plans):
+        hosts = {p.target.host.title for p in plans if p.changed}
+        console.out(f"Restart running sessions of {', '.join(sorted(hosts))}: hooks load at session start.")
+
+
+def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[str, Any]:
+    files = [
+        {
+            "host": p.target.host.name,
+            "scope": p.target.scope,
+            "path": p.target.shown,
+            "record": str(p.target.record_path),
+            "changed": p.changed,
+            "actions": p.actions,
+            "operations": p.ops,
+            "problems": [f.as_json() for f in p.findings if f.level == "problem"],
+            "notes": [f.as_json() for f in p.findings if f.level == "note"],
+        }
+        for p in plans
+    ]
+    return {"command": command, "dry_run": dry_run, "changed": any(p.changed for p in plans), "files": files}
+
+
+def print_verify(reports: list[HostReport]) -> None:
+    for rep in reports:
+        console.out(f"{rep.host.name} ({rep.host.title})", "head")
+        if not rep.files and not rep.findings:
+            console.out("  nothing installed")
+        for file in rep.files:
+            console.out(f"  {file.scope}  {file.shown}")
+            for bundle in file.bundles:
+                console.out(f"    {bundle.name} {bundle.version}")
+                width = max((len(h.id) for h in bundle.hooks), default=0)
+                for h in bundle.hooks:
+                    style = "ok" if h.status == "ok" else "problem"
+                    tail = f"  {h.detail}" if h.detail else ""
+                    console.out(f"      {h.status:<12} {h.id:<{width}}  {h.event} ({h.position}){tail}", style)
+            for f in file.findings:
+                console.out("    " + _finding_line(f), f.level)
+        for f in rep.findings:
+            console.out("  " + _finding_line(f), f.level)
+    total = sum(r.problems for r in reports)
+    console.out(f"verify: {total} problem{'s' if total != 1 else ''}" if total else "verify: ok",
+                "problem" if total else "ok")
+
+
+def verify_json(reports: list[HostReport]) -> dict[str, Any]:
+    return {
+        "ok": not any(r.problems for r in reports),
+        "problems": sum(r.problems for r in reports),
+        "hosts": [
+            {
+                "host": r.host.name,
+                "problems": r.problems,
+                "files": [
+                    {
+                        "scope": f.scope,
+                        "path": f.shown,
+                        "bundles": [
+                            {"name": b.name, "version": b.version,
+                             "hooks": [vars(h) for h in b.hooks]}
+                            for b in f.bundles
+                        ],
+                        "findings": [x.as_json() for x in f.findings],
+                    }
+                    for f in r.files
+                ],
+                "findings": [x.as_json() for x in r.findings],
+            }
+            for r in reports
+        ],
+    }

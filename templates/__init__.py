@@ -1,0 +1,1 @@
+"""Example bundles shipped with hookweave; ``hooks install <folder name>`` installs one."""

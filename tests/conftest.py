@@ -1,0 +1,67 @@
+"""Test isolation: no test can reach the real home, and output is plain text."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hookweave.core.cli import app
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point HOME and every host's own variable at tmp_path; work inside a project folder there."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
+    monkeypatch.setenv("HOOKWEAVE_CLAUDE_MANAGED_DIR", str(tmp_path / "managed"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.delenv("HOOKWEAVE_DEBUG", raising=False)
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return tmp_path / "project"
+
+
+@pytest.fixture
+def run():
+    """Invoke the CLI in-process; returns the click Result (exit_code, stdout, stderr)."""
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def write_bundle(tmp_path: Path):
+    """Write a manifest (and optional extra files) into a fresh bundle folder; returns the folder."""
+    counter = {"n": 0}
+
+    def make(manifest: str, **files: str) -> Path:
+        counter["n"] += 1
+        folder = tmp_path / f"bundle{counter['n']}"
+        folder.mkdir()
+        (folder / "hookweave.toml").write_text(manifest, encoding="utf-8")
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        return folder
+
+    return make
+
+
+def test_isolation_is_in_place(tmp_path: Path) -> None:
+    assert os.environ["HOME"].startswith(str(tmp_path))
