@@ -56,13 +56,17 @@ def install_env(
             baseline = current
         apply, why = _decide(var, baseline)
         if apply:
+            if current != var.value:
+                was = "was unset" if current is None else f"was {current!r}"
+                notes.append((var.name, f"set to {var.value!r} ({was}; policy {var.policy})"))
             env[var.name] = var.value
             new_record[var.name] = RecordedEnv(var.value, var.policy, baseline, True)
         else:
             if mine and mine.applied and current == mine.value:
                 _restore(env, var.name, mine.prior)
             new_record[var.name] = RecordedEnv(var.value, var.policy, baseline, False)
-            notes.append((var.name, why))
+            if not (mine and not mine.applied and current == baseline):
+                notes.append((var.name, why))
     for name, mine in recorded.items():
         if name not in new_record:  # dropped from the bundle: undo like uninstall would
             notes.extend(_uninstall_one(env, name, mine))

@@ -26,7 +26,7 @@ def target(host: Host, scope: str, project: Path) -> Target:
         choices = ", ".join(host.scopes)
         raise BadInput(f"--scope {scope}: {host.title} has no writable scope {scope!r}; use {choices}. {hint}".rstrip(". ") )
     path = host.settings_path(scope, project)
-    return Target(host, scope, path, host.record_path(path), paths.display(path))
+    return Target(host, scope, path, host.record_path(path), paths.display(path), path.parent.is_dir())
 
 
 def load_bundle(spec: str | None) -> Bundle:
@@ -107,6 +107,9 @@ def _write_all(plans: list[FilePlan]) -> None:
         for path, old, new in reversed(written):
             fileio.write_text(path, old, new)
         raise
+    for plan in plans:
+        if plan.remove_folder:
+            fileio.remove_empty_dir(plan.target.path.parent)
 
 
 def install(targets: list[Target], bundle: Bundle, *, force: bool, dry_run: bool) -> list[FilePlan]:

@@ -22,6 +22,7 @@ class Target:
     path: Path
     record_path: Path
     shown: str  # the path as we print it
+    folder_existed: bool = True  # whether the settings file's folder existed before this command
 
 
 @dataclass
@@ -35,6 +36,7 @@ class FilePlan:
     findings: list[Finding] = field(default_factory=list)
     refused: list[Finding] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
+    remove_folder: bool = False  # the last bundle left and install had created the folder
 
     @property
     def changed(self) -> bool:
@@ -93,7 +95,8 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     bundles = dict(rec.bundles)
     bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record)
     created_file = rec.created_file or text is None
-    new_rec = record.Record(bundles, tuple(created), created_file)
+    created_folder = rec.created_folder or (text is None and not target.folder_existed)
+    new_rec = record.Record(bundles, tuple(created), created_file, created_folder)
     plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused)
     plan.actions = _install_actions(prev, bundle, regs, plan.changed)
     return plan
@@ -126,10 +129,11 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
     created = list(rec.created)
     _drop_empty_created(new, created)
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
-    new_rec = record.Record(bundles, tuple(created), rec.created_file)
+    new_rec = record.Record(bundles, tuple(created), rec.created_file, rec.created_folder)
     plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused)
     if new_rec.empty and rec.created_file and new == {}:
         plan.new_text = None  # we created the file; removing the last bundle removes it
+        plan.remove_folder = rec.created_folder
     plan.actions = [f"removed {name} {prev.version}"]
     return plan
 

@@ -39,6 +39,7 @@ class Record:
     bundles: dict[str, RecordedBundle] = field(default_factory=dict)
     created: tuple[str, ...] = ()  # JSON Pointers of containers install created (removed when empty)
     created_file: bool = False  # the settings file did not exist before the first install
+    created_folder: bool = False  # nor did its folder (e.g. .claude/)
 
     @property
     def empty(self) -> bool:
@@ -60,7 +61,12 @@ def from_text(text: str | None, path: str) -> Record:
         if version != FORMAT:
             raise ValueError(f"unknown record format {version!r}")
         bundles = {name: _bundle(raw) for name, raw in data["bundles"].items()}
-        return Record(bundles, tuple(data.get("created", ())), bool(data.get("created_file", False)))
+        return Record(
+            bundles,
+            tuple(data.get("created", ())),
+            bool(data.get("created_file", False)),
+            bool(data.get("created_folder", False)),
+        )
     except BadInput:
         raise
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -99,5 +105,6 @@ def to_text(record: Record, settings_name: str) -> str | None:
         },
         "created": list(record.created),
         "created_file": record.created_file,
+        "created_folder": record.created_folder,
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,242 @@
+"""Claude Code, end to end through the CLI, on a settings file full of operator entries.
+
+Every assertion on a settings file compares its whole text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data" / "claude"
+BUNDLE = str(DATA / "bundle")
+OPERATOR = (DATA / "operator.settings.json").read_text(encoding="utf-8")
+AFTER = (DATA / "operator.after-install.json").read_text(encoding="utf-8")
+RECORD = (DATA / "operator.record.json").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def settings(project: Path) -> Path:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(OPERATOR, encoding="utf-8")
+    return path
+
+
+def record_of(settings: Path) -> Path:
+    return settings.with_name("settings.hookweave.json")
+
+
+def test_install_writes_exactly_the_golden_text_and_record(run, settings: Path) -> None:
+    result = run("install", BUNDLE, "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert settings.read_text(encoding="utf-8") == AFTER
+    assert record_of(settings).read_text(encoding="utf-8") == RECORD
+    assert result.stdout == (
+        "claude project .claude/settings.json: installed guard 1.2.0 (3 hooks)\n"
+        "  note: guard: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: set to '20' (was '12'; policy at-least)\n"
+        "Restart running sessions of Claude Code: hooks load at session start.\n"
+    )
+
+
+def test_reinstall_writes_no_byte(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    before = (settings.stat().st_mtime_ns, record_of(settings).stat().st_mtime_ns)
+    result = run("install", BUNDLE, "--host", "claude")
+    assert result.exit_code == 0
+    assert result.stdout == "claude project .claude/settings.json: guard 1.2.0 already installed; nothing written\n"
+    assert (settings.stat().st_mtime_ns, record_of(settings).stat().st_mtime_ns) == before
+    assert settings.read_text(encoding="utf-8") == AFTER
+    as_json = json.loads(run("install", BUNDLE, "--host", "claude", "--json").stdout)
+    assert as_json["changed"] is False and as_json["files"][0]["operations"] == []
+
+
+def test_uninstall_restores_the_original_bytes_and_removes_the_record(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    result = run("uninstall", "guard", "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert settings.read_text(encoding="utf-8") == OPERATOR
+    assert not record_of(settings).exists()
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
+def test_verify_after_install_is_clean(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "claude (Claude Code)\n"
+        "  project  .claude/settings.json\n"
+        "    guard 1.2.0\n"
+        "      ok           one-strike   PreToolUse (first)\n"
+        "      ok           keepalive    Stop (last)\n"
+        "      ok           session-log  SessionStart (last)\n"
+        "  note: Claude starts all of an event's matching hooks at once and does not wait for one "
+        "before the next, so file order is not execution order\n"
+        "verify: ok\n"
+    )
+
+
+def _edit(settings: Path, change) -> None:
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    change(data)
+    settings.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")  # as Claude saves
+
+
+def test_operator_hook_above_a_first_registration_fails_verify_and_reinstall_repairs(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    _edit(settings, lambda d: d["hooks"]["PreToolUse"].insert(0, d["hooks"]["PreToolUse"].pop(1)))
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert (
+        "      out-of-order one-strike   PreToolUse (first)  should come before every other hook of the event, "
+        "but a foreign hook is above it; reinstall the bundle to fix the order\n" in result.stdout
+    )
+    assert result.stdout.endswith("verify: 1 problem\n")
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 0
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    assert data["hooks"]["PreToolUse"][0]["hooks"][0]["command"].endswith("# hookweave:guard/one-strike")
+    assert run("verify", "--host", "claude").exit_code == 0
+
+
+def test_edited_command_is_reported_and_kept_by_uninstall(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    _edit(settings, lambda d: d["hooks"]["Stop"][1]["hooks"][0].update(command="nightly keepalive-hook --quiet # hookweave:guard/keepalive"))
+    edited = settings.read_text(encoding="utf-8")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert "      modified     keepalive    Stop (last)  edited since it was installed; reinstall with --force to restore it\n" in result.stdout
+    refused = run("uninstall", "guard", "--host", "claude")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        "hooks: .claude/settings.json: guard/keepalive was edited since it was installed; nothing written. "
+        "Keep the operator's version, or rerun with --force to remove it anyway\n"
+    )
+    assert settings.read_text(encoding="utf-8") == edited
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 1  # reinstall would clobber it too
+    assert settings.read_text(encoding="utf-8") == edited
+    forced = run("uninstall", "guard", "--host", "claude", "--force")
+    assert forced.exit_code == 0, forced.output
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    assert data == json.loads(OPERATOR)
+
+
+def test_force_uninstall_keeps_a_handler_the_operator_added_to_our_group(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    mine = {"type": "command", "command": "echo operator"}
+    _edit(settings, lambda d: d["hooks"]["Stop"][1]["hooks"].append(mine))
+    assert run("uninstall", "guard", "--host", "claude", "--force").exit_code == 0
+    stop = json.loads(settings.read_text(encoding="utf-8"))["hooks"]["Stop"]
+    assert stop == [{"hooks": [{"type": "command", "command": "say done"}]}, {"hooks": [mine]}]
+
+
+def test_duplicate_of_our_registration_is_reported_and_left_alone(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    _edit(settings, lambda d: d["hooks"]["Stop"].append(d["hooks"]["Stop"][1]))
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert "      duplicated   keepalive    Stop (last)  appears 2 times under Stop; remove the copies\n" in result.stdout
+    result = run("uninstall", "guard", "--host", "claude")
+    assert result.exit_code == 0
+    assert "  note: guard/keepalive: a second copy with our marker is not ours to remove; left in place\n" in result.stdout
+    stop = json.loads(settings.read_text(encoding="utf-8"))["hooks"]["Stop"]
+    assert [g["hooks"][0]["command"] for g in stop] == ["say done", "nightly keepalive-hook # hookweave:guard/keepalive"]
+
+
+def test_missing_registration_is_reported(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    _edit(settings, lambda d: d["hooks"].pop("SessionStart"))
+    result = run("verify", "--host", "claude", "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    hooks = report["hosts"][0]["files"][0]["bundles"][0]["hooks"]
+    assert [(h["id"], h["status"]) for h in hooks] == [("one-strike", "ok"), ("keepalive", "ok"), ("session-log", "missing")]
+    assert report["ok"] is False and report["problems"] == 1
+
+
+def test_upgrade_replaces_in_place_adds_and_drops(run, settings: Path, write_bundle) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    v2 = (DATA / "bundle" / "hookweave.toml").read_text(encoding="utf-8")
+    v2 = v2.replace('version = "1.2.0"', 'version = "2.0.0"').replace('"--project"', '"--strict", "--project"')
+    v2 = v2.replace('[[hooks]]\nid = "session-log"\nevent = "session_start"\ncommand = ["session-log", "start"]\n', "")
+    v2 += '\n[[hooks]]\nid = "post-audit"\nevent = "post_tool_use"\ncommand = "audit-post"\n'
+    result = run("install", str(write_bundle(v2)), "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("claude project .claude/settings.json: upgraded guard 1.2.0 -> 2.0.0\n")
+    expected = AFTER.replace(
+        "guard-hook --project", "guard-hook --strict --project"
+    ).replace(
+        ',\n        "SessionStart": [\n            {\n                "hooks": [\n                    {\n                        "type": "command",\n'
+        '                        "command": "session-log start # hookweave:guard/session-log"\n                    }\n                ]\n            }\n        ]',
+        ',\n        "PostToolUse": [\n            {\n                "hooks": [\n                    {\n                        "type": "command",\n'
+        '                        "command": "audit-post # hookweave:guard/post-audit"\n                    }\n                ]\n            }\n        ]',
+    )
+    assert settings.read_text(encoding="utf-8") == expected
+    assert run("verify", "--host", "claude").exit_code == 0
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == OPERATOR
+
+
+def test_two_bundles_share_a_file_and_leave_independently(run, settings: Path, write_bundle) -> None:
+    other = write_bundle('[bundle]\nname = "other"\nversion = "1"\n[[hooks]]\nid = "x"\nevent = "pre_tool_use"\n'
+                         'command = "other-hook"\nposition = "first"\n')
+    run("install", str(other), "--host", "claude")
+    only_other = settings.read_text(encoding="utf-8")
+    run("install", BUNDLE, "--host", "claude")
+    assert run("verify", "--host", "claude").exit_code == 0
+    assert run("install", str(other), "--host", "claude").stdout.endswith("already installed; nothing written\n")
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == only_other
+    assert run("uninstall", "other", "--host", "claude").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == OPERATOR
+
+
+def test_new_file_and_folder_are_created_and_removed_again(run, project: Path) -> None:
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 0
+    settings = project / ".claude" / "settings.json"
+    assert json.loads(settings.read_text(encoding="utf-8"))["env"] == {"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "20"}
+    assert settings.read_text(encoding="utf-8").startswith('{\n  "hooks": {\n    "PreToolUse": [\n')
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    assert not (project / ".claude").exists()
+
+
+def test_existing_empty_folder_is_kept(run, project: Path) -> None:
+    (project / ".claude").mkdir()
+    run("install", BUNDLE, "--host", "claude")
+    run("uninstall", "guard", "--host", "claude")
+    assert (project / ".claude").is_dir() and not any((project / ".claude").iterdir())
+
+
+def test_user_scope_honours_claude_config_dir(run, tmp_path: Path, monkeypatch) -> None:
+    config = tmp_path / "elsewhere"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    assert run("install", BUNDLE, "--host", "claude", "--scope", "user").exit_code == 0
+    assert (config / "settings.json").is_file() and (config / "settings.hookweave.json").is_file()
+    assert run("status").stdout == f"claude   user     guard 1.2.0  (3 hooks, 1 env)  {config / 'settings.json'}\n"
+
+
+def test_local_scope_writes_settings_local_json(run, project: Path) -> None:
+    assert run("install", BUNDLE, "--host", "claude", "--scope", "local").exit_code == 0
+    assert (project / ".claude" / "settings.local.json").is_file()
+    assert (project / ".claude" / "settings.local.hookweave.json").is_file()
+    assert not (project / ".claude" / "settings.json").exists()
+
+
+def test_symlinked_settings_stay_a_link_and_keep_their_mode(run, project: Path, tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles" / "claude.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text(OPERATOR, encoding="utf-8")
+    dotfiles.chmod(0o640)
+    link = project / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(dotfiles)
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(dotfiles)
+    assert dotfiles.read_text(encoding="utf-8") == AFTER
+    assert dotfiles.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in dotfiles.parent.iterdir()] == ["claude.json"]  # no temp file left
+    run("uninstall", "guard", "--host", "claude")
+    assert link.is_symlink() and dotfiles.read_text(encoding="utf-8") == OPERATOR
