@@ -172,8 +172,8 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
     if not rows:
         console.out("nothing installed")
     for r in rows:
-        console.out(f"{r['host']:<8} {r['scope']:<8} {r['bundle']} {r['version']}  "
-                    f"({r['hooks']} hooks, {r['env']} env)  {r['path']}")
+        hooks = f"{r['hooks']} hook{'' if r['hooks'] == 1 else 's'}"
+        console.out(f"{r['host']:<8} {r['scope']:<8} {r['bundle']} {r['version']}  ({hooks}, {r['env']} env)  {r['path']}")
 
 
 @app.command()

@@ -205,7 +205,7 @@ def _install_actions(prev, bundle: Bundle, regs, changed: bool) -> list[str]:
     if not changed:
         return [f"{bundle.name} {bundle.version} already installed; nothing written"]
     if prev is None:
-        return [f"installed {bundle.name} {bundle.version} ({len(regs)} hooks)"]
+        return [f"installed {bundle.name} {bundle.version} ({len(regs)} hook{'' if len(regs) == 1 else 's'})"]
     if prev.version != bundle.version:
         return [f"upgraded {bundle.name} {prev.version} -> {bundle.version}"]
     return [f"updated {bundle.name} {bundle.version}"]

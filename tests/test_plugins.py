@@ -1,0 +1,110 @@
+"""The plugin boundary: hookspecs, registration like a third-party plugin, clear collision errors."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pluggy
+import pytest
+
+from hookweave.core import hookspecs
+from hookweave.core.errors import BadInput
+from hookweave.core.hookspecs import hookimpl
+from hookweave.core.plugins import HostRegistry, get_plugin_manager
+from hookweave.hosts.claude import ClaudeCodeHost
+
+README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def _specs() -> list[str]:
+    return [name for name, _ in inspect.getmembers(hookspecs, inspect.isfunction) if name.startswith("hookweave_")]
+
+
+def test_every_hookspec_is_documented_in_the_readme_with_its_signature() -> None:
+    for name in _specs():
+        params = ", ".join(inspect.signature(getattr(hookspecs, name)).parameters)
+        assert f"{name}({params})" in README, name
+
+
+def test_every_hookspec_has_a_test() -> None:
+    here = Path(__file__).read_text(encoding="utf-8")
+    for name in _specs():
+        assert f"def test_hook_{name}" in here, name
+
+
+def test_hook_hookweave_register_hosts() -> None:
+    class Echo(ClaudeCodeHost):
+        name = "echo-agent"
+        title = "Echo"
+
+    class Plugin:
+        @hookimpl
+        def hookweave_register_hosts(self, register):
+            register(Echo)
+
+    pm = get_plugin_manager(load_entrypoints=False)
+    pm.register(Plugin(), name="echo")
+    registry = HostRegistry(pm)
+    assert registry.names() == ["claude", "echo-agent"]
+    assert registry.info("echo-agent").origin == Echo.__module__  # not from a distribution: its module
+    assert registry.info("claude").origin == "built-in"
+    assert [h.name for h in registry.resolve(["all"])] == ["claude", "echo-agent"]
+
+
+def test_builtin_host_is_registered_through_the_hook_like_any_plugin() -> None:
+    pm = get_plugin_manager(load_entrypoints=False)
+    assert pm.get_plugin("hookweave.hosts.claude") is not None
+    assert HostRegistry(pm).names() == ["claude"]
+
+
+def test_duplicate_host_name_names_both_classes() -> None:
+    class Impostor(ClaudeCodeHost):
+        pass
+
+    class Plugin:
+        @hookimpl
+        def hookweave_register_hosts(self, register):
+            register(Impostor)
+
+    pm = get_plugin_manager(load_entrypoints=False)
+    pm.register(Plugin())
+    with pytest.raises(BadInput) as error:
+        HostRegistry(pm)
+    message = str(error.value)
+    assert "defines its name as 'claude', but that name is already used by" in message
+    assert "hookweave.hosts.claude.ClaudeCodeHost" in message and "Impostor" in message
+
+
+def test_host_without_name_and_non_host_are_rejected() -> None:
+    class Nameless(ClaudeCodeHost):
+        name = ""
+
+    for bad, message in ((Nameless, "does not set `name`"), (object, "not a hookweave Host subclass")):
+        class Plugin:
+            @hookimpl
+            def hookweave_register_hosts(self, register, bad=bad):
+                register(bad)
+
+        pm = get_plugin_manager(load_entrypoints=False)
+        pm.register(Plugin())
+        with pytest.raises(BadInput, match=message):
+            HostRegistry(pm)
+
+
+def test_unknown_hook_implementation_fails_loudly() -> None:
+    class Typo:
+        @hookimpl
+        def hookweave_register_host(self, register):  # missing "s"
+            pass
+
+    pm = get_plugin_manager(load_entrypoints=False)
+    pm.register(Typo())
+    with pytest.raises(pluggy.PluginValidationError):
+        pm.check_pending()
+
+
+def test_blocked_entry_points_are_not_loaded(monkeypatch) -> None:
+    monkeypatch.setenv("HOOKWEAVE_DISABLE_PLUGINS", "someplugin")
+    pm = get_plugin_manager()
+    assert pm.is_blocked("someplugin")
