@@ -16,46 +16,47 @@ from pathlib import Path
 from typing import Iterator
 
 from hookweave.core.errors import BadInput, Conflict
+from hookweave.core.paths import display
 
 
 def read_text(path: Path) -> str | None:
     """The file's text, or ``None`` when it does not exist. Refuses what we could not write back."""
     if path.is_symlink() and not path.exists():
-        raise BadInput(f"{path}: a symlink to {os.readlink(path)}, which does not exist; fix or remove the link")
+        raise BadInput(f"{display(path)}: a symlink to {os.readlink(path)}, which does not exist; fix or remove the link")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return None
     except IsADirectoryError:
-        raise BadInput(f"{path}: is a folder, not a settings file; move it away") from None
+        raise BadInput(f"{display(path)}: is a folder, not a settings file; move it away") from None
     except OSError as exc:
-        raise BadInput(f"{path}: cannot read it ({exc.strerror}); fix its permissions") from None
+        raise BadInput(f"{display(path)}: cannot read it ({exc.strerror}); fix its permissions") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BadInput(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+        raise BadInput(f"{display(path)}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
 def _real(path: Path) -> Path:
     try:
         return Path(os.path.realpath(path, strict=False))
     except OSError as exc:  # a symlink loop
-        raise BadInput(f"{path}: cannot resolve it ({exc.strerror}); fix the symlink") from None
+        raise BadInput(f"{display(path)}: cannot resolve it ({exc.strerror}); fix the symlink") from None
 
 
 def check_writable(path: Path) -> None:
     """Refuse before planning when the file, or the folder it would be created in, is read-only."""
     real = _real(path)
     if os.path.islink(real):
-        raise BadInput(f"{path}: a symlink loop; fix the symlink")
+        raise BadInput(f"{display(path)}: a symlink loop; fix the symlink")
     if real.exists():
         if not real.stat().st_mode & stat.S_IWUSR:
-            raise BadInput(f"{path}: the file is read-only; make it writable (chmod u+w) or choose another scope")
+            raise BadInput(f"{display(path)}: the file is read-only; make it writable (chmod u+w) or choose another scope")
         folder = real.parent
     else:
         folder = _existing_ancestor(real.parent)
     if not os.access(folder, os.W_OK) or not folder.stat().st_mode & stat.S_IWUSR:
-        raise BadInput(f"{folder}: the folder is read-only; make it writable or choose another scope")
+        raise BadInput(f"{display(folder)}: the folder is read-only; make it writable or choose another scope")
 
 
 def _existing_ancestor(folder: Path) -> Path:
@@ -90,7 +91,7 @@ def write_text(path: Path, text: str | None, expected: str | None) -> None:
     """Replace ``path`` with ``text`` (``None`` deletes it) if it still holds ``expected``."""
     real = _real(path)
     if read_text(real) != expected:
-        raise Conflict(f"{path}: changed while hookweave was working; run the command again")
+        raise Conflict(f"{display(path)}: changed while hookweave was working; run the command again")
     if text is None:
         real.unlink(missing_ok=True)
         _fsync_dir(real.parent)
@@ -105,7 +106,7 @@ def write_text(path: Path, text: str | None, expected: str | None) -> None:
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         if read_text(real) != expected:  # last look before the swap: a host may have just saved
-            raise Conflict(f"{path}: changed while hookweave was working; run the command again")
+            raise Conflict(f"{display(path)}: changed while hookweave was working; run the command again")
         os.replace(tmp, real)
     except BaseException:
         with contextlib.suppress(OSError):

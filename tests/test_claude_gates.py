@@ -54,7 +54,7 @@ def test_invalid_utf8_is_refused(run, project: Path) -> None:
     path.write_bytes(b'{"model": "caf\xe9"}')
     result = run("install", BUNDLE, "--host", "claude")
     assert result.exit_code == 2
-    assert result.stderr == "hooks: " + str(path) + ": not UTF-8 text (byte 14); save it as UTF-8\n"
+    assert result.stderr == "hooks: .claude/settings.json: not UTF-8 text (byte 14); save it as UTF-8\n"
     assert path.read_bytes() == b'{"model": "caf\xe9"}'
 
 
