@@ -117,7 +117,7 @@ def uninstall(
     hosts, chosen_scope, _ = _choose_hosts(registry, host, scope, "uninstall")
     folder = paths.project_dir(project)
     targets = [installer.target(h, chosen_scope, folder) for h in hosts]
-    plans = installer.uninstall(targets, name, force=force, dry_run=dry_run)
+    plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run)
     _show("uninstall", plans, dry_run, as_json)
 
 

@@ -121,13 +121,20 @@ def install(targets: list[Target], bundle: Bundle, *, force: bool, dry_run: bool
     )
 
 
-def uninstall(targets: list[Target], name: str, *, force: bool, dry_run: bool) -> list[FilePlan]:
-    return run(
+def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:
+    plans = run(
         targets,
         lambda t, text, rec: plan_uninstall(t, text, rec, name, force=force),
         dry_run=dry_run,
         force_hint="rerun with --force to remove it anyway",
     )
+    for plan in plans:
+        if plan.changed:
+            continue
+        elsewhere = [scope for scope, _, rec in installed(plan.target.host, project) if name in rec.bundles]
+        if elsewhere:
+            plan.actions.append(f"it is installed at {' and '.join(elsewhere)} scope: pass --scope {elsewhere[0]}")
+    return plans
 
 
 @dataclass

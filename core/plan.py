@@ -61,8 +61,9 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     created = list(rec.created)
     refused: list[Finding] = []
     hooks_key = host.hooks_key
-    events = list(dict.fromkeys([r.event for r in regs] + [h.event for h in prev.hooks] if prev else [r.event for r in regs]))
-    events += [e for e in _events_with_marker(new.get(hooks_key), bundle.name, host) if e not in events]
+    # Events we add to, events the previous version used, and events where our marker turns up.
+    events = [r.event for r in regs] + ([h.event for h in prev.hooks] if prev else [])
+    events = list(dict.fromkeys(events + _events_with_marker(new.get(hooks_key), bundle.name, host)))
     for event in events:
         event_regs = [r for r in regs if r.event == event]
         hooks = new.get(hooks_key)

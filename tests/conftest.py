@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -35,6 +34,18 @@ def project(tmp_path: Path) -> Path:
     return tmp_path / "project"
 
 
+CLAUDE_DATA = Path(__file__).parent / "data" / "claude"
+
+
+@pytest.fixture
+def claude_settings(project: Path) -> Path:
+    """The project's .claude/settings.json, full of operator entries (tests/data/claude)."""
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text((CLAUDE_DATA / "operator.settings.json").read_text(encoding="utf-8"), encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def run():
     """Invoke the CLI in-process; returns the click Result (exit_code, stdout, stderr)."""
@@ -61,7 +72,3 @@ def write_bundle(tmp_path: Path):
         return folder
 
     return make
-
-
-def test_isolation_is_in_place(tmp_path: Path) -> None:
-    assert os.environ["HOME"].startswith(str(tmp_path))

@@ -19,11 +19,8 @@ RECORD = (DATA / "operator.record.json").read_text(encoding="utf-8")
 
 
 @pytest.fixture
-def settings(project: Path) -> Path:
-    path = project / ".claude" / "settings.json"
-    path.parent.mkdir()
-    path.write_text(OPERATOR, encoding="utf-8")
-    return path
+def settings(claude_settings: Path) -> Path:
+    return claude_settings
 
 
 def record_of(settings: Path) -> Path:

@@ -149,6 +149,14 @@ def test_uninstall_of_a_bundle_not_installed_changes_nothing(run) -> None:
     assert result.stdout == "claude project .claude/settings.json: ghost is not installed here\n"
 
 
+def test_uninstall_at_the_wrong_scope_names_the_right_one(run, write_bundle) -> None:
+    run("install", str(write_bundle(SMALL)), "--host", "claude", "--scope", "local")
+    result = run("uninstall", "tiny", "--host", "claude")
+    assert result.exit_code == 0
+    assert result.stdout == ("claude project .claude/settings.json: tiny is not installed here; "
+                             "it is installed at local scope: pass --scope local\n")
+
+
 def test_verify_and_status_with_nothing_installed(run) -> None:
     assert run("verify").stdout == "claude (Claude Code)\n  nothing installed\nverify: ok\n"
     assert run("status").stdout == "nothing installed\n"

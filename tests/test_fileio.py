@@ -22,11 +22,8 @@ OPERATOR = (DATA / "operator.settings.json").read_text(encoding="utf-8")
 
 
 @pytest.fixture
-def settings(project: Path) -> Path:
-    path = project / ".claude" / "settings.json"
-    path.parent.mkdir()
-    path.write_text(OPERATOR, encoding="utf-8")
-    return path
+def settings(claude_settings: Path) -> Path:
+    return claude_settings
 
 
 def _host_saves(settings: Path, times: int, monkeypatch) -> list[int]:
