@@ -21,7 +21,15 @@ def apply_ops(text: str, ops: list[dict], path: str, *, comments: bool = False) 
     """Return ``text`` with every operation applied in order (``add``, ``remove``, ``replace``)."""
     for op in ops:
         doc = jsontext.parse(text, path, comments=comments)
-        text = _Editor(text, doc.root).apply(op)
+        text = _Editor(text, doc.root, doc.comments).apply(op)
+        if op["op"] == "remove":
+            # JSON.parse keeps the last of duplicated keys; removing the key must remove every copy.
+            while True:
+                doc = jsontext.parse(text, path, comments=comments)
+                editor = _Editor(text, doc.root, doc.comments)
+                if not editor.is_member(op["path"]):
+                    break
+                text = editor.apply(op)
     return text
 
 
@@ -63,8 +71,8 @@ def _has_comment(segment: str) -> bool:
 
 
 class _Editor:
-    def __init__(self, text: str, root: Node) -> None:
-        self.text, self.root = text, root
+    def __init__(self, text: str, root: Node, comments: list[tuple[int, int]]) -> None:
+        self.text, self.root, self.comments = text, root, comments
         self.nl = "\r\n" if "\r\n" in text else "\n"
         self.unit = self._indent_unit()
         self.sep = self._key_separator()
@@ -130,6 +138,24 @@ class _Editor:
             return self._insert(parent, index, last, op["value"])
         raise ValueError(f"unsupported operation {op['op']!r}")
 
+    def is_member(self, pointer: str) -> bool:
+        """Whether ``pointer`` names a key (not an index) that is still in its object."""
+        tokens = split_pointer(pointer)
+        try:
+            parent = self._resolve(tokens[:-1])
+        except KeyError:
+            return False
+        return parent.kind == "object" and parent.child(tokens[-1]) is not None
+
+    def _break_outside_comments(self, start: int, end: int) -> int:
+        """Offset just after the first line break in ``[start, end)`` that is not inside a comment."""
+        pos = self.text.find("\n", start, end)
+        while pos >= 0:
+            if not any(c_start <= pos < c_end for c_start, c_end in self.comments):
+                return pos + 1
+            pos = self.text.find("\n", pos + 1, end)
+        return -1
+
     def _resolve(self, tokens: list[str]) -> Node:
         node = self.root
         for token in tokens:
@@ -153,13 +179,7 @@ class _Editor:
         text, nl = self.text, self.nl
         n = len(parent.children)
         if n == 0:
-            base = _indent_of(text, parent.start)
-            child = base + self.unit
-            piece = self._piece(parent, key, value, child, False)
-            inner_start, inner_end = parent.start + 1, parent.end - 1
-            if text[inner_start:inner_end].strip() == "":
-                return _splice(text, inner_start, inner_end, nl + child + piece + nl + base)
-            return _splice(text, inner_start, inner_start, nl + child + piece)
+            return self._insert_into_empty(parent, key, value)
         if self._inline(parent):
             piece = self._piece(parent, key, value, "", True)
             sep = self._item_sep(parent)
@@ -175,6 +195,25 @@ class _Editor:
             return self._append(parent, indent + piece)
         return self._insert_before(parent, index, indent, piece)
 
+    def _insert_into_empty(self, parent: Node, key: str, value: Any) -> str:
+        text, nl = self.text, self.nl
+        base = _indent_of(text, parent.start)
+        child = base + self.unit
+        inner_start, inner_end = parent.start + 1, parent.end - 1
+        inner = text[inner_start:inner_end]
+        if _has_comment(inner):
+            # Keep comments where they are: the entry goes on a new line after the first line break.
+            anchor = self._break_outside_comments(inner_start, inner_end)
+            if anchor < 0:
+                lead = "" if inner[-1:].isspace() else " "
+                return _splice(text, inner_end, inner_end, lead + self._piece(parent, key, value, "", True))
+            return _splice(text, anchor, anchor, child + self._piece(parent, key, value, child, False) + nl)
+        if inner and "\n" not in inner:
+            # "[ ]" written on one line stays on one line: "[ x ]"; removal gives "[ ]" back.
+            return _splice(text, inner_end, inner_end, self._piece(parent, key, value, "", True) + inner)
+        # "[]" (and, less exactly, a multi-line empty container) opens onto lines of their own.
+        return _splice(text, inner_start, inner_end, nl + child + self._piece(parent, key, value, child, False) + nl + base)
+
     def _append(self, parent: Node, line: str) -> str:
         text, last_end = self.text, parent.children[-1].end
         after = text[last_end : parent.end - 1].lstrip(" \t")
@@ -189,12 +228,10 @@ class _Editor:
         text = self.text
         prev_end = parent.start + 1 if index == 0 else parent.commas[index - 1] + 1
         start = parent.member_span(index)[0]
-        trivia = text[prev_end:start]
-        brk = trivia.find("\n")
-        if brk < 0:
+        anchor = self._break_outside_comments(prev_end, start)
+        if anchor < 0:
             return _splice(text, start, start, piece + ", ")
         # New line at the top of the gap, so comments above the next entry stay with it.
-        anchor = prev_end + brk + 1
         return _splice(text, anchor, anchor, indent + piece + "," + self.nl)
 
     def _remove(self, parent: Node, index: int) -> str:
@@ -203,9 +240,11 @@ class _Editor:
         start, end = parent.member_span(index)
         if n == 1:
             inner = text[parent.start + 1 : start] + text[end : parent.end - 1]
-            if not _has_comment(inner):
-                return _splice(text, parent.start + 1, parent.end - 1, "")
-            return self._remove_own_line(start, end)
+            if _has_comment(inner):
+                return self._remove_own_line(start, end)
+            if "\n" not in text[parent.start : parent.end]:
+                return _splice(text, start, parent.end - 1, "")  # "[ x ]" back to "[ ]"
+            return _splice(text, parent.start + 1, parent.end - 1, "")
         if index < n - 1:
             return self._remove_with_next(parent, index, start, end)
         prev_end = parent.children[index - 1].end

@@ -74,7 +74,10 @@ class Document:
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    if line == 1 and text.startswith("\ufeff") and offset > 0:
+        col -= 1  # editors do not show the BOM as a column
+    return line, col
 
 
 def parse(text: str, path: str, *, comments: bool = False, comment_fix: str = "") -> Document:
