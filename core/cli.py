@@ -91,12 +91,12 @@ def install(
     if asked and not yes and not dry_run:
         from hookweave.core import prompts
 
-        preview = installer.install(targets, loaded, force=force, dry_run=True)
+        preview = installer.install(targets, loaded, folder, force=force, dry_run=True)
         report.print_plans(preview, dry_run=True)
         if not any(p.changed for p in preview) or not prompts.confirm("Write these changes?"):
             console.out("nothing written")
             return
-    plans = installer.install(targets, loaded, force=force, dry_run=dry_run)
+    plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run)
     _show("install", plans, dry_run, as_json)
 
 

@@ -112,13 +112,17 @@ def _write_all(plans: list[FilePlan]) -> None:
             fileio.remove_empty_dir(plan.target.path.parent)
 
 
-def install(targets: list[Target], bundle: Bundle, *, force: bool, dry_run: bool) -> list[FilePlan]:
-    return run(
+def install(targets: list[Target], bundle: Bundle, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:
+    plans = run(
         targets,
         lambda t, text, rec: plan_install(t, text, rec, bundle, force=force),
         dry_run=dry_run,
         force_hint="rerun with --force to replace it with the bundle's version",
     )
+    for plan in plans:  # installed but inert is worse than not installed: say so now
+        docs = {scope: _read_scope(plan.target.host, scope, project)[0] for scope in plan.target.host.verify_scopes}
+        plan.findings += [f for f in plan.target.host.gates(docs, {plan.target.scope}) if f.level == "problem"]
+    return plans
 
 
 def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:

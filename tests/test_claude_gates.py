@@ -188,3 +188,11 @@ def test_managed_scope_is_read_only(run) -> None:
         "hooks: --scope managed: Claude Code has no writable scope 'managed'; use user, project, local. "
         "managed settings are read for verify only\n"
     )
+
+
+def test_install_into_a_setup_that_disables_hooks_says_so(run, project) -> None:
+    _settings(project, '{"disableAllHooks": true}\n', "settings.local.json")
+    result = run("install", BUNDLE, "--host", "claude", "--json")
+    assert result.exit_code == 0
+    (problem,) = json.loads(result.stdout)["files"][0]["problems"]
+    assert problem["message"].startswith("local settings set disableAllHooks: Claude runs only managed hooks")

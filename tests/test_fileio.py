@@ -81,7 +81,7 @@ def test_a_failed_write_puts_back_the_files_already_written(settings: Path, proj
 
     monkeypatch.setattr(fileio, "write_text", failing)
     with pytest.raises(OSError):
-        installer.install(targets, bundle, force=False, dry_run=False)
+        installer.install(targets, bundle, project, force=False, dry_run=False)
     assert settings.read_text(encoding="utf-8") == OPERATOR
     assert local.read_text() == '{"model": "haiku"}\n'
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json", "settings.local.json"]
