@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-_STYLES = {"ok": "green", "problem": "red", "note": "yellow", "head": "bold"}
+_STYLES = {"ok": "green", "problem": "red", "warning": "yellow", "note": "cyan", "head": "bold"}
 
 
 def _color(stream) -> bool:

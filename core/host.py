@@ -33,6 +33,8 @@ class Host(ABC):
     - ``project_ref``: the host's project-directory variable as a shell word.
     - ``execution``: one sentence on how the host runs an event's hooks (shown by verify).
     - ``dedup_across_scopes``: whether the host runs an identical command found in several scopes once.
+    - ``required``: top-level keys a file needs before the host loads its hooks (Cursor's
+      ``{"version": 1}``); install adds them, removing the last bundle takes them away again.
     """
 
     name: ClassVar[str] = ""
@@ -49,6 +51,7 @@ class Host(ABC):
     hooks_key: ClassVar[str] = "hooks"
     execution: ClassVar[str] = ""
     dedup_across_scopes: ClassVar[bool] = False
+    required: ClassVar[Mapping[str, Any]] = {}
 
     # -- where -----------------------------------------------------------------------------
 
@@ -63,6 +66,10 @@ class Host(ABC):
     def extra_paths(self, scope: str) -> list[Path]:
         """More files merged into ``scope`` when reading it for verify (e.g. managed drop-ins)."""
         return []
+
+    def context_paths(self, project: Path) -> dict[str, Path]:
+        """Other JSON files verify reads for ``gates``, by label (e.g. a trust list, another host's settings)."""
+        return {}
 
     def detect(self) -> bool:
         """Whether this host seems to be in use here (offered first by the interactive prompt)."""
@@ -109,6 +116,9 @@ class Host(ABC):
         """``entry`` without the parts ``bundle`` wrote, or ``None`` when nothing else is left."""
         return None
 
+    def forget(self, doc: dict[str, Any], bundle: str, hook_ids: list[str]) -> None:
+        """Remove other traces of these registrations from ``doc`` (in place) when they go away."""
+
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
         if matcher is None or isinstance(matcher, str):
             return matcher
@@ -124,9 +134,35 @@ class Host(ABC):
 
     # -- verify ----------------------------------------------------------------------------
 
-    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str]) -> list[Finding]:
-        """Problems that would silently keep hooks from running, from every readable scope's data."""
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+        """Problems that would silently keep hooks from running.
+
+        ``docs`` holds every ``verify_scopes`` file's data by scope name and every
+        ``context_paths`` file's data by label (``None`` when missing or unreadable);
+        ``project`` is the project folder.
+        """
         return []
+
+
+class FlatHost(Host):
+    """Hosts whose events hold handlers directly, with the matcher on the handler (Cursor)."""
+
+    def owner(self, entry: Any) -> tuple[str, str] | None:
+        return marker_in(entry.get("command")) if isinstance(entry, dict) else None
+
+    def check_document(self, doc: Any, path: str) -> None:
+        super().check_document(doc, path)
+        for event, handlers in (doc.get(self.hooks_key) or {}).items():
+            if event not in self.native_events:
+                continue
+            where = f"{path}: /{self.hooks_key}/{event}"
+            if not isinstance(handlers, list):
+                raise BadInput(f"{where} must be a list of hooks, not {type(handlers).__name__}; fix the file by hand")
+            for i, handler in enumerate(handlers):
+                if not isinstance(handler, dict):
+                    raise BadInput(f"{where}/{i} must be an object; fix the file by hand")
+                if handler.get("type", "command") == "command" and not isinstance(handler.get("command"), str):
+                    raise BadInput(f'{where}/{i} has no "command" string; fix the file by hand')
 
 
 class NestedGroupsHost(Host):

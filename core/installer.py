@@ -120,8 +120,10 @@ def install(targets: list[Target], bundle: Bundle, project: Path, *, force: bool
         force_hint="rerun with --force to replace it with the bundle's version",
     )
     for plan in plans:  # installed but inert is worse than not installed: say so now
-        docs = {scope: _read_scope(plan.target.host, scope, project)[0] for scope in plan.target.host.verify_scopes}
-        plan.findings += [f for f in plan.target.host.gates(docs, {plan.target.scope}) if f.level == "problem"]
+        host = plan.target.host
+        docs = {scope: _read_scope(host, scope, project)[0] for scope in host.verify_scopes}
+        docs.update({label: _read_context(path) for label, path in host.context_paths(project).items()})
+        plan.findings += [f for f in host.gates(docs, {plan.target.scope}, project) if f.level == "problem"]
     return plans
 
 
@@ -185,12 +187,25 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
             shown = paths.display(host.settings_path(scope, project))
             report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
     if report.files:
-        report.findings += host.gates(docs, set(records))
+        for label, path in host.context_paths(project).items():
+            docs[label] = _read_context(path)
+        report.findings += host.gates(docs, set(records), project)
         report.findings += verify.env_shadowing(host, docs, records)
         report.findings += verify.cross_scope_duplicates(host, docs, records)
         if host.execution:
             report.findings.append(Finding("note", host.execution))
     return report
+
+
+def _read_context(path: Path) -> object:
+    """Another file a host's gates look at; ``None`` when missing or unreadable (JSONC allowed)."""
+    from hookweave.core import jsontext
+
+    try:
+        text = fileio.read_text(path)
+        return None if text is None else jsontext.parse(text, str(path), comments=True).value
+    except BadInput:
+        return None
 
 
 def _has_markers(host: Host, doc: object) -> bool:

@@ -16,7 +16,7 @@ from hookweave.core.model import HOOK_FIELDS, POLICIES, POSITIONS, Bundle, Bundl
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-BUNDLE_KEYS = ("name", "version", "description")
+BUNDLE_KEYS = ("name", "version", "description", "sequential")
 HOOK_KEYS = ("id", *HOOK_FIELDS, "hosts", "host")
 ENV_KEYS = ("value", "hosts", "policy")
 
@@ -95,6 +95,9 @@ def parse_manifest(text: str, path: Path) -> Bundle:
     description = meta.get("description", "")
     if not isinstance(description, str):
         raise check.fail("bundle.description", "must be a string", "quote it")
+    sequential = meta.get("sequential", False)
+    if not isinstance(sequential, bool):
+        raise check.fail("bundle.sequential", "must be true or false", "write sequential = true")
     raw_hooks = data.get("hooks", [])
     if not isinstance(raw_hooks, list):
         raise check.fail("hooks", "must be an array of tables", "write each hook as [[hooks]]")
@@ -110,7 +113,7 @@ def parse_manifest(text: str, path: Path) -> Bundle:
     env = tuple(_env(check, key, raw) for key, raw in env_table.items())
     if not hooks and not env:
         raise check.fail("hooks", "the bundle has no hooks and no env", "add a [[hooks]] table")
-    return Bundle(name, version, description, hooks, env, path, path.parent)
+    return Bundle(name, version, description, hooks, env, path, path.parent, sequential)
 
 
 def _hook(check: _Checker, raw: Any, i: int) -> BundleHook:

@@ -44,6 +44,7 @@ class Bundle:
     env: tuple[EnvVar, ...]
     manifest: Path
     directory: Path
+    sequential: bool = False  # ask hosts that can (Gemini) to run an event's hooks in order
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class Registration:
 class Finding:
     """Something verify or an operation wants the user to know; ``problem`` makes verify exit 1."""
 
-    level: Literal["problem", "note"]
+    level: Literal["problem", "warning", "note"]
     message: str
     bundle: str | None = None
     hook: str | None = None

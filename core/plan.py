@@ -83,11 +83,19 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
         )
         hooks[event] = outcome.entries
         refused += [Finding("problem", why, bundle.name, hook_id) for hook_id, why in outcome.refused]
+    dropped = [h.id for h in prev.hooks if h.id not in {r.id for r in regs}] if prev else []
+    if dropped:
+        host.forget(new, bundle.name, dropped)
+    if regs:
+        for key, value in host.required.items():
+            if key not in new:
+                new[key] = value
+                created.append(f"/{escape(key)}")
     env_record: dict[str, envmerge.RecordedEnv] = {}
     if host.env_key and (env_wanted or (prev and prev.env)):
         env_record, notes = _install_env(new, created, host.env_key, env_wanted, prev.env if prev else {})
         findings += [Finding("note", f"{name}: {why}", bundle.name) for name, why in notes]
-    _drop_empty_created(new, created)
+    _drop_empty_created(new, created, {})
     hooks_now = new.get(hooks_key) or {}
     recorded_hooks = tuple(
         record.RecordedHook(r.id, r.event, r.position, sha256(_entry_of(hooks_now.get(r.event, []), bundle.name, r.id, host)))
@@ -127,9 +135,10 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
     if host.env_key and prev.env and isinstance(new.get(host.env_key), dict):
         new[host.env_key], notes = envmerge.uninstall_env(new[host.env_key], prev.env)
         findings += [Finding("note", f"{var}: {why}", name) for var, why in notes]
+    host.forget(new, name, [h.id for h in prev.hooks])
     created = list(rec.created)
-    _drop_empty_created(new, created)
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
+    _drop_empty_created(new, created, host.required if not bundles else {})
     new_rec = record.Record(bundles, tuple(created), rec.created_file, rec.created_folder)
     plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused)
     if new_rec.empty and rec.created_file and new == {}:
@@ -164,13 +173,14 @@ def _entry_of(entries: list, bundle: str, hook_id: str, host: Host) -> Any:
     return next((e for e in entries if host.owner(e) == (bundle, hook_id)), None)
 
 
-def _drop_empty_created(doc: dict, created: list[str]) -> None:
-    """Remove containers install created once they are empty again; deepest first."""
+def _drop_empty_created(doc: dict, created: list[str], required: dict) -> None:
+    """Remove what install created once it is empty again (deepest first), and the host's
+    required keys once no bundle is left (while they still hold the value we wrote)."""
     for pointer in sorted(created, key=lambda p: p.count("/"), reverse=True):
         parent, key = _parent(doc, pointer)
         if parent is None:
             created.remove(pointer)
-        elif parent[key] in ({}, []):
+        elif parent[key] in ({}, []) or (pointer.count("/") == 1 and key in required and parent[key] == required[key]):
             del parent[key]
             created.remove(pointer)
 

@@ -59,7 +59,7 @@ def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[st
             "actions": p.actions,
             "operations": p.ops,
             "problems": [f.as_json() for f in p.findings if f.level == "problem"],
-            "notes": [f.as_json() for f in p.findings if f.level == "note"],
+            "notes": [f.as_json() for f in p.findings if f.level != "problem"],
         }
         for p in plans
     ]

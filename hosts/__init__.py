@@ -1,3 +1,7 @@
 """Built-in host plugins, registered by module name exactly as entry-point plugins are."""
 
-DEFAULT_HOSTS = ("hookweave.hosts.claude",)
+DEFAULT_HOSTS = (
+    "hookweave.hosts.claude",
+    "hookweave.hosts.cursor",
+    "hookweave.hosts.gemini",
+)

@@ -72,7 +72,7 @@ class ClaudeCodeHost(NestedGroupsHost):
         user_dir = self.settings_path("user", Path.cwd()).parent
         return user_dir.is_dir() or shutil.which("claude") is not None
 
-    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str]) -> list[Finding]:
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found: list[Finding] = []
         managed = docs.get("managed") or {}
         if managed.get("disableAllHooks") is True:

@@ -20,6 +20,11 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
     monkeypatch.setenv("HOOKWEAVE_CLAUDE_MANAGED_DIR", str(tmp_path / "managed"))
+    monkeypatch.setenv("HOOKWEAVE_CURSOR_MANAGED_DIR", str(tmp_path / "cursor-managed"))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(tmp_path / "gemini-system" / "system-defaults.json"))
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(tmp_path / "gemini-system" / "settings.json"))
+    monkeypatch.setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", str(home / ".gemini" / "trustedFolders.json"))
+    monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.delenv("HOOKWEAVE_DEBUG", raising=False)
@@ -32,6 +37,11 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return tmp_path / "project"
+
+
+@pytest.fixture
+def home(isolated_home: Path) -> Path:
+    return isolated_home
 
 
 CLAUDE_DATA = Path(__file__).parent / "data" / "claude"

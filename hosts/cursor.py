@@ -1,0 +1,116 @@
+"""Cursor: flat hooks.json with camelCase events, the matcher on the handler, and "version": 1.
+
+Facts: shared/HOSTS.md section 5 (documentation only: Cursor has no public source or CLI to
+drive). Cursor ignores a hooks.json without "version", and with "Include third-party hooks" on it
+also runs the hooks in Claude's settings files, so a bundle installed for both fires twice there.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+from hookweave.core import names, paths
+from hookweave.core.hookspecs import hookimpl
+from hookweave.core.host import FlatHost
+from hookweave.core.model import Bundle, Finding, HookForHost
+
+MANAGED_DIR_ENV = "HOOKWEAVE_CURSOR_MANAGED_DIR"  # where the enterprise hooks.json is looked for
+CLAUDE_FILES = {
+    "claude:user": lambda project: paths.from_env("CLAUDE_CONFIG_DIR", paths.home() / ".claude") / "settings.json",
+    "claude:project": lambda project: project / ".claude" / "settings.json",
+    "claude:local": lambda project: project / ".claude" / "settings.local.json",
+}
+
+
+def _managed_dir() -> Path:
+    default = {
+        "darwin": Path("/Library/Application Support/Cursor"),
+        "win32": Path("C:/ProgramData/Cursor"),
+    }.get(sys.platform, Path("/etc/cursor"))
+    return paths.from_env(MANAGED_DIR_ENV, default)
+
+
+class CursorHost(FlatHost):
+    name = "cursor"
+    title = "Cursor"
+    scopes = ("user", "project")
+    verify_scopes = ("user", "project", "managed")  # Cursor's priority, lowest first
+    events = names.column("cursor", names.EVENTS)
+    tools = names.column("cursor", names.TOOLS)
+    native_events = frozenset(
+        "sessionStart sessionEnd preToolUse postToolUse postToolUseFailure subagentStart subagentStop "
+        "beforeShellExecution afterShellExecution beforeMCPExecution afterMCPExecution beforeReadFile "
+        "afterFileEdit beforeSubmitPrompt preCompact stop afterAgentResponse afterAgentThought "
+        "beforeTabFileRead afterTabFileEdit".split()
+    )
+    project_ref = '"$CURSOR_PROJECT_DIR"'
+    required = {"version": 1}
+    execution = (
+        "Cursor's documentation does not say whether an event's hooks run in file order or at once; "
+        "hookweave checks file order only"
+    )
+
+    def settings_path(self, scope: str, project: Path) -> Path:
+        if scope == "user":
+            return paths.home() / ".cursor" / "hooks.json"
+        if scope == "project":
+            return project / ".cursor" / "hooks.json"
+        if scope == "managed":
+            return _managed_dir() / "hooks.json"
+        raise ValueError(scope)
+
+    def context_paths(self, project: Path) -> dict[str, Path]:
+        return {label: where(project) for label, where in CLAUDE_FILES.items()}
+
+    def detect(self) -> bool:
+        return (paths.home() / ".cursor").is_dir() or shutil.which("cursor-agent") is not None
+
+    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
+        entry: dict[str, Any] = {"command": self.command(hook, bundle)}
+        matcher = self.native_matcher(hook.matcher)
+        if matcher:
+            entry["matcher"] = matcher
+        if hook.timeout is not None:
+            entry["timeout"] = hook.timeout
+        return entry
+
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+        found: list[Finding] = []
+        for scope in installed_scopes:
+            doc = docs.get(scope)
+            if isinstance(doc, dict) and doc.get("version") != 1:
+                found.append(Finding("problem", f'{scope} hooks.json has no "version": 1; Cursor ignores the file '
+                                     'without it: add "version": 1'))
+        ours = {self.owner(e) for scope in installed_scopes for e in _entries(docs.get(scope))} - {None}
+        for label in CLAUDE_FILES:
+            groups = [g for g in _entries(docs.get(label))]
+            shared = sorted(ours & {_claude_owner(g) for g in groups})
+            for bundle, hook_id in shared:
+                found.append(Finding(
+                    "warning",
+                    f"also installed in Claude's {label.split(':')[1]} settings, which Cursor runs too when "
+                    "\"Include third-party hooks\" is on: it would fire twice in Cursor",
+                    bundle, hook_id,
+                ))
+        return found
+
+
+def _entries(doc: Any) -> list[Any]:
+    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+    if not isinstance(hooks, dict):
+        return []
+    return [e for entries in hooks.values() if isinstance(entries, list) for e in entries]
+
+
+def _claude_owner(group: Any) -> tuple[str, str] | None:
+    from hookweave.hosts.claude import ClaudeCodeHost
+
+    return ClaudeCodeHost().owner(group)
+
+
+@hookimpl
+def hookweave_register_hosts(register) -> None:
+    register(CursorHost)

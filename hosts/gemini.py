@@ -1,0 +1,183 @@
+"""Gemini CLI: commented settings.json (JSONC), timeouts in milliseconds, a name on every hook.
+
+Facts: shared/HOSTS.md section 4. Gemini has no settings-level env, so a bundle's env vars go into
+each hook's own ``env``. A bundle that asks for ordered execution gets ``"sequential": true``,
+which makes the *whole* event sequential across every scope. Gemini substitutes
+``$GEMINI_PROJECT_DIR`` with an already shell-quoted path, so it must not be quoted again.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+from hookweave.core import names, paths
+from hookweave.core.hookspecs import hookimpl
+from hookweave.core.host import NestedGroupsHost
+from hookweave.core.model import Bundle, Finding, HookForHost
+
+
+def _system_dir() -> Path:
+    return {
+        "darwin": Path("/Library/Application Support/GeminiCli"),
+        "win32": Path("C:/ProgramData/gemini-cli"),
+    }.get(sys.platform, Path("/etc/gemini-cli"))
+
+
+def _user_root() -> Path:
+    return paths.from_env("GEMINI_CLI_HOME", paths.home())  # the folder that holds .gemini
+
+
+def hook_name(bundle: str, hook_id: str) -> str:
+    return f"{bundle}/{hook_id}"
+
+
+class GeminiHost(NestedGroupsHost):
+    name = "gemini"
+    title = "Gemini CLI"
+    scopes = ("user", "project")
+    verify_scopes = ("system-defaults", "user", "project", "system")  # Gemini's precedence, lowest first
+    events = names.column("gemini", names.EVENTS)
+    tools = names.column("gemini", names.TOOLS)
+    native_events = frozenset(
+        "BeforeTool AfterTool BeforeAgent AfterAgent BeforeModel AfterModel BeforeToolSelection "
+        "SessionStart SessionEnd PreCompress Notification".split()
+    )
+    comments = True
+    project_ref = "$GEMINI_PROJECT_DIR"
+    dedup_across_scopes = True  # by name and command
+    execution = (
+        "Gemini runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
+        "then all of them run one after another in file order, user scope before project scope"
+    )
+
+    def settings_path(self, scope: str, project: Path) -> Path:
+        if scope == "user":
+            return _user_root() / ".gemini" / "settings.json"
+        if scope == "project":
+            return project / ".gemini" / "settings.json"
+        if scope == "system-defaults":
+            return paths.from_env("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", _system_dir() / "system-defaults.json")
+        if scope == "system":
+            return paths.from_env("GEMINI_CLI_SYSTEM_SETTINGS_PATH", _system_dir() / "settings.json")
+        raise ValueError(scope)
+
+    def context_paths(self, project: Path) -> dict[str, Path]:
+        trusted = paths.from_env("GEMINI_CLI_TRUSTED_FOLDERS_PATH", _user_root() / ".gemini" / "trustedFolders.json")
+        return {"trustedFolders": trusted}
+
+    def detect(self) -> bool:
+        return (_user_root() / ".gemini").is_dir() or shutil.which("gemini") is not None
+
+    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
+        handler: dict[str, Any] = {
+            "type": "command",
+            "name": hook_name(bundle.name, hook.id),
+            "command": self.command(hook, bundle),
+        }
+        if hook.timeout is not None:
+            handler["timeout"] = hook.timeout * 1000  # Gemini counts milliseconds
+        env = {v.name: v.value for v in bundle.env if v.hosts is None or self.name in v.hosts}
+        if env:
+            handler["env"] = env
+        group: dict[str, Any] = {}
+        matcher = self.native_matcher(hook.matcher)
+        if matcher:
+            group["matcher"] = matcher
+        if bundle.sequential:
+            group["sequential"] = True
+        group["hooks"] = [handler]
+        return group
+
+    def forget(self, doc: dict[str, Any], bundle: str, hook_ids: list[str]) -> None:
+        """Drop our names from hooksConfig.disabled, which Gemini's /hooks disable writes."""
+        config = doc.get("hooksConfig")
+        if not isinstance(config, dict) or not isinstance(config.get("disabled"), list):
+            return
+        gone = {hook_name(bundle, h) for h in hook_ids}
+        config["disabled"] = [n for n in config["disabled"] if n not in gone]
+
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+        scoped = [docs.get(s) for s in self.verify_scopes if isinstance(docs.get(s), dict)]
+        found: list[Finding] = []
+        enabled = _last(scoped, ("hooksConfig", "enabled"), True)
+        if enabled is False:
+            found.append(Finding("problem", "hooksConfig.enabled is false: Gemini runs no hooks; set it to true"))
+        disabled = {n for d in scoped for n in (_get(d, ("hooksConfig", "disabled")) or []) if isinstance(n, str)}
+        ours = _our_names(self, [docs.get(s) for s in installed_scopes])
+        for name in sorted(disabled & ours):
+            bundle, _, hook_id = name.partition("/")
+            found.append(Finding("problem", "listed in hooksConfig.disabled, so Gemini skips it; "
+                                 "enable it with /hooks enable or remove it from the list", bundle, hook_id))
+        if _last(scoped, ("security", "folderTrust", "enabled"), True) and not _trusted(docs.get("trustedFolders"), project):
+            found.append(Finding("problem", "the project folder is not trusted: Gemini skips every settings hook, "
+                                 "user ones too; trust it in Gemini (or set GEMINI_CLI_TRUST_WORKSPACE=true)"))
+        if "project" in installed_scopes and project == paths.home():
+            found.append(Finding("problem", "the project is the home folder, where Gemini does not load project settings"))
+        for event in sorted(_sequential_events(self, docs, installed_scopes)):
+            found.append(Finding("note", f"{event}: \"sequential\": true makes every {event} hook, from every scope, "
+                                 "run one after another"))
+        return found
+
+
+def _get(doc: Any, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if not isinstance(doc, dict) or key not in doc:
+            return None
+        doc = doc[key]
+    return doc
+
+
+def _last(docs: list[Any], keys: tuple[str, ...], default: Any) -> Any:
+    """The value of the highest-precedence scope that sets it (later scopes win)."""
+    value = default
+    for doc in docs:
+        found = _get(doc, keys)
+        if found is not None:
+            value = found
+    return value
+
+
+def _our_names(host: GeminiHost, docs: list[Any]) -> set[str]:
+    out = set()
+    for doc in docs:
+        for groups in (_get(doc, ("hooks",)) or {}).values():
+            for group in groups if isinstance(groups, list) else []:
+                owner = host.owner(group)
+                if owner:
+                    out.add(hook_name(*owner))
+    return out
+
+
+def _sequential_events(host: GeminiHost, docs: Mapping[str, Any], scopes: set[str]) -> set[str]:
+    events = set()
+    for scope in scopes:
+        for event, groups in (_get(docs.get(scope), ("hooks",)) or {}).items():
+            if isinstance(groups, list) and any(isinstance(g, dict) and g.get("sequential") is True for g in groups):
+                events.add(event)
+    return events
+
+
+def _trusted(rules: Any, project: Path) -> bool:
+    """Gemini's folder-trust rules: TRUST_FOLDER covers the folder, TRUST_PARENT its parent."""
+    if os.environ.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
+        return True
+    if not isinstance(rules, dict):
+        return False
+    trusted = False
+    for raw, level in rules.items():
+        where = Path(raw)
+        if level == "DO_NOT_TRUST" and where == project:
+            return False
+        root = where.parent if level == "TRUST_PARENT" else where
+        if level in ("TRUST_FOLDER", "TRUST_PARENT") and (project == root or root in project.parents):
+            trusted = True
+    return trusted
+
+
+@hookimpl
+def hookweave_register_hosts(register) -> None:
+    register(GeminiHost)

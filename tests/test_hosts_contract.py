@@ -1,0 +1,99 @@
+"""The shared contract every registered host honours (DESIGN.md section 5), on operator files.
+
+Parametrized over the host registry, so a new built-in host is tested the day it is registered;
+``tests/plugin`` runs the same checks against an out-of-tree plugin.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hookweave.core.plugins import HostRegistry, get_plugin_manager
+from hookweave.core.render import marker_in
+
+DATA = Path(__file__).parent / "data"
+BUNDLE = str(DATA / "claude" / "bundle")
+HOSTS = HostRegistry(get_plugin_manager(load_entrypoints=False)).names()
+
+
+def operator_text(host: str) -> str | None:
+    path = DATA / host / "operator.settings.json"
+    return path.read_text(encoding="utf-8") if path.exists() else None
+
+
+@pytest.fixture(params=HOSTS)
+def host(request):
+    return HostRegistry(get_plugin_manager(load_entrypoints=False)).get(request.param)
+
+
+@pytest.fixture
+def settings(host, project: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")  # folder trust is tested on its own
+    path = host.settings_path("project", project)
+    text = operator_text(host.name)
+    if text is not None:
+        path.parent.mkdir(parents=True)
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _edit_our_command(host, path: Path, hook_id: str) -> None:
+    """Change one of our commands the way an operator would, keeping the rest of the file."""
+    text = path.read_text(encoding="utf-8")
+    doc = host.parse(text, str(path))
+    for event, entries in doc["hooks"].items():
+        for i, entry in enumerate(entries):
+            if host.owner(entry) == ("guard", hook_id):
+                pointer = f"/hooks/{event}/{i}" + ("/hooks/0/command" if "hooks" in entry else "/command")
+                command = entry["hooks"][0]["command"] if "hooks" in entry else entry["command"]
+                new = command.replace(" # hookweave:", " --edited # hookweave:")
+                path.write_text(host.apply(text, [{"op": "replace", "path": pointer, "value": new}], str(path)))
+                return
+    raise AssertionError("our entry is not in the file")
+
+
+def test_install_verify_reinstall_edit_uninstall(run, host, settings: Path) -> None:
+    before = settings.read_text(encoding="utf-8") if settings.exists() else None
+    result = run("install", BUNDLE, "--host", host.name)
+    assert result.exit_code == 0, result.output
+    installed = settings.read_text(encoding="utf-8")
+    assert installed.count("# hookweave:guard/") == 3
+    assert run("verify", "--host", host.name).exit_code == 0, run("verify", "--host", host.name).output
+    again = run("install", BUNDLE, "--host", host.name)
+    assert again.stdout.endswith("already installed; nothing written\n")
+    assert settings.read_text(encoding="utf-8") == installed
+    _edit_our_command(host, settings, "keepalive")
+    verify = run("verify", "--host", host.name)
+    assert verify.exit_code == 1 and " modified " in verify.stdout and "keepalive" in verify.stdout
+    assert run("uninstall", "guard", "--host", host.name).exit_code == 1
+    _edit_our_command_back = settings.read_text(encoding="utf-8").replace(" --edited # hookweave:", " # hookweave:")
+    settings.write_text(_edit_our_command_back, encoding="utf-8")
+    assert run("uninstall", "guard", "--host", host.name).exit_code == 0
+    if before is None:
+        assert not settings.exists() and not settings.parent.exists()
+    else:
+        assert settings.read_text(encoding="utf-8") == before
+
+
+def test_install_matches_the_golden_file(run, host, settings: Path) -> None:
+    golden = DATA / host.name / "operator.after-install.json"
+    if not golden.exists():
+        pytest.skip(f"no golden file for {host.name}")
+    assert run("install", BUNDLE, "--host", host.name).exit_code == 0
+    assert settings.read_text(encoding="utf-8") == golden.read_text(encoding="utf-8")
+
+
+def test_every_entry_we_write_is_recognised_as_ours(run, host, settings: Path) -> None:
+    run("install", BUNDLE, "--host", host.name)
+    doc = host.parse(settings.read_text(encoding="utf-8"), str(settings))
+    owners = sorted(host.owner(e) for es in doc["hooks"].values() for e in es if host.owner(e))
+    assert owners == [("guard", "keepalive"), ("guard", "one-strike"), ("guard", "session-log")]
+    foreign = [e for es in doc["hooks"].values() for e in es if not host.owner(e)]
+    assert all(marker_in(str(e)) is None for e in foreign)
+
+
+def test_scopes_resolve_inside_the_test_home(host, tmp_path: Path, project: Path) -> None:
+    for scope in host.verify_scopes:
+        assert str(host.settings_path(scope, project)).startswith(str(tmp_path)), scope
