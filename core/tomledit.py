@@ -1,0 +1,113 @@
+"""RFC 6902 operations applied to TOML text through tomlkit, which keeps comments and layout.
+
+The same patch the planner computes for JSON hosts drives TOML hosts: tomlkit parses the
+operator's file into a document that remembers every comment and blank line, we change only the
+addressed items, and ``dumps`` gives back everything else as it was. tomlkit is imported here
+only, so commands that never touch TOML do not pay for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hookweave.core.errors import ParseError
+from hookweave.core.jsonedit import split_pointer
+
+
+def parse(text: str, path: str) -> dict[str, Any]:
+    import tomlkit
+    from tomlkit.exceptions import ParseError as TomlError
+
+    try:
+        return tomlkit.parse(text).unwrap()
+    except TomlError as exc:
+        reason = str(exc).split(" at line ")[0]
+        raise ParseError(path, exc.line, exc.col, f"invalid TOML: {reason}") from None
+
+
+def apply_ops(text: str, ops: list[dict], path: str) -> str:
+    import tomlkit
+
+    doc = tomlkit.parse(text)
+    for op in ops:
+        before = tomlkit.dumps(doc)
+        _apply(doc, op)
+        after = tomlkit.dumps(doc)
+        # tomlkit keeps every other byte, so a prefix relation means the change was at the very
+        # end. There, the one blank line between the operator's last table and ours is ours: no
+        # trailing blank line after an append, and none left behind by the matching removal.
+        if after.endswith("\n\n") and (before.startswith(after) or after.startswith(before)):
+            doc = tomlkit.parse(after[:-1])
+    return tomlkit.dumps(doc)
+
+
+def _apply(doc: Any, op: dict) -> None:
+    tokens = split_pointer(op["path"])
+    parent = doc
+    for token in tokens[:-1]:
+        parent = parent[int(token)] if isinstance(parent, list) else parent[token]
+    last = tokens[-1]
+    if op["op"] == "remove":
+        del parent[int(last) if isinstance(parent, list) else last]
+    elif isinstance(parent, list):
+        index = len(parent) if last == "-" else int(last)
+        value = _top_item(op["value"], inline=not _is_aot(parent))
+        if op["op"] == "replace":
+            parent[index] = value
+        else:
+            parent.insert(index, value)
+    else:
+        parent[last] = _top_item(op["value"], inline=_is_inline(parent))
+
+
+def _top_item(value: Any, *, inline: bool) -> Any:
+    """``to_item`` plus one blank line after the last table it opens, as a person would leave."""
+    import tomlkit
+    from tomlkit.items import AoT, Table
+
+    item = to_item(value, inline=inline)
+    leaf = item
+    while True:
+        if isinstance(leaf, AoT) and len(leaf):
+            leaf = leaf[-1]
+        elif isinstance(leaf, Table) and leaf.value.body and isinstance(leaf.value.body[-1][1], (AoT, Table)):
+            leaf = leaf.value.body[-1][1]
+        else:
+            break
+    if isinstance(leaf, Table):
+        leaf.add(tomlkit.nl())
+    return item
+
+
+def _is_aot(container: Any) -> bool:
+    from tomlkit.items import AoT
+
+    return isinstance(container, AoT)
+
+
+def _is_inline(container: Any) -> bool:
+    from tomlkit.items import InlineTable
+
+    return isinstance(container, InlineTable)
+
+
+def to_item(value: Any, *, inline: bool = False) -> Any:
+    """A tomlkit item for plain data: tables and arrays of tables, or inline forms where needed."""
+    import tomlkit
+
+    if isinstance(value, dict):
+        table = tomlkit.inline_table() if inline else tomlkit.table()
+        for key, inner in value.items():
+            table[key] = to_item(inner, inline=inline)
+        return table
+    if isinstance(value, list):
+        if value and not inline and all(isinstance(v, dict) for v in value):
+            aot = tomlkit.aot()
+            for inner in value:
+                aot.append(to_item(inner))
+            return aot
+        array = tomlkit.array()
+        for inner in value:
+            array.append(to_item(inner, inline=True))
+        return array
+    return tomlkit.item(value)
