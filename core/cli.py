@@ -80,6 +80,7 @@ def install(
     dry_run: DryRunOpt = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace entries of this bundle that the operator edited.")] = False,
+    trust: Annotated[bool, typer.Option("--trust", help="Codex: mark the installed hooks trusted in ~/.codex/config.toml.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
@@ -96,7 +97,9 @@ def install(
         if not any(p.changed for p in preview) or not prompts.confirm("Write these changes?"):
             console.out("nothing written")
             return
-    plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run)
+        if not trust and any(h.needs_trust for h in hosts):
+            trust = prompts.confirm("Codex runs only hooks you trust. Mark these hooks trusted in Codex?")
+    plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
     _show("install", plans, dry_run, as_json)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from hookweave.core import jsonedit, jsontext
 from hookweave.core.errors import BadInput
@@ -33,6 +33,9 @@ class Host(ABC):
     - ``project_ref``: the host's project-directory variable as a shell word.
     - ``execution``: one sentence on how the host runs an event's hooks (shown by verify).
     - ``dedup_across_scopes``: whether the host runs an identical command found in several scopes once.
+    - ``positional``: whether ``first``/``last`` are honoured and repaired. ``False`` for hosts whose
+      own bookkeeping is keyed by index (Codex trust): we then only ever append.
+    - ``needs_trust``: the host runs only hooks the operator trusted; install asks (or takes ``--trust``).
     - ``required``: top-level keys a file needs before the host loads its hooks (Cursor's
       ``{"version": 1}``); install adds them, removing the last bundle takes them away again.
     """
@@ -52,6 +55,8 @@ class Host(ABC):
     execution: ClassVar[str] = ""
     dedup_across_scopes: ClassVar[bool] = False
     required: ClassVar[Mapping[str, Any]] = {}
+    positional: ClassVar[bool] = True
+    needs_trust: ClassVar[bool] = False
 
     # -- where -----------------------------------------------------------------------------
 
@@ -118,6 +123,24 @@ class Host(ABC):
 
     def forget(self, doc: dict[str, Any], bundle: str, hook_ids: list[str]) -> None:
         """Remove other traces of these registrations from ``doc`` (in place) when they go away."""
+
+    def companion_ops(
+        self, old: Any, new: Any, target: Any, bundle: str, current: Callable[[Path], Any], *, trust: bool
+    ) -> dict[Path, list[dict]]:
+        """Edits to other files that must go with a planned change of ``target`` (Codex trust state).
+
+        ``old``/``new`` are the settings data before and after; ``current(path)`` gives another
+        file's data as it will be after edits already planned. Return RFC 6902 ops per path.
+        """
+        return {}
+
+    def companion_paths(self, target: Any) -> list[Path]:
+        """Files ``companion_ops`` may edit, so they are locked with the target."""
+        return []
+
+    def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
+        """Checks that ask the host itself (e.g. ``codex app-server``); may run a program."""
+        return []
 
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
         if matcher is None or isinstance(matcher, str):

@@ -60,17 +60,20 @@ def _read(t: Target) -> tuple[str | None, str | None]:
     return fileio.read_text(t.path), fileio.read_text(t.record_path)
 
 
-def run(targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: str) -> list[FilePlan]:
-    """Plan every target; unless ``dry_run``, write them all under the folders' locks."""
-    for t in targets:
+def run(
+    targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: str, bundle: str, trust: bool = False
+) -> list[FilePlan]:
+    """Plan every target and its companions; unless ``dry_run``, write them all under locks."""
+    companions = [p for t in targets for p in t.host.companion_paths(t)]
+    for path in [t.path for t in targets] + companions:
         if not dry_run:
-            fileio.check_writable(t.path)
+            fileio.check_writable(path)
     for attempt in range(ATTEMPTS):
         try:
             if dry_run:
-                return _plan_all(targets, planner, force_hint)
-            with fileio.locked([p for t in targets for p in (t.path, t.record_path)]):
-                plans = _plan_all(targets, planner, force_hint)
+                return _plan_all(targets, planner, force_hint, bundle, trust)
+            with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + companions):
+                plans = _plan_all(targets, planner, force_hint, bundle, trust)
                 _write_all(plans)
                 return plans
         except Conflict:
@@ -79,8 +82,9 @@ def run(targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: s
     raise AssertionError("unreachable")
 
 
-def _plan_all(targets: list[Target], planner: Planner, force_hint: str) -> list[FilePlan]:
+def _plan_all(targets: list[Target], planner: Planner, force_hint: str, bundle: str, trust: bool) -> list[FilePlan]:
     plans = [planner(t, *_read(t)) for t in targets]
+    plans += _companions(plans, bundle, trust)
     refused = [(p, f) for p in plans for f in p.refused]
     if refused:
         plan, first = refused[0]
@@ -92,6 +96,40 @@ def _plan_all(targets: list[Target], planner: Planner, force_hint: str) -> list[
     return plans
 
 
+def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePlan]:
+    """Plans for files that must change with the planned ones (Codex trust state), merged into
+    a plan of the same file when there is one, so every file is written once."""
+    by_path = {p.target.path: p for p in plans}
+    extra: list[FilePlan] = []
+
+    def plan_of(path: Path, host: Host) -> FilePlan:
+        if path not in by_path:
+            text = fileio.read_text(path)
+            shown = paths.display(path)
+            by_path[path] = FilePlan(Target(host, "user", path, None, shown), text, text, None, None,
+                                     actions=["hook trust state"])
+            extra.append(by_path[path])
+        return by_path[path]
+
+    def current(path: Path, host: Host):
+        plan = by_path.get(path)
+        text = plan.new_text if plan else fileio.read_text(path)
+        return {} if text is None else host.parse(text, paths.display(path))
+
+    for plan in list(plans):
+        host = plan.target.host
+        old = {} if plan.old_text is None else host.parse(plan.old_text, plan.target.shown)
+        new = {} if plan.new_text is None else host.parse(plan.new_text, plan.target.shown)
+        edits = host.companion_ops(old, new, plan.target, bundle, lambda p: current(p, host), trust=trust)
+        for path, ops in edits.items():
+            if ops:
+                other = plan_of(path, host)
+                base = other.new_text if other.new_text is not None else ""
+                other.new_text = host.apply(base, ops, other.target.shown)
+                other.ops = other.ops + ops
+    return extra
+
+
 def _write_all(plans: list[FilePlan]) -> None:
     written: list[tuple[Path, str | None, str | None]] = []
     try:
@@ -100,7 +138,7 @@ def _write_all(plans: list[FilePlan]) -> None:
             if plan.old_text != plan.new_text:
                 fileio.write_text(t.path, plan.new_text, plan.old_text)
                 written.append((t.path, plan.old_text, plan.new_text))
-            if plan.old_record != plan.new_record:
+            if plan.old_record != plan.new_record and t.record_path is not None:
                 fileio.write_text(t.record_path, plan.new_record, plan.old_record)
                 written.append((t.record_path, plan.old_record, plan.new_record))
     except (HooksError, OSError):
@@ -112,17 +150,23 @@ def _write_all(plans: list[FilePlan]) -> None:
             fileio.remove_empty_dir(plan.target.path.parent)
 
 
-def install(targets: list[Target], bundle: Bundle, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:
+def install(
+    targets: list[Target], bundle: Bundle, project: Path, *, force: bool, dry_run: bool, trust: bool = False
+) -> list[FilePlan]:
     plans = run(
         targets,
         lambda t, text, rec: plan_install(t, text, rec, bundle, force=force),
         dry_run=dry_run,
         force_hint="rerun with --force to replace it with the bundle's version",
+        bundle=bundle.name,
+        trust=trust,
     )
     for plan in plans:  # installed but inert is worse than not installed: say so now
+        if plan.target.record_path is None:
+            continue  # a companion file, checked with its main file
         host = plan.target.host
         docs = {scope: _read_scope(host, scope, project)[0] for scope in host.verify_scopes}
-        docs.update({label: _read_context(path) for label, path in host.context_paths(project).items()})
+        docs.update({label: _read_context(host, path) for label, path in host.context_paths(project).items()})
         plan.findings += [f for f in host.gates(docs, {plan.target.scope}, project) if f.level == "problem"]
     return plans
 
@@ -133,9 +177,10 @@ def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, d
         lambda t, text, rec: plan_uninstall(t, text, rec, name, force=force),
         dry_run=dry_run,
         force_hint="rerun with --force to remove it anyway",
+        bundle=name,
     )
     for plan in plans:
-        if plan.changed:
+        if plan.changed or plan.target.record_path is None:
             continue
         elsewhere = [scope for scope, _, rec in installed(plan.target.host, project) if name in rec.bundles]
         if elsewhere:
@@ -188,22 +233,28 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
             report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
     if report.files:
         for label, path in host.context_paths(project).items():
-            docs[label] = _read_context(path)
+            docs[label] = _read_context(host, path)
         report.findings += host.gates(docs, set(records), project)
         report.findings += verify.env_shadowing(host, docs, records)
         report.findings += verify.cross_scope_duplicates(host, docs, records)
+        report.findings += host.verify_extra(project, scopes)
         if host.execution:
             report.findings.append(Finding("note", host.execution))
     return report
 
 
-def _read_context(path: Path) -> object:
-    """Another file a host's gates look at; ``None`` when missing or unreadable (JSONC allowed)."""
+def _read_context(host: Host, path: Path) -> object:
+    """Another file a host's gates look at, parsed as that host parses files of its kind;
+    ``None`` when missing or unreadable."""
     from hookweave.core import jsontext
 
     try:
         text = fileio.read_text(path)
-        return None if text is None else jsontext.parse(text, str(path), comments=True).value
+        if text is None:
+            return None
+        if path.suffix == ".toml":
+            return host.parse(text, str(path))
+        return jsontext.parse(text, str(path), comments=True).value
     except BadInput:
         return None
 

@@ -48,10 +48,12 @@ def duplicates(entries: list[Any], bundle: str, owner: Owner) -> dict[str, int]:
     return {hook_id: n for hook_id, n in counts.items() if n > 1}
 
 
-def order_problems(items: list[Item], positions: dict[str, str], declared: list[str]) -> list[tuple[str, str]]:
+def order_problems(
+    items: list[Item], positions: dict[str, str], declared: list[str], *, positional: bool = True
+) -> list[tuple[str, str]]:
     """``(hook id, problem)`` pairs: position against foreign items, then declared order."""
     problems: list[tuple[str, str]] = []
-    foreign_at = [i for i, item in enumerate(items) if item.foreign]
+    foreign_at = [i for i, item in enumerate(items) if item.foreign] if positional else []
     ours = [(i, item.hook_id) for i, item in enumerate(items) if item.hook_id in positions]
     for i, hook_id in ours:
         if positions[hook_id] == "first" and foreign_at and foreign_at[0] < i:
@@ -65,17 +67,21 @@ def order_problems(items: list[Item], positions: dict[str, str], declared: list[
     return problems
 
 
-def place(items: list[Item], regs: list[Registration]) -> list[Item]:
-    """Insert the registrations not present yet; repair the order only when it is wrong."""
+def place(items: list[Item], regs: list[Registration], *, positional: bool = True) -> list[Item]:
+    """Insert the registrations not present yet; repair the order only when it is wrong.
+
+    Without ``positional`` new entries are appended and nothing is ever moved.
+    """
     items = list(items)
     present = {item.hook_id for item in items if item.hook_id}
     declared = [r.id for r in regs]
     for reg in regs:
         if reg.id not in present:
-            items.insert(_insertion_index(items, reg, regs, present), Item(reg.entry, reg.id, False))
+            index = _insertion_index(items, reg, regs, present) if positional else len(items)
+            items.insert(index, Item(reg.entry, reg.id, False))
             present.add(reg.id)
     positions = {r.id: r.position for r in regs}
-    if order_problems(items, positions, declared):
+    if positional and order_problems(items, positions, declared):
         items = _canonical(items, regs)
     return items
 
@@ -122,6 +128,7 @@ def update_event(
     owner: Owner,
     *,
     force: bool,
+    positional: bool = True,
 ) -> Outcome:
     """Install or upgrade ``bundle``'s registrations of one event.
 
@@ -147,7 +154,7 @@ def update_event(
         if reg is not None:
             kept.append(Item(reg.entry, item.hook_id, False))
         # else: dropped from the bundle in this version; unedited, so it goes
-    placed = place(kept, regs)
+    placed = place(kept, regs, positional=positional)
     return Outcome([item.entry for item in placed], refused, [])
 
 

@@ -20,7 +20,7 @@ class Target:
     host: Host
     scope: str
     path: Path
-    record_path: Path
+    record_path: Path | None  # None for a companion file, which has no record of its own
     shown: str  # the path as we print it
     folder_existed: bool = True  # whether the settings file's folder existed before this command
 
@@ -79,7 +79,8 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
             entries = hooks[event] = []
             created.append(f"/{escape(hooks_key)}/{escape(event)}")
         outcome = merge.update_event(
-            entries, bundle.name, event_regs, prev.hashes() if prev else {}, host.owner, force=force
+            entries, bundle.name, event_regs, prev.hashes() if prev else {}, host.owner,
+            force=force, positional=host.positional,
         )
         hooks[event] = outcome.entries
         refused += [Finding("problem", why, bundle.name, hook_id) for hook_id, why in outcome.refused]

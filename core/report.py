@@ -39,7 +39,7 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool) -> None:
                 console.out(f"JSON Patch (RFC 6902) for {t.shown}:")
                 console.out(json.dumps(plan.ops, indent=2, ensure_ascii=False))
             verb = "removed" if plan.new_record is None else "written"
-            if plan.old_record != plan.new_record:
+            if plan.old_record != plan.new_record and t.record_path is not None:
                 console.out(f"record {t.record_path.name} would be {verb}")
     if dry_run:
         console.out("dry run: nothing written")
@@ -54,7 +54,7 @@ def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[st
             "host": p.target.host.name,
             "scope": p.target.scope,
             "path": p.target.shown,
-            "record": str(p.target.record_path),
+            "record": str(p.target.record_path) if p.target.record_path else None,
             "changed": p.changed,
             "actions": p.actions,
             "operations": p.ops,

@@ -19,7 +19,13 @@ def registrations(host: Host, bundle: Bundle) -> tuple[list[Registration], list[
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
             continue
         entry = host.render(resolved, native, bundle)
-        regs.append(Registration(bundle.name, hook.id, native, resolved.position, entry))
+        position = resolved.position
+        if position == "first" and not host.positional:
+            notes.append(Finding("note", f"position first is not applied on {host.title}: its trust is keyed by "
+                                 "position, so hookweave appends, and it starts all hooks at once anyway",
+                                 bundle.name, hook.id))
+            position = "last"
+        regs.append(Registration(bundle.name, hook.id, native, position, entry))
     return regs, notes
 
 

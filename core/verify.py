@@ -69,7 +69,8 @@ def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
         event_hooks = [h for h in bundle.hooks if h.event == event]
         positions = {h.id: h.position for h in event_hooks}
         items = merge.classify(entries, name, host.owner)
-        for hook_id, why in merge.order_problems(items, positions, [h.id for h in event_hooks]):
+        declared = [h.id for h in event_hooks]
+        for hook_id, why in merge.order_problems(items, positions, declared, positional=host.positional):
             order_issues.setdefault(hook_id, why)
     for h in bundle.hooks:
         entries = hooks.get(h.event) if isinstance(hooks.get(h.event), list) else []

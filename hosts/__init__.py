@@ -2,6 +2,7 @@
 
 DEFAULT_HOSTS = (
     "hookweave.hosts.claude",
+    "hookweave.hosts.codex",
     "hookweave.hosts.cursor",
     "hookweave.hosts.gemini",
 )

@@ -25,6 +25,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(tmp_path / "gemini-system" / "settings.json"))
     monkeypatch.setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", str(home / ".gemini" / "trustedFolders.json"))
     monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
+    monkeypatch.delenv("HOOKWEAVE_CODEX_BIN", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.delenv("HOOKWEAVE_DEBUG", raising=False)

@@ -6,6 +6,7 @@ Parametrized over the host registry, so a new built-in host is tested the day it
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,23 @@ def host(request):
     return HostRegistry(get_plugin_manager(load_entrypoints=False)).get(request.param)
 
 
+def trust_the_project(host, project: Path, monkeypatch) -> list[str]:
+    """What an operator does once per project for hosts that gate on it; extra install flags."""
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")  # Gemini folder trust: tested in test_gemini
+    if host.name == "codex":  # Codex project trust: tested in test_codex
+        config = Path(os.environ["CODEX_HOME"]) / "config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
+    return ["--trust"] if host.needs_trust else []
+
+
 @pytest.fixture
-def settings(host, project: Path, monkeypatch) -> Path:
-    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")  # folder trust is tested on its own
+def flags(host, project: Path, monkeypatch) -> list[str]:
+    return trust_the_project(host, project, monkeypatch)
+
+
+@pytest.fixture
+def settings(host, project: Path, flags) -> Path:
     path = host.settings_path("project", project)
     text = operator_text(host.name)
     if text is not None:
@@ -54,15 +69,15 @@ def _edit_our_command(host, path: Path, hook_id: str) -> None:
     raise AssertionError("our entry is not in the file")
 
 
-def test_install_verify_reinstall_edit_uninstall(run, host, settings: Path) -> None:
+def test_install_verify_reinstall_edit_uninstall(run, host, settings: Path, flags) -> None:
     before = settings.read_text(encoding="utf-8") if settings.exists() else None
-    result = run("install", BUNDLE, "--host", host.name)
+    result = run("install", BUNDLE, "--host", host.name, *flags)
     assert result.exit_code == 0, result.output
     installed = settings.read_text(encoding="utf-8")
     assert installed.count("# hookweave:guard/") == 3
     assert run("verify", "--host", host.name).exit_code == 0, run("verify", "--host", host.name).output
-    again = run("install", BUNDLE, "--host", host.name)
-    assert again.stdout.endswith("already installed; nothing written\n")
+    again = run("install", BUNDLE, "--host", host.name, *flags)
+    assert "already installed; nothing written\n" in again.stdout
     assert settings.read_text(encoding="utf-8") == installed
     _edit_our_command(host, settings, "keepalive")
     verify = run("verify", "--host", host.name)

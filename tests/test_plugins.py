@@ -46,18 +46,18 @@ def test_hook_hookweave_register_hosts() -> None:
     pm = get_plugin_manager(load_entrypoints=False)
     pm.register(Plugin(), name="echo")
     registry = HostRegistry(pm)
-    assert registry.names() == ["claude", "cursor", "echo-agent", "gemini"]
+    assert registry.names() == ["claude", "codex", "cursor", "echo-agent", "gemini"]
     assert registry.info("echo-agent").origin == Echo.__module__  # not from a distribution: its module
     assert registry.info("claude").origin == "built-in"
-    assert [h.name for h in registry.resolve(["all"])] == ["claude", "cursor", "echo-agent", "gemini"]
+    assert [h.name for h in registry.resolve(["all"])] == ["claude", "codex", "cursor", "echo-agent", "gemini"]
 
 
 def test_builtin_host_is_registered_through_the_hook_like_any_plugin() -> None:
     pm = get_plugin_manager(load_entrypoints=False)
-    for module in ("hookweave.hosts.claude", "hookweave.hosts.cursor", "hookweave.hosts.gemini"):
+    for module in ("hookweave.hosts.claude", "hookweave.hosts.codex", "hookweave.hosts.cursor", "hookweave.hosts.gemini"):
         assert pm.get_plugin(module) is not None
     registry = HostRegistry(pm)
-    assert registry.names() == ["claude", "cursor", "gemini"]
+    assert registry.names() == ["claude", "codex", "cursor", "gemini"]
     assert {registry.info(n).origin for n in registry.names()} == {"built-in"}
 
 
