@@ -1,0 +1,28 @@
+"""Echo: an imaginary agent with Claude-shaped hooks in .echo/hooks.json, as a third party writes it."""
+
+from pathlib import Path
+
+from hookweave.core import paths
+from hookweave.core.hookspecs import hookimpl
+from hookweave.core.host import NestedGroupsHost
+
+
+class EchoHost(NestedGroupsHost):
+    name = "echo"
+    title = "Echo Agent"
+    scopes = ("user", "project")
+    verify_scopes = ("user", "project")
+    events = {"pre_tool_use": "BeforeCall", "stop": "Done", "session_start": "Hello"}
+    tools = {"shell": "sh"}
+    native_events = frozenset({"BeforeCall", "Done", "Hello"})
+    project_ref = '"$ECHO_PROJECT"'
+    execution = "Echo runs an event's hooks one after another in file order"
+
+    def settings_path(self, scope: str, project: Path) -> Path:
+        base = paths.home() if scope == "user" else project
+        return base / ".echo" / "hooks.json"
+
+
+@hookimpl
+def hookweave_register_hosts(register):
+    register(EchoHost)
