@@ -40,6 +40,12 @@ class Conflict(HooksError):
     exit_code = EXIT_PROBLEM
 
 
+class WriteFailed(HooksError):
+    """The disk refused a write (full, read-only, gone); files already written were put back."""
+
+    exit_code = EXIT_PROBLEM
+
+
 class Stopped(HooksError):
     """The user stopped an interactive prompt."""
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from hookweave.core import fileio, manifest, paths, record, verify
-from hookweave.core.errors import BadInput, Conflict, HooksError, Refused
+from hookweave.core.errors import BadInput, Conflict, HooksError, Refused, WriteFailed
 from hookweave.core.host import Host
 from hookweave.core.model import Bundle, Finding
 from hookweave.core.plan import FilePlan, Target, plan_install, plan_uninstall
@@ -141,9 +141,12 @@ def _write_all(plans: list[FilePlan]) -> None:
             if plan.old_record != plan.new_record and t.record_path is not None:
                 fileio.write_text(t.record_path, plan.new_record, plan.old_record)
                 written.append((t.record_path, plan.old_record, plan.new_record))
-    except (HooksError, OSError):
+    except (HooksError, OSError) as exc:
         for path, old, new in reversed(written):
             fileio.write_text(path, old, new)
+        if isinstance(exc, OSError):
+            where = paths.display(Path(exc.filename)) if exc.filename else "a settings file"
+            raise WriteFailed(f"{where}: could not write it ({exc.strerror}); every file was put back as it was") from None
         raise
     for plan in plans:
         if plan.remove_folder:

@@ -192,3 +192,41 @@ def test_version(run) -> None:
     from importlib.metadata import version
 
     assert run("--version").stdout == f"hookweave {version('hookweave')}\n"
+
+
+def test_several_hosts_one_plan_shown_whole_in_dry_run(run, write_bundle, monkeypatch) -> None:
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    result = run("install", str(write_bundle(SMALL)), "--host", "claude", "--host", "gemini", "--dry-run")
+    assert result.exit_code == 0
+    assert "+++ b/.claude/settings.json\n" in result.stdout and "+++ b/.gemini/settings.json\n" in result.stdout
+    assert result.stdout.count("JSON Patch (RFC 6902)") == 2
+
+
+def test_a_bad_file_on_one_host_means_nothing_is_written_anywhere(run, project: Path, write_bundle) -> None:
+    (project / ".gemini").mkdir()
+    (project / ".gemini" / "settings.json").write_text('{"hooks": [}')
+    result = run("install", str(write_bundle(SMALL)), "--host", "all")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("hooks: .gemini/settings.json:1:12: ")
+    assert not (project / ".claude").exists() and not (project / ".cursor").exists()
+
+
+def test_a_failed_write_on_one_host_puts_the_others_back(run, project: Path, write_bundle, monkeypatch) -> None:
+    from hookweave.core import fileio
+
+    claude = project / ".claude" / "settings.json"
+    claude.parent.mkdir()
+    claude.write_text('{\n  "model": "opus"\n}\n')
+    real = fileio.write_text
+
+    def disk_full_for_cursor(path, text, expected):
+        if ".cursor" in str(path) and text is not None:
+            raise OSError(28, "No space left on device", str(path))
+        return real(path, text, expected)
+
+    monkeypatch.setattr(fileio, "write_text", disk_full_for_cursor)
+    result = run("install", str(write_bundle(SMALL)), "--host", "claude", "--host", "cursor")
+    assert (result.exit_code, result.stderr) == (
+        1, "hooks: .cursor/hooks.json: could not write it (No space left on device); every file was put back as it was\n")
+    assert claude.read_text() == '{\n  "model": "opus"\n}\n'
+    assert sorted(p.name for p in claude.parent.iterdir()) == ["settings.json"]

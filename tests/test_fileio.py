@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hookweave.core import fileio, installer
-from hookweave.core.errors import BadInput, Conflict
+from hookweave.core.errors import BadInput, Conflict, WriteFailed
 
 DATA = Path(__file__).parent / "data" / "claude"
 BUNDLE = str(DATA / "bundle")
@@ -80,7 +80,7 @@ def test_a_failed_write_puts_back_the_files_already_written(settings: Path, proj
         return real_write(path, text, expected)
 
     monkeypatch.setattr(fileio, "write_text", failing)
-    with pytest.raises(OSError):
+    with pytest.raises(WriteFailed, match="could not write it"):
         installer.install(targets, bundle, project, force=False, dry_run=False)
     assert settings.read_text(encoding="utf-8") == OPERATOR
     assert local.read_text() == '{"model": "haiku"}\n'
