@@ -14,7 +14,7 @@ from hookweave.hosts.codex import trust_hash
 
 DATA = Path(__file__).parent / "data"
 BUNDLE = str(DATA / "claude" / "bundle")
-HOOKS_JSON = (DATA / "codex" / "operator.hooks.json").read_text(encoding="utf-8")
+HOOKS_JSON = (DATA / "codex" / "operator.settings.json").read_text(encoding="utf-8")
 CONFIG_TOML = (DATA / "codex" / "operator.config.toml").read_text(encoding="utf-8")
 REPO = Path(__file__).parent.parent
 CODEX = os.environ.get("HOOKWEAVE_TEST_CODEX") or str(REPO / ".cache" / "hosts" / "codex" / "node_modules" / ".bin" / "codex")
