@@ -75,3 +75,28 @@ def test_ctrl_c_stops_without_writing(run, project: Path, write_bundle, monkeypa
     assert result.exit_code == 130
     assert result.stderr == "hooks: Stopped by user; nothing written\n"
     assert not (project / ".claude").exists()
+
+
+def _fake_confirms(monkeypatch, answers: list[bool]) -> list[str]:
+    import questionary
+
+    asked: list[str] = []
+
+    def confirm(message, **kwargs):
+        asked.append(message)
+        return FakeQuestion(answers[len(asked) - 1])
+
+    monkeypatch.setattr(questionary, "confirm", confirm)
+    return asked
+
+
+@pytest.mark.parametrize("trust", [True, False])
+def test_codex_trust_is_asked_and_only_a_yes_writes_it(run, home: Path, write_bundle, monkeypatch, terminal, trust) -> None:
+    _fake(monkeypatch, checkbox=["codex"], select="user")
+    asked = _fake_confirms(monkeypatch, [True, trust])
+    result = run("install", str(write_bundle(SMALL)))
+    assert result.exit_code == 0, result.output
+    assert asked == ["Write these changes?", "Codex runs only hooks you trust. Mark these hooks trusted in Codex?"]
+    config = home / ".codex" / "config.toml"
+    assert config.exists() == trust
+    assert ("not trusted: Codex skips it silently" in result.stdout) is not trust
