@@ -28,6 +28,13 @@ def from_env(variable: str, default: Path) -> Path:
     return Path(value)
 
 
+def by_platform(linux: str, darwin: str, windows: str) -> Path:
+    """The system-wide folder a host uses on this operating system."""
+    import sys
+
+    return Path({"darwin": darwin, "win32": windows}.get(sys.platform, linux))
+
+
 def project_dir(value: str | None) -> Path:
     path = Path(value or os.getcwd()).absolute()
     if not path.is_dir():

@@ -7,7 +7,6 @@ one and refuse to edit a file that has one.
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -20,10 +19,7 @@ MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json 
 
 
 def _managed_dir() -> Path:
-    default = {
-        "darwin": Path("/Library/Application Support/ClaudeCode"),
-        "win32": Path("C:/Program Files/ClaudeCode"),
-    }.get(sys.platform, Path("/etc/claude-code"))
+    default = paths.by_platform("/etc/claude-code", "/Library/Application Support/ClaudeCode", "C:/Program Files/ClaudeCode")
     return paths.from_env(MANAGED_DIR_ENV, default)
 
 

@@ -8,7 +8,6 @@ also runs the hooks in Claude's settings files, so a bundle installed for both f
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -16,20 +15,14 @@ from hookweave.core import names, paths
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost
 from hookweave.core.model import Bundle, Finding, HookForHost
+from hookweave.hosts.claude import ClaudeCodeHost
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CURSOR_MANAGED_DIR"  # where the enterprise hooks.json is looked for
-CLAUDE_FILES = {
-    "claude:user": lambda project: paths.from_env("CLAUDE_CONFIG_DIR", paths.home() / ".claude") / "settings.json",
-    "claude:project": lambda project: project / ".claude" / "settings.json",
-    "claude:local": lambda project: project / ".claude" / "settings.local.json",
-}
+CLAUDE_SCOPES = ("user", "project", "local")  # the Claude files Cursor loads as third-party hooks
 
 
 def _managed_dir() -> Path:
-    default = {
-        "darwin": Path("/Library/Application Support/Cursor"),
-        "win32": Path("C:/ProgramData/Cursor"),
-    }.get(sys.platform, Path("/etc/cursor"))
+    default = paths.by_platform("/etc/cursor", "/Library/Application Support/Cursor", "C:/ProgramData/Cursor")
     return paths.from_env(MANAGED_DIR_ENV, default)
 
 
@@ -63,7 +56,8 @@ class CursorHost(FlatHost):
         raise ValueError(scope)
 
     def context_paths(self, project: Path) -> dict[str, Path]:
-        return {label: where(project) for label, where in CLAUDE_FILES.items()}
+        claude = ClaudeCodeHost()
+        return {f"claude:{scope}": claude.settings_path(scope, project) for scope in CLAUDE_SCOPES}
 
     def detect(self) -> bool:
         return (paths.home() / ".cursor").is_dir() or shutil.which("cursor-agent") is not None
@@ -85,13 +79,13 @@ class CursorHost(FlatHost):
                 found.append(Finding("problem", f'{scope} hooks.json has no "version": 1; Cursor ignores the file '
                                      'without it: add "version": 1'))
         ours = {self.owner(e) for scope in installed_scopes for e in _entries(docs.get(scope))} - {None}
-        for label in CLAUDE_FILES:
-            groups = [g for g in _entries(docs.get(label))]
-            shared = sorted(ours & {_claude_owner(g) for g in groups})
+        claude = ClaudeCodeHost()
+        for scope in CLAUDE_SCOPES:
+            shared = sorted(ours & {claude.owner(g) for g in _entries(docs.get(f"claude:{scope}"))})
             for bundle, hook_id in shared:
                 found.append(Finding(
                     "warning",
-                    f"also installed in Claude's {label.split(':')[1]} settings, which Cursor runs too when "
+                    f"also installed in Claude's {scope} settings, which Cursor runs too when "
                     "\"Include third-party hooks\" is on: it would fire twice in Cursor",
                     bundle, hook_id,
                 ))
@@ -103,12 +97,6 @@ def _entries(doc: Any) -> list[Any]:
     if not isinstance(hooks, dict):
         return []
     return [e for entries in hooks.values() if isinstance(entries, list) for e in entries]
-
-
-def _claude_owner(group: Any) -> tuple[str, str] | None:
-    from hookweave.hosts.claude import ClaudeCodeHost
-
-    return ClaudeCodeHost().owner(group)
 
 
 @hookimpl

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -21,10 +20,7 @@ from hookweave.core.model import Bundle, Finding, HookForHost
 
 
 def _system_dir() -> Path:
-    return {
-        "darwin": Path("/Library/Application Support/GeminiCli"),
-        "win32": Path("C:/ProgramData/gemini-cli"),
-    }.get(sys.platform, Path("/etc/gemini-cli"))
+    return paths.by_platform("/etc/gemini-cli", "/Library/Application Support/GeminiCli", "C:/ProgramData/gemini-cli")
 
 
 def _user_root() -> Path:
