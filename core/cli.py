@@ -9,7 +9,7 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from hookweave.core import console, installer, paths, report
+from hookweave.core import console, paths
 from hookweave.core.errors import BadInput, HooksError
 
 app = typer.Typer(
@@ -84,6 +84,8 @@ def install(
     as_json: JsonOpt = False,
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
+    from hookweave.core import installer, report
+
     registry = _registry()
     loaded = installer.load_bundle(bundle)
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
@@ -116,6 +118,8 @@ def uninstall(
     as_json: JsonOpt = False,
 ) -> None:
     """Remove exactly what a bundle installed; keep everything else, byte for byte."""
+    from hookweave.core import installer
+
     registry = _registry()
     hosts, chosen_scope, _ = _choose_hosts(registry, host, scope, "uninstall")
     folder = paths.project_dir(project)
@@ -125,6 +129,8 @@ def uninstall(
 
 
 def _show(command: str, plans, dry_run: bool, as_json: bool) -> None:
+    from hookweave.core import report
+
     if as_json:
         console.json_out(report.plans_json(command, plans, dry_run=dry_run))
     else:
@@ -141,6 +147,8 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
+    from hookweave.core import installer, report
+
     registry = _registry()
     hosts = registry.resolve(host or ["all"])
     folder = paths.project_dir(project)
@@ -161,6 +169,8 @@ def verify(
 @handled
 def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
     """List the bundles installed per host and scope, from the records."""
+    from hookweave.core import installer
+
     registry = _registry()
     folder = paths.project_dir(project)
     rows = []

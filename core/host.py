@@ -11,7 +11,6 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping
 
-from hookweave.core import jsonedit, jsontext
 from hookweave.core.errors import BadInput
 from hookweave.core.model import Bundle, Finding, HookForHost
 from hookweave.core.render import marker, marker_in, shell_command
@@ -84,10 +83,14 @@ class Host(ABC):
 
     def parse(self, text: str, path: str) -> Any:
         """Parse settings text; raise ``ParseError`` with ``path:line:col`` when it does not parse."""
+        from hookweave.core import jsontext  # loaded when a file is read, not at start-up
+
         return jsontext.parse(text, path, comments=self.comments, comment_fix=self.comment_fix).value
 
     def apply(self, text: str, ops: list[dict], path: str) -> str:
         """Apply RFC 6902 ``ops`` to the text, changing nothing else."""
+        from hookweave.core import jsonedit
+
         return jsonedit.apply_ops(text, ops, path, comments=self.comments)
 
     def new_file_text(self) -> str:

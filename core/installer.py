@@ -10,17 +10,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from hookweave.core import fileio, manifest, paths, record, verify
+from typing import TYPE_CHECKING
+
+from hookweave.core import fileio, paths, record
 from hookweave.core.errors import BadInput, Conflict, HooksError, Refused, WriteFailed
-from hookweave.core.host import Host
-from hookweave.core.model import Bundle, Finding
-from hookweave.core.plan import FilePlan, Target, plan_install, plan_uninstall
+from hookweave.core.model import Finding
+
+if TYPE_CHECKING:  # the planner and verifier load only for the commands that need them
+    from hookweave.core import verify
+    from hookweave.core.host import Host
+    from hookweave.core.model import Bundle
+    from hookweave.core.plan import FilePlan, Target
 
 ATTEMPTS = 3  # a host saving its settings mid-run makes us plan again from its new text
-Planner = Callable[[Target, "str | None", "str | None"], FilePlan]
+Planner = Callable[["Target", "str | None", "str | None"], "FilePlan"]
 
 
 def target(host: Host, scope: str, project: Path) -> Target:
+    from hookweave.core.plan import Target
+
     if scope not in host.scopes:
         hint = "managed settings are read for verify only" if scope == "managed" else ""
         choices = ", ".join(host.scopes)
@@ -43,6 +51,8 @@ def load_bundle(spec: str | None) -> Bundle:
         raise BadInput(f"{candidate}: no such manifest; pass a bundle path or a template name")
     path = candidate.absolute()
     text = fileio.read_text(path) or ""
+    from hookweave.core import manifest
+
     return manifest.parse_manifest(text, path)
 
 
@@ -99,6 +109,8 @@ def _plan_all(targets: list[Target], planner: Planner, force_hint: str, bundle: 
 def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePlan]:
     """Plans for files that must change with the planned ones (Codex trust state), merged into
     a plan of the same file when there is one, so every file is written once."""
+    from hookweave.core.plan import FilePlan, Target
+
     by_path = {p.target.path: p for p in plans}
     extra: list[FilePlan] = []
 
@@ -156,6 +168,8 @@ def _write_all(plans: list[FilePlan]) -> None:
 def install(
     targets: list[Target], bundle: Bundle, project: Path, *, force: bool, dry_run: bool, trust: bool = False
 ) -> list[FilePlan]:
+    from hookweave.core.plan import plan_install
+
     plans = run(
         targets,
         lambda t, text, rec: plan_install(t, text, rec, bundle, force=force),
@@ -175,6 +189,8 @@ def install(
 
 
 def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:
+    from hookweave.core.plan import plan_uninstall
+
     plans = run(
         targets,
         lambda t, text, rec: plan_uninstall(t, text, rec, name, force=force),
@@ -220,6 +236,8 @@ def _read_scope(host: Host, scope: str, project: Path) -> tuple[object, record.R
 
 
 def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
+    from hookweave.core import verify
+
     report = HostReport(host)
     docs: dict[str, object] = {}
     records: dict[str, record.Record] = {}

@@ -6,10 +6,14 @@ import difflib
 import json
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from hookweave.core import console
-from hookweave.core.installer import HostReport
-from hookweave.core.model import Finding
-from hookweave.core.plan import FilePlan
+
+if TYPE_CHECKING:
+    from hookweave.core.installer import HostReport
+    from hookweave.core.model import Finding
+    from hookweave.core.plan import FilePlan
 
 
 def unified_diff(plan: FilePlan) -> str:

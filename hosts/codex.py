@@ -8,7 +8,6 @@ says so (``--trust``), and moves the operator's trust entries along when an unin
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -16,7 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from hookweave.core import jsonedit, jsontext, names, paths, tomledit
+from hookweave.core import names, paths
 from hookweave.core.errors import BadInput
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
@@ -68,6 +67,8 @@ def trust_hash(event: str, group: dict, handler: dict) -> str:
     if group.get("matcher") is not None:
         identity["matcher"] = group["matcher"]
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    import hashlib
+
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -122,13 +123,17 @@ class CodexHost(NestedGroupsHost):
 
     def parse(self, text: str, path: str) -> Any:
         if path.endswith(".toml"):
+            from hookweave.core import tomledit
+
             return tomledit.parse(text, path)
-        return jsontext.parse(text, path).value
+        return super().parse(text, path)
 
     def apply(self, text: str, ops: list[dict], path: str) -> str:
         if path.endswith(".toml"):
+            from hookweave.core import tomledit
+
             return tomledit.apply_ops(text, ops, path)
-        return jsonedit.apply_ops(text, ops, path)
+        return super().apply(text, ops, path)
 
     def check_document(self, doc: Any, path: str) -> None:
         super().check_document(doc, path)
