@@ -1,0 +1,182 @@
+"""A mock model server on 127.0.0.1 for driving the real agent CLIs offline (HOSTS.md section 7).
+
+It speaks Anthropic Messages (SSE), OpenAI Responses (SSE) and Gemini streamGenerateContent.
+Stateless: a request whose conversation holds no tool result yet gets one shell tool call
+(``echo hookweave-e2e``); a request with a tool result gets a final text, ending the turn.
+Every request is appended to ``requests`` for the tests to inspect.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+SHELL = "echo hookweave-e2e"
+DONE = "All done."
+
+
+class MockModel:
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        handler = type("Handler", (_Handler,), {"mock": self})
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> MockModel:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(5)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    mock: MockModel
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:  # keep test output clean
+        pass
+
+    def do_GET(self) -> None:
+        if "models" in self.path:
+            self._json({"data": [], "models": []})
+        else:
+            self._json({"error": "not found"}, 404)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {}
+        self.mock.requests.append({"path": self.path, "body": body})
+        path = self.path.split("?")[0]
+        if path.endswith("/count_tokens"):
+            self._json({"input_tokens": 10})
+        elif path.endswith("/v1/messages"):
+            self._anthropic(body)
+        elif path.endswith("/responses"):
+            self._openai(body)
+        elif ":streamGenerateContent" in path or ":generateContent" in path:
+            self._gemini(body, stream=":streamGenerateContent" in path)
+        else:
+            self._json({"error": "not found"}, 404)
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def _json(self, data: Any, status: int = 200) -> None:
+        payload = json.dumps(data).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _sse(self, events: list[tuple[str | None, Any]]) -> None:
+        chunks = []
+        for name, data in events:
+            head = f"event: {name}\n" if name else ""
+            chunks.append(f"{head}data: {json.dumps(data)}\n\n")
+        payload = "".join(chunks).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    # -- Anthropic Messages ----------------------------------------------------------------------
+
+    def _anthropic(self, body: dict) -> None:
+        messages = body.get("messages") or []
+        done = any(isinstance(b, dict) and b.get("type") == "tool_result"
+                   for m in messages for b in (m.get("content") if isinstance(m.get("content"), list) else []))
+        wants_tool = not done and any(t.get("name") == "Bash" for t in body.get("tools") or [])
+        usage = {"input_tokens": 10, "output_tokens": 5}
+        if wants_tool:
+            block = {"type": "tool_use", "id": "toolu_e2e", "name": "Bash", "input": {"command": SHELL}}
+            stop = "tool_use"
+        else:
+            block = {"type": "text", "text": DONE}
+            stop = "end_turn"
+        message = {"id": "msg_e2e", "type": "message", "role": "assistant", "model": body.get("model", "mock"),
+                   "content": [block], "stop_reason": stop, "stop_sequence": None, "usage": usage}
+        if not body.get("stream"):
+            self._json(message)
+            return
+        start = {**message, "content": [], "stop_reason": None}
+        if block["type"] == "tool_use":
+            events = [("content_block_start", {"type": "content_block_start", "index": 0,
+                                               "content_block": {**block, "input": {}}}),
+                      ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+                          "type": "input_json_delta", "partial_json": json.dumps(block["input"])}})]
+        else:
+            events = [("content_block_start", {"type": "content_block_start", "index": 0,
+                                               "content_block": {"type": "text", "text": ""}}),
+                      ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                               "delta": {"type": "text_delta", "text": DONE}})]
+        self._sse([("message_start", {"type": "message_start", "message": start}), *events,
+                   ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                   ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                                      "usage": {"output_tokens": 5}}),
+                   ("message_stop", {"type": "message_stop"})])
+
+    # -- OpenAI Responses ------------------------------------------------------------------------
+
+    def _openai(self, body: dict) -> None:
+        items = body.get("input") or []
+        done = any(isinstance(i, dict) and i.get("type") in ("function_call_output", "custom_tool_call_output",
+                                                             "local_shell_call_output") for i in items)
+        tools = {t.get("name") or t.get("type"): t for t in body.get("tools") or []}
+        call = None if done else _openai_shell_call(tools)
+        item = call or {"type": "message", "role": "assistant", "id": "msg_e2e",
+                        "content": [{"type": "output_text", "text": DONE, "annotations": []}]}
+        usage = {"input_tokens": 10, "input_tokens_details": None, "output_tokens": 5,
+                 "output_tokens_details": None, "total_tokens": 15}
+        self._sse([("response.created", {"type": "response.created", "response": {"id": "resp_e2e"}}),
+                   ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+                   ("response.completed", {"type": "response.completed",
+                                           "response": {"id": "resp_e2e", "usage": usage}})])
+
+    # -- Gemini ------------------------------------------------------------------------------------
+
+    def _gemini(self, body: dict, *, stream: bool) -> None:
+        contents = body.get("contents") or []
+        done = any("functionResponse" in p for c in contents for p in c.get("parts") or [])
+        declared = {d.get("name") for t in body.get("tools") or [] for d in t.get("functionDeclarations") or []}
+        if not done and "run_shell_command" in declared:
+            part = {"functionCall": {"name": "run_shell_command", "args": {"command": SHELL}}}
+        else:
+            part = {"text": DONE}
+        reply = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+                 "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
+        if stream:
+            self._sse([(None, reply)])
+        else:
+            self._json(reply)
+
+
+def _openai_shell_call(tools: dict[str, Any]) -> dict | None:
+    """A call of whichever shell tool this Codex version offers."""
+    if "shell" in tools:
+        args = {"command": ["bash", "-lc", SHELL]}
+        return {"type": "function_call", "name": "shell", "arguments": json.dumps(args), "call_id": "call_e2e"}
+    if "shell_command" in tools:
+        return {"type": "function_call", "name": "shell_command", "arguments": json.dumps({"command": SHELL}),
+                "call_id": "call_e2e"}
+    if "exec_command" in tools:
+        return {"type": "function_call", "name": "exec_command", "arguments": json.dumps({"cmd": SHELL}),
+                "call_id": "call_e2e"}
+    if "local_shell" in tools:
+        return {"type": "local_shell_call", "call_id": "call_e2e", "status": "completed",
+                "action": {"type": "exec", "command": ["bash", "-lc", SHELL]}}
+    return None

@@ -1,0 +1,21 @@
+"""Logging probe hook: appends one JSON line per call (hook id, event, start, end, chosen env vars).
+
+Usage: probe.py <hook id> <log file> [<seconds to sleep>]. Reads the hook payload on stdin,
+prints nothing (so no host reads a decision from it) and exits 0.
+"""
+
+import json
+import os
+import sys
+import time
+
+ENV = ("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "PROBE_VAR")
+
+hook_id, log = sys.argv[1], sys.argv[2]
+start = time.time()
+payload = json.load(sys.stdin)
+time.sleep(float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
+line = {"id": hook_id, "event": payload.get("hook_event_name"), "tool": payload.get("tool_name"),
+        "start": start, "end": time.time(), "env": {k: os.environ.get(k) for k in ENV}}
+with open(log, "a", encoding="utf-8") as out:
+    out.write(json.dumps(line) + "\n")

@@ -1,0 +1,68 @@
+"""Helpers for the real-agent tests: where the agents are, the probe bundle, running an agent."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+REPO = HERE.parent.parent
+BINARIES = {name: REPO / ".cache" / "hosts" / name / "node_modules" / ".bin" / name for name in ("claude", "codex", "gemini")}
+AGENT_TIMEOUT = 120
+
+
+def agent_binary(name: str) -> Path:
+    path = Path(os.environ.get(f"HOOKWEAVE_TEST_{name.upper()}") or BINARIES[name])
+    if not path.is_file():
+        pytest.skip(f"{name} is not installed: run scripts/install-hosts {name} (needs node and npm)")
+    return path
+
+
+class Probe:
+    """A probe bundle in a temporary folder and the log its hooks write."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.log = folder / "log.jsonl"
+        folder.mkdir()
+        (folder / "probe.py").write_text((HERE / "probe.py").read_text())
+
+    def command(self, hook_id: str, sleep: float = 0) -> str:
+        return f"python3 {self.folder}/probe.py {hook_id} {self.log} {sleep}"
+
+    def bundle(self, *, sequential: bool = False, sleep: float = 0) -> str:
+        def hook(hook_id: str, event: str, matcher: str = "") -> str:
+            return (f'[[hooks]]\nid = "{hook_id}"\nevent = "{event}"\n{matcher}'
+                    f'command = ["python3", "{{bundle_dir}}/probe.py", "probe-{hook_id}", "{self.log}", "{sleep}"]\n')
+
+        manifest = (f'[bundle]\nname = "probe"\nversion = "1.0.0"\nsequential = {str(sequential).lower()}\n'
+                    + hook("start", "session_start") + hook("pre", "pre_tool_use", 'matcher = ["shell"]\n')
+                    + (hook("pre-2", "pre_tool_use", 'matcher = ["shell"]\n') if sequential else "")
+                    + hook("stop", "stop")
+                    + '[env.PROBE_VAR]\nvalue = "from-bundle"\n'
+                    + '[env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP]\nvalue = "25"\nhosts = ["claude"]\npolicy = "at-least"\n')
+        (self.folder / "hookweave.toml").write_text(manifest)
+        return str(self.folder)
+
+    def calls(self) -> list[dict]:
+        if not self.log.exists():
+            return []
+        lines = self.log.read_text().splitlines()
+        self.log.unlink()  # each run starts with an empty log
+        return [json.loads(line) for line in lines]
+
+
+def run_agent(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    base = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "NO_COLOR": "1"}
+    result = subprocess.run(argv, cwd=cwd, env={**base, **env}, capture_output=True, text=True,
+                            timeout=AGENT_TIMEOUT, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, f"{argv[0]} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def ids(calls: list[dict]) -> list[str]:
+    return sorted(call["id"] for call in calls)

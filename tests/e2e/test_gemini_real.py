@@ -1,0 +1,71 @@
+"""Gemini CLI, the real binary: hooks fire with per-hook env, sequential bundles run in declared
+order, uninstall is clean, and hooksConfig.enabled = false is both reported and real."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from realhosts import agent_binary, ids, run_agent
+
+
+@pytest.fixture
+def gemini(mock, home: Path, project: Path, monkeypatch):
+    binary = agent_binary("gemini")
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")  # what verify should see, as the agent does
+    (home / ".gemini").mkdir()
+    (home / ".gemini" / "settings.json").write_text('{"security": {"auth": {"selectedType": "gemini-api-key"}}}\n')
+    env = {"HOME": str(home), "GEMINI_CLI_HOME": str(home), "GEMINI_API_KEY": "dummy",
+           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    argv = [str(binary), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"]
+    return lambda: run_agent(argv, project, env)
+
+
+def _operator_settings(project: Path, probe) -> tuple[Path, str]:
+    hooks = {event: [{"hooks": [{"type": "command", "name": f"op-{event}", "command": probe.command(f"op-{event}")}]}]
+             for event in ("SessionStart", "BeforeTool", "AfterAgent")}
+    text = "{\n  // the operator's project settings\n" + json.dumps({"hooks": hooks}, indent=2)[1:] + "\n"
+    path = project / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    return path, text
+
+
+def test_installed_hooks_fire_once_with_env_and_are_gone_after_uninstall(run, gemini, probe, project) -> None:
+    settings, original = _operator_settings(project, probe)
+    assert run("install", probe.bundle(), "--host", "gemini").exit_code == 0
+    assert run("verify", "--host", "gemini").exit_code == 0
+    gemini()
+    calls = probe.calls()
+    assert ids(calls) == ["op-AfterAgent", "op-BeforeTool", "op-SessionStart", "probe-pre", "probe-start", "probe-stop"]
+    ours = {c["id"]: c for c in calls if c["id"].startswith("probe-")}
+    assert [ours[i]["event"] for i in ("probe-start", "probe-pre", "probe-stop")] == ["SessionStart", "BeforeTool", "AfterAgent"]
+    assert {c["env"]["PROBE_VAR"] for c in ours.values()} == {"from-bundle"}  # the per-hook env
+    assert run("uninstall", "probe", "--host", "gemini").exit_code == 0
+    assert settings.read_text() == original
+    gemini()
+    assert ids(probe.calls()) == ["op-AfterAgent", "op-BeforeTool", "op-SessionStart"]
+
+
+def test_sequential_bundle_runs_in_declared_order(run, gemini, probe, project) -> None:
+    _operator_settings(project, probe)
+    assert run("install", probe.bundle(sequential=True, sleep=0.4), "--host", "gemini").exit_code == 0
+    gemini()
+    before_tool = [c for c in probe.calls() if c["event"] == "BeforeTool"]
+    assert [c["id"] for c in before_tool] == ["op-BeforeTool", "probe-pre", "probe-pre-2"]  # log order = end order
+    starts = {c["id"]: c for c in before_tool}
+    # Each starts after the one before it ended: the whole event ran one hook at a time.
+    assert starts["probe-pre"]["start"] >= starts["op-BeforeTool"]["end"]
+    assert starts["probe-pre-2"]["start"] >= starts["probe-pre"]["end"]
+
+
+def test_hooks_disabled_is_caught_by_verify_and_really_stops_them(run, gemini, probe, project, home) -> None:
+    _operator_settings(project, probe)
+    run("install", probe.bundle(), "--host", "gemini")
+    (home / ".gemini" / "settings.json").write_text(
+        '{"security": {"auth": {"selectedType": "gemini-api-key"}}, "hooksConfig": {"enabled": false}}\n')
+    verify = run("verify", "--host", "gemini")
+    assert verify.exit_code == 1 and "hooksConfig.enabled is false" in verify.stdout
+    gemini()
+    assert probe.calls() == []
