@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -57,11 +59,24 @@ class Probe:
 
 
 def run_agent(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run an agent to completion; where strace exists, prove it connected to nothing but loopback."""
     base = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "NO_COLOR": "1"}
-    result = subprocess.run(argv, cwd=cwd, env={**base, **env}, capture_output=True, text=True,
+    trace = cwd.parent / f"connect-{len(list(cwd.parent.glob('connect-*')))}.strace"
+    traced = ["strace", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv] if shutil.which("strace") else argv
+    result = subprocess.run(traced, cwd=cwd, env={**base, **env}, capture_output=True, text=True,
                             timeout=AGENT_TIMEOUT, stdin=subprocess.DEVNULL)
     assert result.returncode == 0, f"{argv[0]} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}"
+    if trace.exists():
+        outside = off_loopback(trace.read_text())
+        assert not outside, f"{Path(argv[0]).name} tried to reach {outside}: only 127.0.0.1 is allowed"
     return result
+
+
+def off_loopback(strace_output: str) -> list[str]:
+    """Addresses in traced connect() calls that are not loopback (unix sockets are fine)."""
+    found = re.findall(r'inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"', strace_output)
+    addresses = {a or b for a, b in found}
+    return sorted(a for a in addresses if not (a.startswith("127.") or a == "::1" or a.startswith("::ffff:127.")))
 
 
 def ids(calls: list[dict]) -> list[str]:

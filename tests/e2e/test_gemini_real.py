@@ -10,12 +10,18 @@ import pytest
 from realhosts import agent_binary, ids, run_agent
 
 
+# Offline: API-key auth against the mock, and no usage statistics (play.googleapis.com) or updates.
+OFFLINE = json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}},
+                      "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
+                      "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False}})
+
+
 @pytest.fixture
 def gemini(mock, home: Path, project: Path, monkeypatch):
     binary = agent_binary("gemini")
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")  # what verify should see, as the agent does
     (home / ".gemini").mkdir()
-    (home / ".gemini" / "settings.json").write_text('{"security": {"auth": {"selectedType": "gemini-api-key"}}}\n')
+    (home / ".gemini" / "settings.json").write_text(OFFLINE + "\n")
     env = {"HOME": str(home), "GEMINI_CLI_HOME": str(home), "GEMINI_API_KEY": "dummy",
            "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
     argv = [str(binary), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"]
@@ -63,8 +69,7 @@ def test_sequential_bundle_runs_in_declared_order(run, gemini, probe, project) -
 def test_hooks_disabled_is_caught_by_verify_and_really_stops_them(run, gemini, probe, project, home) -> None:
     _operator_settings(project, probe)
     run("install", probe.bundle(), "--host", "gemini")
-    (home / ".gemini" / "settings.json").write_text(
-        '{"security": {"auth": {"selectedType": "gemini-api-key"}}, "hooksConfig": {"enabled": false}}\n')
+    (home / ".gemini" / "settings.json").write_text(OFFLINE[:-1] + ', "hooksConfig": {"enabled": false}}\n')
     verify = run("verify", "--host", "gemini")
     assert verify.exit_code == 1 and "hooksConfig.enabled is false" in verify.stdout
     gemini()
