@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,38 @@ def write_bundle(tmp_path: Path):
         return folder
 
     return make
+
+
+# -- attacks (issue 5): fast in the default run, full-size under scripts/attack --------------------
+
+FULL_ATTACK = os.environ.get("HOOKWEAVE_ATTACK") == "full"
+
+
+def attack_size(fast: int, full: int) -> int:
+    """How many cases, writers or kills an attack uses: ``fast`` in CI, ``full`` under scripts/attack."""
+    return full if FULL_ATTACK else fast
+
+
+@pytest.fixture
+def attack_report():
+    """Record an attack's figures (cases, failures...) where scripts/attack collects them."""
+
+    def report(attack: str, **figures: int) -> None:
+        target = os.environ.get("HOOKWEAVE_ATTACK_REPORT")
+        if target:
+            with open(target, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"attack": attack, **figures}) + "\n")
+
+    return report
+
+
+def _hypothesis_profiles() -> None:
+    from hypothesis import HealthCheck, settings
+
+    relaxed = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
+    settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=relaxed)
+    settings.register_profile("attack", max_examples=2500, deadline=None, suppress_health_check=relaxed)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+_hypothesis_profiles()
