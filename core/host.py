@@ -7,6 +7,7 @@ hooks. The merge, order, env and removal logic is shared and lives in the pure c
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping
@@ -101,14 +102,19 @@ class Host(ABC):
         """Raise ``BadInput`` naming the place and the fix when ``doc`` has a shape we cannot edit."""
         if not isinstance(doc, dict):
             raise BadInput(f"{path}: the top level must be a JSON object; fix the file by hand")
-        hooks = doc.get(self.hooks_key)
-        if hooks is not None and not isinstance(hooks, dict):
+        hooks = doc.get(self.hooks_key, {})
+        if not isinstance(hooks, dict):
             raise BadInput(
-                f"{path}: /{self.hooks_key} must be an object of events, not {type(hooks).__name__}; "
+                f"{path}: /{self.hooks_key} must be an object of events, not {_kind(hooks)}; "
                 "fix the file by hand"
             )
-        if self.env_key and not isinstance(doc.get(self.env_key, {}), dict):
+        env = doc.get(self.env_key, {}) if self.env_key else {}
+        if not isinstance(env, dict):
             raise BadInput(f"{path}: /{self.env_key} must be an object; fix the file by hand")
+        for name, value in env.items():
+            if not isinstance(value, str):  # the host reads strings only, and so do env policies
+                raise BadInput(f"{path}: /{self.env_key}/{json.dumps(name, ensure_ascii=False)[1:-1]} must be a string, "
+                               f"not {_kind(value)}; put the value in quotes")
 
     # -- registrations ---------------------------------------------------------------------
 
@@ -170,6 +176,11 @@ class Host(ABC):
         return []
 
 
+def _kind(value: Any) -> str:
+    """A JSON value's type as Python names it (``list``, ``dict``), ``null`` for null."""
+    return "null" if value is None else type(value).__name__
+
+
 class FlatHost(Host):
     """Hosts whose events hold handlers directly, with the matcher on the handler (Cursor)."""
 
@@ -183,7 +194,7 @@ class FlatHost(Host):
                 continue
             where = f"{path}: /{self.hooks_key}/{event}"
             if not isinstance(handlers, list):
-                raise BadInput(f"{where} must be a list of hooks, not {type(handlers).__name__}; fix the file by hand")
+                raise BadInput(f"{where} must be a list of hooks, not {_kind(handlers)}; fix the file by hand")
             for i, handler in enumerate(handlers):
                 if not isinstance(handler, dict):
                     raise BadInput(f"{where}/{i} must be an object; fix the file by hand")
@@ -227,7 +238,7 @@ class NestedGroupsHost(Host):
                 continue  # unknown events are ignored by the hosts; we leave them alone
             where = f"{path}: /{self.hooks_key}/{event}"
             if not isinstance(groups, list):
-                raise BadInput(f"{where} must be a list of hook groups, not {type(groups).__name__}; fix the file by hand")
+                raise BadInput(f"{where} must be a list of hook groups, not {_kind(groups)}; fix the file by hand")
             for i, group in enumerate(groups):
                 if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
                     raise BadInput(f'{where}/{i} must be an object with a "hooks" list; fix the file by hand')

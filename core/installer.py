@@ -75,7 +75,8 @@ def run(
 ) -> list[FilePlan]:
     """Plan every target and its companions; unless ``dry_run``, write them all under locks."""
     companions = [p for t in targets for p in t.host.companion_paths(t)]
-    for path in [t.path for t in targets] + companions:
+    records = [t.record_path for t in targets if t.record_path is not None]
+    for path in [t.path for t in targets] + records + companions:
         if not dry_run:
             fileio.check_writable(path)
     for attempt in range(ATTEMPTS):

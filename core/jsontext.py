@@ -145,7 +145,10 @@ class _Parser:
         if kind == "string":
             return Node("string", start, end, self._string(raw, start))
         if kind == "number":
-            return Node("number", start, end, json.loads(raw))
+            try:
+                return Node("number", start, end, json.loads(raw))
+            except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+                raise self.fail(start, f"a number of {end - start} characters", "shorten it") from None
         if kind == "literal":
             return Node("literal", start, end, _LITERALS[raw])
         if raw == "{":

@@ -6,6 +6,7 @@ Every error names the file, the key and the fix, and is raised as ``BadInput`` (
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -22,22 +23,30 @@ ENV_KEYS = ("value", "hosts", "policy")
 
 
 def _load_toml(text: str, path: Path) -> dict[str, Any]:
+    text = text.removeprefix("\ufeff")  # an editor's byte order mark; TOML parsers reject it
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10: tomlkit parses the same language
-        import tomlkit
-
-        try:
-            return tomlkit.parse(text).unwrap()
-        except tomlkit.exceptions.ParseError as exc:
-            raise ParseError(str(path), exc.line, exc.col, f"invalid TOML: {exc}") from None
+        return _load_tomlkit(text, path)
     try:
         return tomllib.loads(text)
+    except RecursionError:  # tomllib has no depth limit; tomlkit stops at 100 levels and says where
+        return _load_tomlkit(text, path)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
         reason = re.sub(r"\s*\(at line.*\)", "", str(exc))
         raise ParseError(str(path), line, col, f"invalid TOML: {reason}") from None
+
+
+def _load_tomlkit(text: str, path: Path) -> dict[str, Any]:
+    import tomlkit
+
+    try:
+        return tomlkit.parse(text).unwrap()
+    except tomlkit.exceptions.ParseError as exc:  # tomlkit counts columns from 0
+        reason = str(exc).split(" at line ")[0]
+        raise ParseError(str(path), exc.line, exc.col + 1, f"invalid TOML: {reason}") from None
 
 
 class _Checker:
@@ -54,7 +63,7 @@ class _Checker:
             if key not in allowed:
                 close = difflib.get_close_matches(key, allowed, n=1)
                 hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
-                raise self.fail(f"{where}.{key}", "unknown key", hint)
+                raise self.fail(f"{where}.{_key(key)}", "unknown key", hint)
         return table
 
     def string(self, value: Any, where: str, fix: str) -> str:
@@ -74,6 +83,11 @@ class _Checker:
         if not isinstance(value, list) or not value or not all(isinstance(h, str) for h in value):
             raise self.fail(where, "must be a list of host names", 'e.g. hosts = ["claude", "gemini"]')
         return tuple(value)
+
+
+def _key(key: str) -> str:
+    """A TOML key as written in a dotted path: bare when it can be, else quoted (one line, always)."""
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
 
 
 def _kind(value: Any) -> str:
@@ -131,8 +145,8 @@ def _hook(check: _Checker, raw: Any, i: int) -> BundleHook:
     if not isinstance(host_tables, dict):
         raise check.fail(f"{where}.host", "must be a table", "write [hooks.host.<host>]")
     for host, table in host_tables.items():
-        table = check.keys(table, HOOK_FIELDS, f"{where}.host.{host}")
-        overrides[host] = _hook_fields(check, table, f"{where}.host.{host}", neutral=False)
+        table = check.keys(table, HOOK_FIELDS, f"{where}.host.{_key(host)}")
+        overrides[host] = _hook_fields(check, table, f"{where}.host.{_key(host)}", neutral=False)
     return BundleHook(
         id=hook_id,
         event=fields["event"],
@@ -198,7 +212,7 @@ def _command(check: _Checker, value: Any, where: str) -> str | tuple[str, ...]:
 
 
 def _env(check: _Checker, key: str, raw: Any) -> EnvVar:
-    where = f"env.{key}"
+    where = f"env.{_key(key)}"
     if not ENV_RE.match(key):
         raise check.fail(where, f"{key!r} is not a valid variable name", "use letters, digits and _")
     raw = check.keys(raw, ENV_KEYS, where)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hookweave.core.envmerge import RecordedEnv
 from hookweave.core.errors import BadInput
+from hookweave.core.paths import display
 
 FORMAT = 1
 
@@ -49,6 +51,7 @@ class Record:
 def from_text(text: str | None, path: str) -> Record:
     if text is None:
         return Record()
+    path = display(Path(path))
     try:
         data = json.loads(text)
         if not isinstance(data, dict):
@@ -61,17 +64,21 @@ def from_text(text: str | None, path: str) -> Record:
         if version != FORMAT:
             raise ValueError(f"unknown record format {version!r}")
         bundles = {name: _bundle(raw) for name, raw in data["bundles"].items()}
+        created = data.get("created", [])
+        if not isinstance(created, list) or not all(isinstance(p, str) and p.startswith("/") for p in created):
+            raise ValueError("created must be a list of JSON Pointers")
         return Record(
             bundles,
-            tuple(data.get("created", ())),
+            tuple(created),
             bool(data.get("created_file", False)),
             bool(data.get("created_folder", False)),
         )
     except BadInput:
         raise
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        why = f"no {exc} key" if isinstance(exc, KeyError) else str(exc)
         raise BadInput(
-            f"{path}: not a hookweave record we can read ({exc}); restore it from version control "
+            f"{path}: not a hookweave record we can read ({why}); restore it from version control "
             "or delete it (hookweave then treats marked entries as unrecorded)"
         ) from None
 

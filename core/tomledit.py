@@ -18,11 +18,13 @@ def parse(text: str, path: str) -> dict[str, Any]:
     import tomlkit
     from tomlkit.exceptions import ParseError as TomlError
 
+    if text.startswith("\ufeff"):  # tomlkit cannot parse it, so could not write it back either
+        raise ParseError(path, 1, 1, "starts with a byte order mark", "save the file as UTF-8 without a BOM")
     try:
         return tomlkit.parse(text).unwrap()
-    except TomlError as exc:
+    except TomlError as exc:  # tomlkit counts columns from 0, editors (and our JSON errors) from 1
         reason = str(exc).split(" at line ")[0]
-        raise ParseError(path, exc.line, exc.col, f"invalid TOML: {reason}") from None
+        raise ParseError(path, exc.line, exc.col + 1, f"invalid TOML: {reason}") from None
 
 
 def apply_ops(text: str, ops: list[dict], path: str) -> str:

@@ -37,16 +37,22 @@ def user_config() -> Path:
     return layer_dir("user", Path(".")) / "config.toml"
 
 
-def _toml_has_hooks(path: Path) -> bool:
+def _toml_has_hooks(path: Path, *, unreadable: bool = True) -> bool:
+    """Whether a layer's config.toml keeps hooks inline: a [hooks] table with more than
+    [hooks.state], or a ``hooks`` key of another type. A file that cannot be read or parsed
+    counts as ``unreadable``: installing picks it, so that it is refused with its own error
+    rather than passed over for a second representation beside it."""
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomlkit as tomllib  # type: ignore[no-redef]
     try:
         hooks = tomllib.loads(path.read_text(encoding="utf-8")).get("hooks", {})
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return False
-    return isinstance(hooks, dict) and any(key != "state" for key in hooks)
+    except (OSError, ValueError, RecursionError):
+        return unreadable
+    return not isinstance(hooks, dict) or any(key != "state" for key in hooks)
 
 
 def event_label(event: str) -> str:
@@ -76,7 +82,7 @@ def handler_keys(doc: Any, source: Path, owner: Callable) -> list[tuple[str, Any
     """``(trust key, owner, hash, (event, position among foreign handlers))`` for every handler."""
     out = []
     hooks = doc.get("hooks") if isinstance(doc, dict) else None
-    for event, groups in (hooks or {}).items():
+    for event, groups in (hooks if isinstance(hooks, dict) else {}).items():
         if event == "state" or not isinstance(groups, list):
             continue
         foreign = 0
@@ -157,6 +163,7 @@ class CodexHost(NestedGroupsHost):
     def companion_ops(self, old, new, target, bundle, current, *, trust: bool) -> dict[Path, list[dict]]:
         config_path = user_config()
         config = current(config_path)
+        _check_state(config, paths.display(config_path))
         state = _get(config, "hooks", "state")
         state = dict(state) if isinstance(state, dict) else {}
         final = _next_state(state, handler_keys(old, target.path, self.owner),
@@ -176,13 +183,14 @@ class CodexHost(NestedGroupsHost):
         features = config.get("features") if isinstance(config.get("features"), dict) else {}
         if features.get("hooks") is False or features.get("codex_hooks") is False:
             found.append(Finding("problem", "[features] turns hooks off in the user config.toml: Codex runs none"))
-        state = _get(config, "hooks", "state") or {}
+        state = _get(config, "hooks", "state")
+        state = state if isinstance(state, dict) else {}
         for scope in sorted(installed_scopes):
             source = self.settings_path(scope, project)
             for key, mine, digest, _ in handler_keys(docs.get(scope), source, self.owner):
                 if mine:
                     found += _trust_finding(state.get(key), digest, mine)
-            if source.name == "hooks.json" and _toml_has_hooks(source.with_name("config.toml")):
+            if source.name == "hooks.json" and _toml_has_hooks(source.with_name("config.toml"), unreadable=False):
                 found.append(Finding("warning", f"{scope} layer has hooks in both hooks.json and config.toml; "
                                      "Codex loads both and warns"))
         if "project" in installed_scopes and _get(config, "projects", str(project), "trust_level") != "trusted":
@@ -206,6 +214,25 @@ class CodexHost(NestedGroupsHost):
             if mine and hook.get("trustStatus") not in ("trusted", "managed"):
                 out.append(Finding("problem", f"codex app-server reports it {hook.get('trustStatus')} ({hook['key']})", *mine))
         return out
+
+
+def _check_state(config: Any, shown: str) -> None:
+    """Refuse a user config.toml whose trust state we could not edit without losing the operator's data."""
+    hooks = config.get("hooks", {}) if isinstance(config, dict) else {}
+    if not isinstance(hooks, dict):
+        raise BadInput(f"{shown}: hooks must be a table ([hooks]), not {_toml_kind(hooks)}; fix the file by hand")
+    state = hooks.get("state", {})
+    if not isinstance(state, dict):
+        raise BadInput(f"{shown}: [hooks.state] must be a table, not {_toml_kind(state)}; fix the file by hand")
+    for key, entry in state.items():
+        if not isinstance(entry, dict):
+            raise BadInput(f"{shown}: [hooks.state.{json.dumps(key, ensure_ascii=False)}] must be a table with "
+                           f"trusted_hash, not {_toml_kind(entry)}; fix the file by hand")
+
+
+def _toml_kind(value: Any) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__)
 
 
 def _trust_finding(entry: Any, digest: str, mine: tuple[str, str]) -> list[Finding]:
