@@ -101,8 +101,11 @@ def locked(paths: list[Path]) -> Iterator[None]:
             os.close(fd)  # closing releases the flock
 
 
-def write_text(path: Path, text: str | None, expected: str | None) -> None:
+def write_text(path: Path, text: str | None, expected: str | None, *, like: Path | None = None) -> None:
     """Replace ``path`` with ``text`` (``None`` deletes it) if it still holds ``expected``.
+
+    A file that exists keeps its mode; a new one gets the mode of ``like`` (the settings file a
+    record sits beside: the record of a 0600 file is 0600 too) when that exists, else the umask's.
 
     Hosts save these files without our lock, so "compare, then rename" would lose a save that lands
     between the two. Where the system can (Linux ``renameat2``), the new file is exchanged with the
@@ -117,7 +120,7 @@ def write_text(path: Path, text: str | None, expected: str | None) -> None:
             _delete(real, expected, path)
         return
     real.parent.mkdir(parents=True, exist_ok=True)
-    mode = real.stat().st_mode & 0o7777 if expected is not None else _new_file_mode(real.parent)
+    mode = real.stat().st_mode & 0o7777 if expected is not None else _new_file_mode(like)
     fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -251,7 +254,10 @@ def _test_pause() -> None:
         time.sleep(float(delay))
 
 
-def _new_file_mode(folder: Path) -> int:
+def _new_file_mode(like: Path | None) -> int:
+    if like is not None:
+        with contextlib.suppress(OSError):
+            return like.stat().st_mode & 0o777
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask

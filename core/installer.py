@@ -48,12 +48,35 @@ def load_bundle(spec: str | None) -> Bundle:
             names = ", ".join(template_names()) or "none"
             raise BadInput(f"no bundle {spec!r}: not a path, and not a template (templates: {names})")
     if not candidate.exists():
-        raise BadInput(f"{candidate}: no such manifest; pass a bundle path or a template name")
+        raise BadInput(f"{_one_line(candidate)}: no such manifest; pass a bundle path or a template name")
     path = candidate.absolute()
+    if ".." in path.parts:  # the kernel's reading of "..", not a lexical one that a symlink could fool
+        path = path.resolve()
+    _check_bundle_dir(path)
     text = fileio.read_text(path) or ""
     from hookweave.core import manifest
 
     return manifest.parse_manifest(text, path)
+
+
+def _check_bundle_dir(manifest: Path) -> None:
+    """Refuse a manifest path with a control character: ``{bundle_dir}`` would put it into commands
+    (a newline there splits one when displayed), and every message naming the file would break."""
+    import unicodedata
+
+    bad = next((c for c in str(manifest) if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise BadInput(
+            f"{_one_line(manifest)}: the bundle's path holds a control character ({bad!r}), which would go into "
+            "every {bundle_dir} command; move the bundle to a folder whose path has none"
+        )
+
+
+def _one_line(path: Path) -> str:
+    """``path`` with its control characters escaped (``\\n``, ``\\x1b``), so a message stays one line."""
+    import unicodedata
+
+    return "".join(c.encode("unicode_escape").decode() if unicodedata.category(c) == "Cc" else c for c in str(path))
 
 
 def _template_dir() -> Path:
@@ -152,7 +175,7 @@ def _write_all(plans: list[FilePlan]) -> None:
                 fileio.write_text(t.path, plan.new_text, plan.old_text)
                 written.append((t.path, plan.old_text, plan.new_text))
             if plan.old_record != plan.new_record and t.record_path is not None:
-                fileio.write_text(t.record_path, plan.new_record, plan.old_record)
+                fileio.write_text(t.record_path, plan.new_record, plan.old_record, like=t.path)
                 written.append((t.record_path, plan.old_record, plan.new_record))
     except (HooksError, OSError) as exc:
         for path, old, new in reversed(written):

@@ -15,8 +15,8 @@ from hookweave.core import names
 from hookweave.core.errors import BadInput, ParseError
 from hookweave.core.model import HOOK_FIELDS, POLICIES, POSITIONS, Bundle, BundleHook, EnvVar
 
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
-ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # fullmatch: "$" would let a final newline in
+ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 BUNDLE_KEYS = ("name", "version", "description", "sequential")
 HOOK_KEYS = ("id", *HOOK_FIELDS, "hosts", "host")
 ENV_KEYS = ("value", "hosts", "policy")
@@ -73,7 +73,7 @@ class _Checker:
 
     def name(self, value: Any, where: str) -> str:
         value = self.string(value, where, 'use lowercase letters, digits and dashes, e.g. "my-guard"')
-        if not NAME_RE.match(value):
+        if not NAME_RE.fullmatch(value):
             raise self.fail(
                 where, f"{value!r} is not a valid name", "use lowercase letters, digits and dashes (up to 64)"
             )
@@ -213,7 +213,7 @@ def _command(check: _Checker, value: Any, where: str) -> str | tuple[str, ...]:
 
 def _env(check: _Checker, key: str, raw: Any) -> EnvVar:
     where = f"env.{_key(key)}"
-    if not ENV_RE.match(key):
+    if not ENV_RE.fullmatch(key):
         raise check.fail(where, f"{key!r} is not a valid variable name", "use letters, digits and _")
     raw = check.keys(raw, ENV_KEYS, where)
     if "value" not in raw:

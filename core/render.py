@@ -38,7 +38,7 @@ def shell_command(
     if isinstance(command, tuple):
         body = " ".join(_argv_word(arg, bundle_dir, project_ref) for arg in command)
     else:
-        body = command.replace("{bundle_dir}", shlex.quote(str(bundle_dir)))
+        body = command.replace("{bundle_dir}", _quote(str(bundle_dir)))
         body = body.replace("{project_dir}", project_ref)
     # A marker on the last line of a multi-line command would end a here-document early.
     return body + ("\n" if "\n" in body else " ") + tag
@@ -47,5 +47,20 @@ def shell_command(
 def _argv_word(arg: str, bundle_dir: Path, project_ref: str) -> str:
     arg = arg.replace("{bundle_dir}", str(bundle_dir))
     pieces = arg.split("{project_dir}")
-    word = project_ref.join(shlex.quote(p) if p else "" for p in pieces)
+    word = project_ref.join(_quote(p) if p else "" for p in pieces)
     return word or "''"
+
+
+def _quote(text: str) -> str:
+    """``shlex.quote``, with each ``$`` written as ``\\$`` outside the quotes.
+
+    Gemini CLI replaces ``$GEMINI_PROJECT_DIR``, ``$GEMINI_CWD``, ``$CLAUDE_PROJECT_DIR`` (and two
+    more) in the command text before its shell sees it, inside quotes too, with a quoted path that
+    would end ours. ``\\$`` is the same ``$`` to every POSIX shell, and no such name follows it.
+    """
+    word = shlex.quote(text).replace("$", "'\\$'")
+    if len(word) > 2 and word.startswith("''"):  # an empty quoted piece before or after: drop it
+        word = word[2:]
+    if len(word) > 2 and word.endswith("''"):
+        word = word[:-2]
+    return word

@@ -219,10 +219,10 @@ def test_a_failed_write_on_one_host_puts_the_others_back(run, project: Path, wri
     claude.write_text('{\n  "model": "opus"\n}\n')
     real = fileio.write_text
 
-    def disk_full_for_cursor(path, text, expected):
+    def disk_full_for_cursor(path, text, expected, **kwargs):
         if ".cursor" in str(path) and text is not None:
             raise OSError(28, "No space left on device", str(path))
-        return real(path, text, expected)
+        return real(path, text, expected, **kwargs)
 
     monkeypatch.setattr(fileio, "write_text", disk_full_for_cursor)
     result = run("install", str(write_bundle(SMALL)), "--host", "claude", "--host", "cursor")

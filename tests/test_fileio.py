@@ -74,10 +74,10 @@ def test_a_failed_write_puts_back_the_files_already_written(settings: Path, proj
     bundle = installer.load_bundle(BUNDLE)
     real_write = fileio.write_text
 
-    def failing(path, text, expected):
+    def failing(path, text, expected, **kwargs):
         if path == local and text is not None and "hookweave" in text:
             raise OSError(28, "No space left on device")
-        return real_write(path, text, expected)
+        return real_write(path, text, expected, **kwargs)
 
     monkeypatch.setattr(fileio, "write_text", failing)
     with pytest.raises(WriteFailed, match="could not write it"):
