@@ -169,14 +169,10 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
 def _write_all(plans: list[FilePlan]) -> None:
     written: list[tuple[Path, str | None, str | None]] = []
     try:
-        for plan in plans:
-            t = plan.target
-            if plan.old_text != plan.new_text:
-                fileio.write_text(t.path, plan.new_text, plan.old_text)
-                written.append((t.path, plan.old_text, plan.new_text))
-            if plan.old_record != plan.new_record and t.record_path is not None:
-                fileio.write_text(t.record_path, plan.new_record, plan.old_record, like=t.path)
-                written.append((t.record_path, plan.old_record, plan.new_record))
+        for path, old, new, like in _steps(plans):
+            if old != new:
+                fileio.write_text(path, new, old, like=like)  # a new record: as open as its file
+                written.append((path, old, new))
     except (HooksError, OSError) as exc:
         for path, old, new in reversed(written):
             fileio.write_text(path, old, new)
@@ -187,6 +183,30 @@ def _write_all(plans: list[FilePlan]) -> None:
     for plan in plans:
         if plan.remove_folder:
             fileio.remove_empty_dir(plan.target.path.parent)
+
+
+def _steps(plans: list[FilePlan]) -> list[tuple[Path, str | None, str | None, Path]]:
+    """``(path, old, new, like)`` for every file, in the order that leaves a killed run recoverable.
+
+    Install: a record that gains a bundle first, then the settings files, then companions (Codex
+    trust state). Uninstall: the reverse, so a killed uninstall leaves what a killed install could
+    have. Either way a killed run leaves records that list hooks the files lack (verify: missing;
+    the next install adds them, the next uninstall drops the record), never entries or trust keys
+    that no record knows, which an uninstall would leave behind for good (and an install would take
+    the bundle's own env value for the operator's). A record that gains no bundle (an upgrade, an
+    uninstall) goes last, so it holds the hashes of what its file holds, or of nothing.
+    """
+    first: list[tuple[Path, str | None, str | None, Path]] = []
+    files: list[tuple[Path, str | None, str | None, Path]] = []
+    last: list[tuple[Path, str | None, str | None, Path]] = []
+    for plan in plans:
+        t = plan.target
+        files.append((t.path, plan.old_text, plan.new_text, t.path))
+        if t.record_path is not None:
+            where = str(t.record_path)
+            gains = set(record.from_text(plan.new_record, where).bundles) - set(record.from_text(plan.old_record, where).bundles)
+            (first if gains else last).append((t.record_path, plan.old_record, plan.new_record, t.path))
+    return first + (files if first else files[::-1]) + last
 
 
 def install(

@@ -220,7 +220,7 @@ def test_a_failed_write_on_one_host_puts_the_others_back(run, project: Path, wri
     real = fileio.write_text
 
     def disk_full_for_cursor(path, text, expected, **kwargs):
-        if ".cursor" in str(path) and text is not None:
+        if path.parts[-2:] == (".cursor", "hooks.json") and text is not None:  # the records are written by then
             raise OSError(28, "No space left on device", str(path))
         return real(path, text, expected, **kwargs)
 
