@@ -84,14 +84,31 @@ def locked(paths: list[Path]) -> Iterator[None]:
     Locking the folder, not a lock file, leaves nothing behind; the kernel drops the lock when a
     process dies, so a killed run never blocks the next one, which also sweeps away the temp files
     a killed run left.
+
+    The folder's parent is locked too, and first (it sorts first): the folder may not exist yet,
+    and a run that creates it, holding the lock of what existed then, would otherwise write beside
+    a run that started a moment later and locked the new folder.
     """
     import fcntl
 
-    folders = sorted({str(_existing_ancestor(_real(p).parent)) for p in paths})
+    required: dict[str, bool] = {}  # folder -> whether we must hold it (a parent we cannot open: best effort)
+    for path in paths:
+        folder = _real(path).parent
+        above = str(_existing_ancestor(folder.parent))
+        if folder.is_dir():
+            required[str(folder)] = True
+            required.setdefault(above, False)
+        else:
+            required[above] = True
     fds: list[int] = []
     try:
-        for folder in folders:
-            fd = os.open(folder, os.O_RDONLY)
+        for folder in sorted(required):
+            try:
+                fd = os.open(folder, os.O_RDONLY)
+            except PermissionError:
+                if required[folder]:
+                    raise
+                continue
             fds.append(fd)
             fcntl.flock(fd, fcntl.LOCK_EX)
         remove_stale_temps(paths)

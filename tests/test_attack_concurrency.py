@@ -184,3 +184,49 @@ def test_concurrent_installs_and_a_rewriting_host_lose_nothing(host, tmp_path, p
     verified = _hooks(host, "verify", env=env)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert not list(settings.parent.glob("*-tmp")), "a temp file was left behind"
+
+
+WAIT_THEN_INSTALL = """
+import contextlib, os, sys, time
+from hookweave.core import cli, fileio, installer, plan  # loaded before the race, not during it
+locked, log_path = fileio.locked, sys.argv[3]
+
+@contextlib.contextmanager
+def timed(paths):  # when this run held its locks, on the clock every process shares
+    with locked(paths):
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            with open(log_path, "a") as log:
+                log.write(f"{start} {time.monotonic()}\\n")
+
+fileio.locked = timed
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.001)
+sys.argv = ["hooks", "install", sys.argv[2], "--host", "claude"]
+cli.main()
+"""
+
+
+def test_first_installs_into_a_missing_folder_hold_one_lock(tmp_path, project) -> None:
+    """No host: half the runs start together while .claude/ does not exist, the other half the
+    moment the first of them creates it. No two may hold their locks at the same time; they used
+    to lock different folders (the project, .claude/) and write at once, which ended in spurious
+    "changed while hookweave was working" errors."""
+    writers = attack_size(8, 32)
+    bundles = [_bundle(tmp_path / "bundles" / f"w{i}", i) for i in range(writers)]
+    go, log = tmp_path / "go", tmp_path / "locks.log"
+    env = {**os.environ, "HOOKWEAVE_TEST_SLOW_WRITE": "0.02"}
+    procs = [subprocess.Popen([sys.executable, "-c", WAIT_THEN_INSTALL, str(go if i % 2 else project / ".claude"),
+                               str(b), str(log)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for i, b in enumerate(bundles)]
+    time.sleep(0.5)  # their imports
+    go.touch()
+    failed = [(i, code, p.stderr.read()) for i, p in enumerate(procs) if (code := p.wait(120))]
+    held = sorted(tuple(map(float, line.split())) for line in log.read_text().splitlines())
+    overlaps = sum(1 for a, b in zip(held, held[1:]) if b[0] < a[1])
+    assert (overlaps, failed) == (0, [])
+    record = json.loads((project / ".claude" / "settings.hookweave.json").read_text(encoding="utf-8"))
+    assert sorted(record["bundles"]) == sorted(f"w{i}" for i in range(writers))
+    assert _hooks("claude", "verify", env=dict(os.environ)).returncode == 0
