@@ -120,7 +120,7 @@ def test_concurrent_installs_and_a_rewriting_host_lose_nothing(host, tmp_path, p
                                   env={**env, "HOOKWEAVE_TEST_SLOW_WRITE": str(0.03 * (i % 2))},
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i, b in enumerate(bundles)]
         outcomes = [(p.wait(120), p.stderr.read()) for p in procs]
-        time.sleep(0.1)  # a last host rewrite after the writers
+        time.sleep(0.25)  # room for a host rewrite after the last writer
     finally:
         stop.touch()
         assert simulator.wait(30) == 0, "the host simulator crashed"
@@ -129,8 +129,7 @@ def test_concurrent_installs_and_a_rewriting_host_lose_nothing(host, tmp_path, p
     rewrites = [e for e in events if "k" in e]
     unexpected = [(i, code, err) for i, (code, err) in enumerate(outcomes)
                   if code not in (0, 1) or (code == 1 and "changed while hookweave was working" not in err)]
-    corrupt += [err for _, _, err in unexpected if "line" in err and "col" in err]
-    assert not unexpected, unexpected
+    corrupt += [err for _, code, err in unexpected if code == 2]  # a file it could not parse
 
     text = settings.read_text(encoding="utf-8")
     doc = _parse(host, text)
@@ -152,7 +151,7 @@ def test_concurrent_installs_and_a_rewriting_host_lose_nothing(host, tmp_path, p
         operator_lost += [c for c in re.findall(r"//[^\n]*|/\*.*?\*/", operator) if c not in text]
 
     # A user reruns what gave up, and what a host rewrite dropped (verify says "missing").
-    failed = [i for i, (code, _) in enumerate(outcomes) if code == 1]
+    failed = [i for i, (code, err) in enumerate(outcomes) if code == 1 and "changed while" in err]
     check = subprocess.run([HOOKS, "verify", "--host", host, "--json"], env=env, capture_output=True, text=True)
     missing = {b["name"] for h in json.loads(check.stdout)["hosts"] for f in h["files"] for b in f["bundles"]
                if any(x["status"] == "missing" for x in b["hooks"])}
@@ -165,6 +164,7 @@ def test_concurrent_installs_and_a_rewriting_host_lose_nothing(host, tmp_path, p
                   lost_updates=len(ours_gone) + len(host_lost) + len(operator_lost), corrupt_files=len(corrupt),
                   retries=len(failed), host_clobbers=len(missing))
     assert not corrupt, corrupt[:1]
+    assert not unexpected, unexpected
     assert not ours_gone, f"installs that exited 0 and vanished with no host rewrite to blame: {ours_gone}"
     assert not host_lost, f"the host's own entries were overwritten: {host_lost}"
     assert not operator_lost, operator_lost
@@ -209,7 +209,7 @@ cli.main()
 """
 
 
-def test_first_installs_into_a_missing_folder_hold_one_lock(tmp_path, project) -> None:
+def test_first_installs_into_a_missing_folder_hold_one_lock(tmp_path, project, attack_report) -> None:
     """No host: half the runs start together while .claude/ does not exist, the other half the
     moment the first of them creates it. No two may hold their locks at the same time; they used
     to lock different folders (the project, .claude/) and write at once, which ended in spurious
@@ -226,6 +226,7 @@ def test_first_installs_into_a_missing_folder_hold_one_lock(tmp_path, project) -
     failed = [(i, code, p.stderr.read()) for i, p in enumerate(procs) if (code := p.wait(120))]
     held = sorted(tuple(map(float, line.split())) for line in log.read_text().splitlines())
     overlaps = sum(1 for a, b in zip(held, held[1:]) if b[0] < a[1])
+    attack_report("first writers, missing folder", writers=writers, lock_overlaps=overlaps, failed_runs=len(failed))
     assert (overlaps, failed) == (0, [])
     record = json.loads((project / ".claude" / "settings.hookweave.json").read_text(encoding="utf-8"))
     assert sorted(record["bundles"]) == sorted(f"w{i}" for i in range(writers))
