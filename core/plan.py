@@ -71,13 +71,13 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
             if not event_regs:
                 continue
             hooks = new[hooks_key] = {}
-            created.append(f"/{escape(hooks_key)}")
+            _mark_created(created, f"/{escape(hooks_key)}")
         entries = hooks.get(event)
         if entries is None:
             if not event_regs:
                 continue
             entries = hooks[event] = []
-            created.append(f"/{escape(hooks_key)}/{escape(event)}")
+            _mark_created(created, f"/{escape(hooks_key)}/{escape(event)}")
         outcome = merge.update_event(
             entries, bundle.name, event_regs, prev.hashes() if prev else {}, host.owner,
             force=force, positional=host.positional,
@@ -91,7 +91,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
         for key, value in host.required.items():
             if key not in new:
                 new[key] = value
-                created.append(f"/{escape(key)}")
+                _mark_created(created, f"/{escape(key)}")
     env_record: dict[str, envmerge.RecordedEnv] = {}
     if host.env_key and (env_wanted or (prev and prev.env)):
         env_record, notes = _install_env(new, created, host.env_key, env_wanted, prev.env if prev else {})
@@ -155,8 +155,14 @@ def _install_env(new: dict, created: list[str], key: str, wanted, recorded) -> t
     if existed or env:
         new[key] = env
         if not existed:
-            created.append(f"/{escape(key)}")
+            _mark_created(created, f"/{escape(key)}")
     return env_record, notes
+
+
+def _mark_created(created: list[str], pointer: str) -> None:
+    """Note a container install made; once, though a host or a killed run may make us make it again."""
+    if pointer not in created:
+        created.append(pointer)
 
 
 def _events_with_marker(hooks: Any, bundle: str, host: Host) -> list[str]:

@@ -237,3 +237,13 @@ def test_symlinked_settings_stay_a_link_and_keep_their_mode(run, project: Path, 
     assert [p.name for p in dotfiles.parent.iterdir()] == ["claude.json"]  # no temp file left
     run("uninstall", "guard", "--host", "claude")
     assert link.is_symlink() and dotfiles.read_text(encoding="utf-8") == OPERATOR
+
+
+def test_a_container_made_again_is_recorded_once(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    data["hooks"].pop("SessionStart")  # the host dropped the event install had created
+    settings.write_text(json.dumps(data, indent=4, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 0
+    record = json.loads(record_of(settings).read_text(encoding="utf-8"))
+    assert record["created"] == ["/hooks/SessionStart"]
