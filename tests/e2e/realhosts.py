@@ -50,6 +50,13 @@ class Probe:
         (self.folder / "hookweave.toml").write_text(manifest)
         return str(self.folder)
 
+    def operator_hooks(self, events: tuple[str, ...], *, named: bool = False) -> dict:
+        """The operator's own hooks, one probe per event (id ``op-<event>``), in the nested shape."""
+        def handler(event: str) -> dict:
+            return {"type": "command", **({"name": f"op-{event}"} if named else {}), "command": self.command(f"op-{event}")}
+
+        return {event: [{"hooks": [handler(event)]}] for event in events}
+
     def calls(self) -> list[dict]:
         if not self.log.exists():
             return []
@@ -77,6 +84,13 @@ def off_loopback(strace_output: str) -> list[str]:
     found = re.findall(r'inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"', strace_output)
     addresses = {a or b for a, b in found}
     return sorted(a for a in addresses if not (a.startswith("127.") or a == "::1" or a.startswith("::ffff:127.")))
+
+
+def write_operator_file(path: Path, text: str) -> tuple[Path, str]:
+    """Put the operator's settings file in place; returns it and its text, to compare later."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path, text
 
 
 def ids(calls: list[dict]) -> list[str]:

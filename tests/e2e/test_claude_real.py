@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from realhosts import agent_binary, ids, run_agent
+from realhosts import agent_binary, ids, run_agent, write_operator_file
 
 
 @pytest.fixture
@@ -18,14 +18,10 @@ def claude(mock, home: Path, project: Path):
 
 
 def _operator_settings(project: Path, probe) -> tuple[Path, str]:
-    hooks = {event: [{"hooks": [{"type": "command", "command": probe.command(f"op-{event}")}]}]
-             for event in ("SessionStart", "PreToolUse", "Stop")}
+    hooks = probe.operator_hooks(("SessionStart", "PreToolUse", "Stop"))
     text = json.dumps({"permissions": {"allow": ["Bash(ls:*)"]}, "env": {"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "10"},
                        "hooks": hooks}, indent=4) + "\n"
-    path = project / ".claude" / "settings.json"
-    path.parent.mkdir()
-    path.write_text(text)
-    return path, text
+    return write_operator_file(project / ".claude" / "settings.json", text)
 
 
 def test_installed_hooks_fire_once_with_env_and_are_gone_after_uninstall(run, claude, probe, project) -> None:

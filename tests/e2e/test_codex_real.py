@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from realhosts import agent_binary, ids, run_agent
+from realhosts import agent_binary, ids, run_agent, write_operator_file
 
 from hookweave.hosts.codex import trust_hash
 from hookweave.hosts.codex_appserver import hooks_list
@@ -39,12 +39,9 @@ def codex(codex_env, project: Path):
 
 def _operator_hooks(project: Path, probe, codex_env) -> tuple[Path, str]:
     """Operator hooks in .codex/hooks.json, trusted by the operator as Codex's /hooks would."""
-    hooks = {event: [{"hooks": [{"type": "command", "command": probe.command(f"op-{event}")}]}]
-             for event in ("SessionStart", "PreToolUse", "Stop")}
-    path = project / ".codex" / "hooks.json"
-    path.parent.mkdir()
+    hooks = probe.operator_hooks(("SessionStart", "PreToolUse", "Stop"))
     text = json.dumps({"description": "operator hooks", "hooks": hooks}, indent=2) + "\n"
-    path.write_text(text)
+    path, text = write_operator_file(project / ".codex" / "hooks.json", text)
     label = {"SessionStart": "session_start", "PreToolUse": "pre_tool_use", "Stop": "stop"}
     state = "".join(f'\n[hooks.state."{path}:{label[e]}:0:0"]\ntrusted_hash = "{trust_hash(e, g[0], g[0]["hooks"][0])}"\n'
                     for e, g in hooks.items())

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from realhosts import agent_binary, ids, run_agent
+from realhosts import agent_binary, ids, run_agent, write_operator_file
 
 
 # Offline: API-key auth against the mock, and no usage statistics (play.googleapis.com) or updates.
@@ -29,13 +29,9 @@ def gemini(mock, home: Path, project: Path, monkeypatch):
 
 
 def _operator_settings(project: Path, probe) -> tuple[Path, str]:
-    hooks = {event: [{"hooks": [{"type": "command", "name": f"op-{event}", "command": probe.command(f"op-{event}")}]}]
-             for event in ("SessionStart", "BeforeTool", "AfterAgent")}
+    hooks = probe.operator_hooks(("SessionStart", "BeforeTool", "AfterAgent"), named=True)
     text = "{\n  // the operator's project settings\n" + json.dumps({"hooks": hooks}, indent=2)[1:] + "\n"
-    path = project / ".gemini" / "settings.json"
-    path.parent.mkdir()
-    path.write_text(text)
-    return path, text
+    return write_operator_file(project / ".gemini" / "settings.json", text)
 
 
 def test_installed_hooks_fire_once_with_env_and_are_gone_after_uninstall(run, gemini, probe, project) -> None:
