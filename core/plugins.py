@@ -15,18 +15,38 @@ from hookweave.core.host import Host
 BLOCK_ENV = "HOOKWEAVE_DISABLE_PLUGINS"  # comma-separated entry-point names not to load
 
 
-def get_plugin_manager(*, load_entrypoints: bool = True) -> pluggy.PluginManager:
+class HostPluginManager(pluggy.PluginManager):
+    """pluggy's manager, plus where each entry-point plugin came from (``origins``)."""
+
+    def __init__(self) -> None:
+        super().__init__(hookspecs.PROJECT)
+        self.origins: dict[str, str] = {}  # plugin module -> "<distribution> <version>"
+
+    def load_entrypoints(self) -> None:
+        """Register every installed ``hookweave`` entry point as pluggy's own loader would, found
+        without ``importlib.metadata`` (``core/entrypoints.py`` says why)."""
+        from hookweave.core.entrypoints import entry_points
+
+        for ep in entry_points(hookspecs.PROJECT):
+            if self.has_plugin(ep.name) or self.is_blocked(ep.name):
+                continue
+            plugin = ep.load()
+            self.register(plugin, name=ep.name)
+            self.origins[getattr(plugin, "__name__", "")] = f"{ep.dist} {ep.version}"
+
+
+def get_plugin_manager(*, load_entrypoints: bool = True) -> HostPluginManager:
     """A fresh manager with the built-in hosts and, unless told not to, the installed plugins."""
     from hookweave.hosts import DEFAULT_HOSTS
 
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm = HostPluginManager()
     pm.add_hookspecs(hookspecs)
     for module_name in DEFAULT_HOSTS:
         pm.register(importlib.import_module(module_name), name=module_name)
     if load_entrypoints:
         for blocked in filter(None, os.environ.get(BLOCK_ENV, "").split(",")):
             pm.set_blocked(blocked.strip())
-        pm.load_setuptools_entrypoints(hookspecs.PROJECT)
+        pm.load_entrypoints()
     pm.check_pending()
     return pm
 
@@ -42,10 +62,7 @@ class HostRegistry:
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         self._hosts: dict[str, HostInfo] = {}
-        self._dists = {
-            getattr(plugin, "__name__", ""): f"{dist.project_name} {dist.version}"
-            for plugin, dist in pm.list_plugin_distinfo()
-        }
+        self._dists = dict(getattr(pm, "origins", {}))
         pm.hook.hookweave_register_hosts(register=self._register)
 
     def _register(self, cls: type[Host]) -> None:
