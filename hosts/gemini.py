@@ -96,6 +96,15 @@ class GeminiHost(NestedGroupsHost):
         gone = {hook_name(bundle, h) for h in hook_ids}
         config["disabled"] = [n for n in config["disabled"] if n not in gone]
 
+    def traces(self, doc: Any, bundle: str) -> set[str]:
+        """Our hooks' names already in hooksConfig.disabled: the operator's entries, kept on uninstall."""
+        config = doc.get("hooksConfig") if isinstance(doc, dict) else None
+        disabled = config.get("disabled") if isinstance(config, dict) else None
+        if not isinstance(disabled, list):
+            return set()
+        prefix = hook_name(bundle, "")
+        return {n[len(prefix):] for n in disabled if isinstance(n, str) and n.startswith(prefix)}
+
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         scoped = [docs.get(s) for s in self.verify_scopes if isinstance(docs.get(s), dict)]
         found: list[Finding] = []

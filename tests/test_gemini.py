@@ -153,3 +153,26 @@ def test_hook_without_a_gemini_event_is_skipped_and_reported(run, write_bundle, 
                             'command = "x"\nhosts = ["gemini"]\n')
     result = run("install", str(explicit), "--host", "gemini")
     assert result.exit_code == 2 and "names gemini, which has no subagent_stop event" in result.stderr
+
+
+def test_a_name_disabled_before_install_stays_disabled_after_uninstall(run, settings, trusted) -> None:
+    """Issue 8 case 5: the operator's own "guard/keepalive" entry in hooksConfig.disabled was lost."""
+    text = OPERATOR.replace('"disabled": ["noisy-logger"]', '"disabled": ["noisy-logger", "guard/keepalive"]')
+    settings.write_text(text)
+    assert run("install", str(DATA / "claude" / "bundle"), "--host", "gemini").exit_code == 0
+    record = json.loads(settings.with_name("settings.hookweave.json").read_text())
+    assert record["bundles"]["guard"]["traces_before"] == ["keepalive"]
+    assert run("install", str(DATA / "claude" / "bundle"), "--host", "gemini").stdout.startswith(
+        "gemini project .gemini/settings.json: guard 1.2.0 already installed; nothing written\n")
+    assert run("uninstall", "guard", "--host", "gemini").exit_code == 0
+    assert settings.read_text() == text
+
+
+def test_only_names_disabled_since_install_go_with_uninstall(run, settings, trusted) -> None:
+    text = OPERATOR.replace('"disabled": ["noisy-logger"]', '"disabled": ["guard/one-strike", "noisy-logger"]')
+    settings.write_text(text)
+    run("install", str(DATA / "claude" / "bundle"), "--host", "gemini")
+    after = settings.read_text()
+    settings.write_text(after.replace('"noisy-logger"]', '"noisy-logger", "guard/keepalive"]'))  # /hooks disable
+    assert run("uninstall", "guard", "--host", "gemini").exit_code == 0
+    assert settings.read_text() == text
