@@ -37,8 +37,9 @@ def target(host: Host, scope: str, project: Path) -> Target:
     return Target(host, scope, path, host.record_path(path), paths.display(path), path.parent.is_dir())
 
 
-def load_bundle(spec: str | None) -> Bundle:
-    """A manifest path, a folder holding ``hookweave.toml``, or the name of a shipped template."""
+def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
+    """A manifest path, a folder holding ``hookweave.toml``, or the name of a shipped template;
+    ``hosts``: the registered host names, which every host the manifest names must be one of."""
     candidate = Path(spec) if spec else Path("hookweave.toml")
     if candidate.is_dir():
         candidate = candidate / "hookweave.toml"
@@ -56,7 +57,10 @@ def load_bundle(spec: str | None) -> Bundle:
     text = fileio.read_text(path) or ""
     from hookweave.core import manifest
 
-    return manifest.parse_manifest(text, path)
+    bundle = manifest.parse_manifest(text, path)
+    if hosts is not None:
+        manifest.check_hosts(bundle, hosts)
+    return bundle
 
 
 def _check_bundle_dir(manifest: Path) -> None:

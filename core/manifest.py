@@ -37,6 +37,17 @@ def _load_toml(text: str, path: Path) -> dict[str, Any]:
         line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
         reason = re.sub(r"\s*\(at line.*\)", "", str(exc))
         raise ParseError(str(path), line, col, f"invalid TOML: {reason}") from None
+    except ValueError:  # tomllib's int() past Python's 4300-digit limit
+        raise _long_number(text, path) from None
+
+
+def _long_number(text: str, path: Path) -> ParseError:
+    m = re.search(r"[0-9_]{4000,}", text)
+    start = m.start() if m else 0
+    line = text.count("\n", 0, start) + 1
+    col = start - (text.rfind("\n", 0, start) + 1) + 1
+    size = len(m.group()) if m else 0
+    return ParseError(str(path), line, col, f"a number of {size} digits", "write it as a string, or shorten it")
 
 
 def _load_tomlkit(text: str, path: Path) -> dict[str, Any]:
@@ -47,6 +58,8 @@ def _load_tomlkit(text: str, path: Path) -> dict[str, Any]:
     except tomlkit.exceptions.ParseError as exc:  # tomlkit counts columns from 0
         reason = str(exc).split(" at line ")[0]
         raise ParseError(str(path), exc.line, exc.col + 1, f"invalid TOML: {reason}") from None
+    except ValueError:
+        raise _long_number(text, path) from None
 
 
 class _Checker:
@@ -187,6 +200,9 @@ def _hook_fields(check: _Checker, raw: dict, where: str, *, neutral: bool) -> di
 
 def _matcher(check: _Checker, value: Any, where: str, neutral: bool) -> tuple[str, ...] | str:
     if not neutral and isinstance(value, str):
+        bad = _control(value)
+        if bad:
+            raise check.fail(where, f"holds the control character {bad}", "remove it")
         return value  # a host-native matcher string, passed as is
     if not isinstance(value, list) or not value or not all(isinstance(t, str) for t in value):
         raise check.fail(where, "must be a list of tool names", 'e.g. matcher = ["shell"]')
@@ -200,7 +216,20 @@ def _matcher(check: _Checker, value: Any, where: str, neutral: bool) -> tuple[st
     return tuple(value)
 
 
+def _control(value: str, allowed: str = "") -> str | None:
+    """The first control character in ``value`` that is not in ``allowed``, as an escape."""
+    bad = next((c for c in value if (c < " " or c == "\x7f") and c not in allowed), None)
+    return None if bad is None else bad.encode("unicode_escape").decode()
+
+
 def _command(check: _Checker, value: Any, where: str) -> str | tuple[str, ...]:
+    # A NUL cannot reach a shell (argv strings end at it), and the other control characters but
+    # tab and newline are invisible in every settings file and message: refuse them all.
+    words = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    for word in words:
+        bad = _control(word, "\t\n") if isinstance(word, str) else None
+        if bad:
+            raise check.fail(where, f"holds the control character {bad}", "remove it, or write it as a shell escape")
     if isinstance(value, str):
         check.string(value, where, "give the shell command to run")
         if value.rstrip(" \t").endswith("\\"):
@@ -221,10 +250,35 @@ def _env(check: _Checker, key: str, raw: Any) -> EnvVar:
     value = raw["value"]
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise check.fail(f"{where}.value", "must be a string or a whole number", 'e.g. value = "5000"')
+    if isinstance(value, str) and "\x00" in value:
+        raise check.fail(f"{where}.value", "holds a NUL character, which no environment variable can", "remove it")
     policy = raw.get("policy", "if-absent")
     if policy not in POLICIES:
         raise check.fail(f"{where}.policy", f"unknown policy {policy!r}", "use " + ", ".join(POLICIES))
-    if policy == "at-least" and not re.fullmatch(r"-?\d+", str(value)):
+    if policy == "at-least" and not re.fullmatch(r"-?[0-9]+", str(value)):
         raise check.fail(f"{where}.value", "at-least needs a whole number", f'e.g. value = "5000"')
     hosts = check.hosts(raw["hosts"], f"{where}.hosts") if "hosts" in raw else None
     return EnvVar(key, str(value), policy, hosts)
+
+
+def check_hosts(bundle: Bundle, known: list[str]) -> None:
+    """Refuse host names no registered host has (a typo would install nothing, silently).
+
+    The parser is pure and knows no registry, so the installer calls this once hosts are loaded.
+    """
+    check = _Checker(bundle.manifest)
+
+    def one(name: str, where: str) -> None:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"registered hosts: {', '.join(known)}"
+            raise check.fail(where, f"unknown host {name!r}", hint)
+
+    for i, hook in enumerate(bundle.hooks):
+        for name in hook.hosts or ():
+            one(name, f"hooks[{i}] ({hook.id}).hosts")
+        for name in hook.overrides:
+            one(name, f"hooks[{i}] ({hook.id}).host.{_key(name)}")
+    for var in bundle.env:
+        for name in var.hosts or ():
+            one(name, f"env.{_key(var.name)}.hosts")

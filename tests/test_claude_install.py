@@ -384,3 +384,70 @@ def test_force_install_of_an_edited_first_entry_keeps_theirs_after_ours(run, set
     assert edited["hooks"]["PreToolUse"][0]["hooks"][0] == mine
     assert json.loads(settings.read_text(encoding="utf-8")) == expected
     assert run("verify", "--host", "claude").exit_code == 0
+
+
+# -- issue 8, cases 6 and 7: lone surrogates and numbers past Python's digit limit ----------------------
+
+SURROGATE_BUNDLE = '[bundle]\nname = "sur"\nversion = "1"\n[[hooks]]\nid = "k"\nevent = "stop"\ncommand = "k"\n' \
+                   '[env.FOO]\nvalue = "1"\npolicy = "override"\n'
+
+
+def test_a_lone_surrogate_in_the_operators_env_survives_override_and_uninstall(run, settings: Path, write_bundle) -> None:
+    """Issue 8 case 6: the prior value "\\ud800" ended in UnicodeEncodeError writing the record."""
+    text = OPERATOR.replace('"GREETING": "grüß dich ☕",', '"GREETING": "grüß dich ☕",\n        "FOO": "a\\ud800b",')
+    settings.write_text(text, encoding="utf-8")
+    bundle = str(write_bundle(SURROGATE_BUNDLE))
+    result = run("install", bundle, "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert "  note: sur: FOO: set to '1' (was 'a\\ud800b'; policy override)\n" in result.stdout
+    assert '"prior": "a\\ud800b"' in record_of(settings).read_text(encoding="utf-8")
+    assert run("verify", "--host", "claude").exit_code == 0
+    assert run("install", bundle, "--host", "claude").stdout.startswith(
+        "claude project .claude/settings.json: sur 1 already installed; nothing written\n")
+    result = run("uninstall", "sur", "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert settings.read_text(encoding="utf-8") == text
+
+
+def test_a_lone_surrogate_in_an_edit_of_our_entry_is_hashed_and_reported(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    text = settings.read_text(encoding="utf-8")
+    edited = text.replace('"nightly keepalive-hook # hookweave:guard/keepalive"',
+                          '"nightly \\udc80 keepalive-hook # hookweave:guard/keepalive"')
+    settings.write_text(edited, encoding="utf-8")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert "      modified     keepalive    Stop (last)  edited since it was installed" in result.stdout
+    dry = run("install", BUNDLE, "--host", "claude", "--force", "--dry-run", "--json")
+    assert dry.exit_code == 0, dry.output
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 1
+    assert settings.read_text(encoding="utf-8") == edited
+    assert run("install", BUNDLE, "--host", "claude", "--force").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == text
+
+
+def test_a_value_past_the_digit_limit_is_compared_as_digits(run, settings: Path, write_bundle) -> None:
+    """Issue 8 case 7: at-least's int() raised on a 5000-digit value (operator's or the bundle's)."""
+    huge = "9" * 5000
+    settings.write_text(OPERATOR.replace('"12"', f'"{huge}"'), encoding="utf-8")
+    result = run("install", BUNDLE, "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert (f"  note: guard: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: kept the operator's value '{huge[:27]}...{huge[:27]}' "
+            "(5000 characters), already at least '20' (policy at-least)\n") in result.stdout
+    assert json.loads(settings.read_text(encoding="utf-8"))["env"]["CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"] == huge
+    settings.write_text(OPERATOR, encoding="utf-8")
+    run("uninstall", "guard", "--host", "claude")
+    bigger = '[bundle]\nname = "cap"\nversion = "1"\n[env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP]\n' \
+             f'value = "{huge}"\npolicy = "at-least"\n'
+    assert run("install", str(write_bundle(bigger)), "--host", "claude").exit_code == 0
+    assert json.loads(settings.read_text(encoding="utf-8"))["env"]["CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"] == huge
+    assert run("uninstall", "cap", "--host", "claude").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == OPERATOR
+
+
+def test_a_toml_integer_past_the_digit_limit_is_a_manifest_error(run, settings: Path, write_bundle) -> None:
+    folder = write_bundle('[bundle]\nname = "cap"\nversion = "1"\n[env.X]\nvalue = ' + "9" * 5000 + "\n")
+    result = run("install", str(folder), "--host", "claude")
+    assert result.exit_code == 2
+    assert result.stderr == f"hooks: {folder / 'hookweave.toml'}:5:9: a number of 5000 digits; write it as a string, or shorten it\n"
+    assert settings.read_text(encoding="utf-8") == OPERATOR
