@@ -35,7 +35,7 @@ def _decide(var: EnvVar, baseline: str | None) -> tuple[bool, str]:
     if _parts(baseline)[0] <= 0:
         return False, f"kept the operator's value {_short(baseline)}: 0 or less means no limit (policy at-least)"
     if _at_least(baseline, var.value):
-        return False, f"kept the operator's value {_short(baseline)}, already at least {_short(var.value)} (policy at-least)"
+        return False, f"kept the operator's value {_short(baseline)}, already at least {var.value if len(var.value) <= 40 else _short(var.value)} (policy at-least)"
     return True, ""
 
 

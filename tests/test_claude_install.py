@@ -433,7 +433,7 @@ def test_a_value_past_the_digit_limit_is_compared_as_digits(run, settings: Path,
     result = run("install", BUNDLE, "--host", "claude")
     assert result.exit_code == 0, result.output
     assert (f"  note: guard: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: kept the operator's value '{huge[:27]}...{huge[:27]}' "
-            "(5000 characters), already at least '20' (policy at-least)\n") in result.stdout
+            "(5000 characters), already at least 20 (policy at-least)\n") in result.stdout
     assert json.loads(settings.read_text(encoding="utf-8"))["env"]["CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"] == huge
     settings.write_text(OPERATOR, encoding="utf-8")
     run("uninstall", "guard", "--host", "claude")
