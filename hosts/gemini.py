@@ -107,11 +107,11 @@ class GeminiHost(NestedGroupsHost):
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         scoped = [docs.get(s) for s in self.verify_scopes if isinstance(docs.get(s), dict)]
-        found: list[Finding] = []
+        found = _odd_types(self, docs)
         enabled = _last(scoped, ("hooksConfig", "enabled"), True)
         if enabled is False:
             found.append(Finding("problem", "hooksConfig.enabled is false: Gemini runs no hooks; set it to true"))
-        disabled = {n for d in scoped for n in (_get(d, ("hooksConfig", "disabled")) or []) if isinstance(n, str)}
+        disabled = {n for d in scoped for n in _list(_get(d, ("hooksConfig", "disabled"))) if isinstance(n, str)}
         ours = _our_names(self, [docs.get(s) for s in installed_scopes])
         for name in sorted(disabled & ours):
             bundle, _, hook_id = name.partition("/")
@@ -128,6 +128,34 @@ class GeminiHost(NestedGroupsHost):
         return found
 
 
+GATE_TYPES = {  # where a gate reads a setting, and what Gemini's settings schema has there
+    ("hooksConfig",): (dict, "an object"),
+    ("hooksConfig", "enabled"): (bool, "true or false"),
+    ("hooksConfig", "disabled"): (list, "a list of hook names"),
+    ("security",): (dict, "an object"),
+    ("security", "folderTrust"): (dict, "an object"),
+    ("security", "folderTrust", "enabled"): (bool, "true or false"),
+}
+
+
+def _odd_types(host: GeminiHost, docs: Mapping[str, Any]) -> list[Finding]:
+    """A gate setting of another type is read as unset; say so, since Gemini may read it otherwise."""
+    out = []
+    for scope in host.verify_scopes:
+        for keys, (kind, what) in GATE_TYPES.items():
+            value = _get(docs.get(scope), keys)
+            bad = value is not None and (not isinstance(value, kind) or (
+                kind is list and not all(isinstance(n, str) for n in value)))
+            if bad:
+                out.append(Finding("warning", f"{scope} settings: {'.'.join(keys)} should be {what}; hookweave reads "
+                                   "it as unset, and Gemini may reject the file: fix it"))
+    return out
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
 def _get(doc: Any, keys: tuple[str, ...]) -> Any:
     for key in keys:
         if not isinstance(doc, dict) or key not in doc:
@@ -141,7 +169,7 @@ def _last(docs: list[Any], keys: tuple[str, ...], default: Any) -> Any:
     value = default
     for doc in docs:
         found = _get(doc, keys)
-        if found is not None:
+        if isinstance(found, type(default)):  # a value of another type counts as unset (_odd_types says so)
             value = found
     return value
 
@@ -149,7 +177,8 @@ def _last(docs: list[Any], keys: tuple[str, ...], default: Any) -> Any:
 def _our_names(host: GeminiHost, docs: list[Any]) -> set[str]:
     out = set()
     for doc in docs:
-        for groups in (_get(doc, ("hooks",)) or {}).values():
+        hooks = _get(doc, ("hooks",))
+        for groups in hooks.values() if isinstance(hooks, dict) else ():
             for group in groups if isinstance(groups, list) else []:
                 owner = host.owner(group)
                 if owner:
@@ -160,7 +189,8 @@ def _our_names(host: GeminiHost, docs: list[Any]) -> set[str]:
 def _sequential_events(host: GeminiHost, docs: Mapping[str, Any], scopes: set[str]) -> set[str]:
     events = set()
     for scope in scopes:
-        for event, groups in (_get(docs.get(scope), ("hooks",)) or {}).items():
+        hooks = _get(docs.get(scope), ("hooks",))
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
             if isinstance(groups, list) and any(isinstance(g, dict) and g.get("sequential") is True for g in groups):
                 events.add(event)
     return events
