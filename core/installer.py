@@ -302,11 +302,13 @@ def _read_scope(
             if extra_text is not None:
                 drop_in = _settings_object(host.parse(extra_text, paths.display(extra)), paths.display(extra))
                 doc = {**(doc or {}), **drop_in}
-        rec_path = host.record_path(path)
-        rec = record.from_text(_text(rec_path, planned), str(rec_path))
-        return doc, rec, None
     except BadInput as exc:
-        return None, record.Record(), str(exc)
+        return None, record.Record(), f"{exc} ({host.title} ignores a file it cannot read)"
+    try:
+        rec_path = host.record_path(path)
+        return doc, record.from_text(_text(rec_path, planned), str(rec_path)), None
+    except BadInput as exc:
+        return doc, record.Record(), f"{exc} (so this scope's hooks cannot be checked)"
 
 
 def _settings_object(doc: object, shown: str) -> dict:
@@ -331,7 +333,7 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
         docs[scope] = doc
         if error:
             level = "problem" if scope in scopes else "note"
-            report.findings.append(Finding(level, f"{error} ({host.title} ignores a file it cannot read)"))
+            report.findings.append(Finding(level, error))
         if not rec.empty:
             records[scope] = rec
         if scope in scopes and (not rec.empty or _has_markers(host, doc)):

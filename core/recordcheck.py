@@ -16,6 +16,7 @@ from hookweave.core.model import POLICIES, POSITIONS
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # bundle and hook ids, as the manifest allows them
 ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 SHA_RE = re.compile(r"sha256:[0-9a-f]{64}")
+PRINTABLE_RE = re.compile("[^\x00-\x1f\x7f\ud800-\udfff]+")
 POINTER_RE = re.compile(r"(/([^/~]|~[01])*)+")
 
 
@@ -57,6 +58,8 @@ def _bundle(raw: Any, where: str):
     version = raw.get("version")
     if not isinstance(version, str) or not version.strip():
         raise Bad(f"{where}.version", f"must be a non-empty string, not {_show(version)}")
+    if not PRINTABLE_RE.fullmatch(version):  # it is printed: one line, valid UTF-8
+        raise Bad(f"{where}.version", f"{_show(version)} holds a control character or a lone surrogate")
     hooks_raw = raw.get("hooks", [])
     if not isinstance(hooks_raw, list):
         raise Bad(f"{where}.hooks", f"must be a list, not {_kind(hooks_raw)}")
@@ -65,7 +68,7 @@ def _bundle(raw: Any, where: str):
         at = f"{where}.hooks[{i}]"
         _object(h, at)
         hook_id = _string(h, "id", at, NAME_RE, "not a hook id (lowercase letters, digits and dashes)")
-        event = _string(h, "event", at, re.compile(r"[^\x00-\x1f\x7f]+"), "not an event name")
+        event = _string(h, "event", at, PRINTABLE_RE, "not an event name")
         position = h.get("position")
         if position not in POSITIONS:
             raise Bad(f"{at}.position", f"{_show(position)} is not first or last")
