@@ -22,9 +22,15 @@ import pytest
 from hookweave.core.render import marker_in
 from tests.conftest import attack_size
 
-DATA = Path(__file__).parent / "data" / "claude"
-OPERATOR = (DATA / "operator.settings.json").read_text(encoding="utf-8")
-BUNDLE = str(DATA / "bundle")
+DATA = Path(__file__).parent / "data"
+BUNDLE = str(DATA / "claude" / "bundle")
+# host -> (its operator file full of foreign entries, where it goes in the project)
+HOSTS = {
+    "claude": (DATA / "claude" / "operator.settings.json", ".claude/settings.json"),
+    "gemini": (DATA / "gemini" / "operator.settings.json", ".gemini/settings.json"),
+    "codex": (DATA / "codex" / "operator.settings.json", ".codex/hooks.json"),
+}
+USER = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json"}
 OTHER = '[bundle]\nname = "other"\nversion = "1"\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "other-x"\n'
 EVENTS = ["PreToolUse", "PostToolUse", "Stop", "SessionStart", "Notification", "UserPromptSubmit", "FutureEvent"]
 
@@ -140,7 +146,7 @@ def _expect_uninstall(before: dict, regs: dict, created: set[str], force: bool) 
     for event in created:
         if after["hooks"].get(event) == []:
             del after["hooks"][event]
-    env = after.get("env", {})
+    env = after.get("env") if isinstance(after.get("env"), dict) else {}
     if env.get("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP") == "20":
         env["CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"] = "12"
     return after
@@ -180,28 +186,38 @@ def _check_install(before: dict, after: dict, regs: dict, installed: bool, force
     return None
 
 
+def _parse(text: str) -> dict:
+    from hookweave.core import jsontext
+
+    return jsontext.parse(text, "settings", comments=True).value
+
+
 @pytest.mark.attack
+@pytest.mark.parametrize("host", sorted(HOSTS))
 def test_operator_edits_then_random_commands_keep_every_entry_the_record_does_not_account_for(
-    run, write_bundle, project: Path, home: Path, attack_report
+    run, write_bundle, project: Path, home: Path, attack_report, monkeypatch, host: str
 ) -> None:
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     rng = random.Random(88)
-    settings = project / ".claude" / "settings.json"
+    source, where = HOSTS[host]
+    OPERATOR = source.read_text(encoding="utf-8")
+    settings = project / where
     settings.parent.mkdir()
-    user = home / ".claude" / "settings.json"
+    user = home / USER[host]
     user.parent.mkdir()
     other = str(write_bundle(OTHER))
-    rounds = attack_size(40, 600)
+    rounds = attack_size(14, 200)
     cases = failures = refused = 0
     edits: dict[str, int] = {}
     for _ in range(rounds):
         settings.write_text(OPERATOR, encoding="utf-8")
-        for p in (settings.with_name("settings.hookweave.json"), user):
+        for p in (settings.with_name(settings.stem + ".hookweave.json"), user):
             p.unlink(missing_ok=True)
-        assert run("install", BUNDLE, "--host", "claude").exit_code == 0
+        assert run("install", BUNDLE, "--host", host).exit_code == 0
         if rng.random() < 0.5:
-            assert run("install", other, "--host", "claude").exit_code == 0
-        data = json.loads(settings.read_text(encoding="utf-8"))
-        record = json.loads(settings.with_name("settings.hookweave.json").read_text(encoding="utf-8"))
+            assert run("install", other, "--host", host).exit_code == 0
+        data = _parse(settings.read_text(encoding="utf-8"))
+        record = json.loads(settings.with_name(settings.stem + ".hookweave.json").read_text(encoding="utf-8"))
         regs = {}
         for h in record["bundles"]["guard"]["hooks"]:
             entry = next(g for g in data["hooks"][h["event"]] if _owner(g) == ("guard", h["id"]))
@@ -210,7 +226,7 @@ def test_operator_edits_then_random_commands_keep_every_entry_the_record_does_no
         installed = True
         operator = Operator(rng, regs)
         for _step in range(rng.randint(1, 4)):
-            user_data = json.loads(user.read_text(encoding="utf-8")) if user.exists() else {}
+            user_data = _parse(user.read_text(encoding="utf-8")) if user.exists() else {}
             for _ in range(rng.randint(1, 3)):
                 kind = operator.edit(data, user_data)
                 edits[kind] = edits.get(kind, 0) + 1
@@ -222,12 +238,12 @@ def test_operator_edits_then_random_commands_keep_every_entry_the_record_does_no
             op = rng.choice(["install", "install --force", "uninstall", "uninstall --force"])
             args = ["install", BUNDLE] if op.startswith("install") else ["uninstall", "guard"]
             force = op.endswith("--force")
-            result = run(*args, "--host", "claude", *(["--force"] if force else []))
+            result = run(*args, "--host", host, *(["--force"] if force else []))
             cases += 1
             try:
                 assert result.exit_code in (0, 1), result.output
                 assert (user.read_text(encoding="utf-8") if user.exists() else None) == user_text, "another scope written"
-                after = json.loads(settings.read_text(encoding="utf-8")) if settings.exists() else {}
+                after = _parse(settings.read_text(encoding="utf-8")) if settings.exists() else {}
                 if op.startswith("uninstall"):
                     if not installed:
                         assert settings.read_text(encoding="utf-8") == text
@@ -258,11 +274,32 @@ def test_operator_edits_then_random_commands_keep_every_entry_the_record_does_no
                         if key not in ("hooks", "env"):
                             assert json.dumps(after[key]) == json.dumps(data[key]), key
                     installed = True
-                    rec = json.loads(settings.with_name("settings.hookweave.json").read_text(encoding="utf-8"))
+                    rec = json.loads(settings.with_name(settings.stem + ".hookweave.json").read_text(encoding="utf-8"))
                     created = {p.split("/")[2] for p in rec["created"] if p.count("/") == 2}
                 data = after
             except AssertionError:
                 failures += 1
                 raise
-    attack_report("ownership at the edges", cases=cases, refused=refused, failures=failures)
+    attack_report(f"ownership at the edges ({host})", cases=cases, refused=refused, failures=failures)
     assert failures == 0
+
+
+# -- issue 8, case 2 on Codex (the other hosts' cases live in their own test files) --------------------
+
+def test_codex_force_install_keeps_a_handler_the_operator_added_to_our_group(run, project: Path) -> None:
+    """install --force replaced the whole group, and the operator's handler with it."""
+    hooks_json = project / ".codex" / "hooks.json"
+    hooks_json.parent.mkdir()
+    hooks_json.write_text(HOSTS["codex"][0].read_text(encoding="utf-8"), encoding="utf-8")
+    assert run("install", BUNDLE, "--host", "codex").exit_code == 0
+    data = _parse(hooks_json.read_text(encoding="utf-8"))
+    mine = {"type": "command", "command": "echo operator"}
+    ours = next(g for g in data["hooks"]["Stop"] if _owner(g))
+    ours["hooks"].append(mine)
+    hooks_json.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert run("install", BUNDLE, "--host", "codex").exit_code == 1
+    assert run("install", BUNDLE, "--host", "codex", "--force").exit_code == 0
+    stop = _parse(hooks_json.read_text(encoding="utf-8"))["hooks"]["Stop"]
+    assert stop[1:] == [{"hooks": [mine]}, {"hooks": [{"type": "command", "command": "nightly keepalive-hook # hookweave:guard/keepalive"}]}]
+    assert run("uninstall", "guard", "--host", "codex").exit_code == 0
+    assert _parse(hooks_json.read_text(encoding="utf-8"))["hooks"]["Stop"][1:] == [{"hooks": [mine]}]

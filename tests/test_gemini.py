@@ -176,3 +176,21 @@ def test_only_names_disabled_since_install_go_with_uninstall(run, settings, trus
     settings.write_text(after.replace('"noisy-logger"]', '"noisy-logger", "guard/keepalive"]'))  # /hooks disable
     assert run("uninstall", "guard", "--host", "gemini").exit_code == 0
     assert settings.read_text() == text
+
+
+def test_force_install_keeps_a_handler_the_operator_added_to_our_group(run, settings, trusted) -> None:
+    """Issue 8 case 2 on Gemini: install --force replaced the group with the operator's handler in it."""
+    bundle = str(DATA / "claude" / "bundle")
+    run("install", bundle, "--host", "gemini")
+    installed = settings.read_text()
+    ours = '"command": "nightly keepalive-hook # hookweave:guard/keepalive"'
+    assert installed.count(ours) == 1
+    mine = '{"type": "command", "name": "mine", "command": "echo operator"}'
+    settings.write_text(installed.replace(ours + "\n", ours + "\n          },\n          " + mine[:-1] + "\n", 1))
+    assert run("install", bundle, "--host", "gemini").exit_code == 1
+    assert run("install", bundle, "--host", "gemini", "--force").exit_code == 0, settings.read_text()
+    groups = _data(settings)["hooks"]["AfterAgent"]
+    assert {"hooks": [{"type": "command", "name": "mine", "command": "echo operator"}]} in groups
+    assert run("verify", "--host", "gemini").exit_code == 0
+    assert run("uninstall", "guard", "--host", "gemini").exit_code == 0
+    assert _data(settings)["hooks"]["AfterAgent"][-1] == {"hooks": [{"type": "command", "name": "mine", "command": "echo operator"}]}
