@@ -149,6 +149,10 @@ def _odd_types(host: GeminiHost, docs: Mapping[str, Any]) -> list[Finding]:
             if bad:
                 out.append(Finding("warning", f"{scope} settings: {'.'.join(keys)} should be {what}; hookweave reads "
                                    "it as unset, and Gemini may reject the file: fix it"))
+    rules = docs.get("trustedFolders")
+    if rules is not None and not isinstance(rules, dict):
+        out.append(Finding("warning", "trustedFolders.json should be an object of folder paths and trust levels; "
+                           "hookweave reads it as trusting no folder: fix it"))
     return out
 
 

@@ -191,3 +191,16 @@ def test_install_gates_see_the_file_as_it_will_be(run, write_bundle, project):
     result = run("install", str(write_bundle(BUNDLE)), "--host", "claude", "--dry-run")
     assert "project settings set disableAllHooks" in result.stdout
     assert settings.read_text() == '{"disableAllHooks": true}\n'
+
+
+def test_a_trust_list_that_is_a_list_is_reported(run, write_bundle, home):
+    trusted = home / ".gemini" / "trustedFolders.json"
+    trusted.parent.mkdir()
+    trusted.write_text('["/"]')
+    assert run("install", str(write_bundle(BUNDLE)), "--host", "gemini").exit_code == 0
+    verify = run("verify", "--host", "gemini")
+    assert verify.exit_code == 1
+    assert ("  warning: trustedFolders.json should be an object of folder paths and trust levels; hookweave reads "
+            "it as trusting no folder: fix it\n") in verify.stdout
+    assert "  problem: the project folder is not trusted" in verify.stdout
+    assert trusted.read_text() == '["/"]'

@@ -64,14 +64,11 @@ def _same_kind(a, b) -> bool:
     return any(isinstance(a, k) and isinstance(b, k) for k in kinds) and isinstance(a, bool) == isinstance(b, bool)
 
 
-def _allowed(path, new) -> bool:
-    """Whether the schema lets ``new`` stand at ``path`` (an independent statement of the record format)."""
-    last = path[-1]
-    if path[0] == "about" or (len(path) >= 4 and path[-2] == "env" and False):
-        return True
-    if last == "prior":
+def _allowed(path, new) -> bool | None:
+    """Whether the format lets ``new`` stand at ``path`` where the kind alone does not decide."""
+    if path[-1] == "prior":
         return new is None or isinstance(new, str)
-    return None  # decided by kind
+    return None
 
 
 def _mutations(record: dict):
