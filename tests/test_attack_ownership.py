@@ -206,7 +206,7 @@ def test_operator_edits_then_random_commands_keep_every_entry_the_record_does_no
     user = home / USER[host]
     user.parent.mkdir()
     other = str(write_bundle(OTHER))
-    rounds = attack_size(14, 200)
+    rounds = attack_size(14, 500)
     cases = failures = refused = 0
     edits: dict[str, int] = {}
     for _ in range(rounds):

@@ -55,10 +55,11 @@ def _put(doc: object, path: tuple, value: object, project: Path) -> object:
 
 
 def _cases(rng: random.Random, n: int):
-    every = list(itertools.product(sorted(READ_ONLY.items()), GATE_PATHS, range(len(WRONG))))
+    places = [(host, place) for host, where in sorted(READ_ONLY.items()) for place in where]
+    every = list(itertools.product(places, GATE_PATHS, range(len(WRONG))))
     rng.shuffle(every)
-    for (host, places), path, w in every[:n]:
-        yield host, rng.choice(places), path, WRONG[w]
+    for (host, place), path, w in every[:n]:
+        yield host, place, path, WRONG[w]
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:

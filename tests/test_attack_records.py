@@ -25,7 +25,7 @@ OPERATOR = (DATA / "operator.settings.json").read_text(encoding="utf-8").replace
 BUNDLE = (DATA / "bundle" / "hookweave.toml").read_text(encoding="utf-8") + \
     '\n[env.FOO]\nvalue = "bundle"\npolicy = "override"\nhosts = ["claude"]\n'
 REQUIRED = {"hookweave_record", "bundles", "version", "id", "event", "position", "sha256", "value", "policy", "prior",
-            "applied"}
+            "applied"}  # a removed key elsewhere (created, env, hooks, traces_before...) has a default
 VALUES = [5, -1, 1.5, True, None, "", "x", [], {}, [1], {"a": 1}, "\ud800", "9" * 5000, "/permissions",
           "sha256:" + "0" * 64, "PreToolUse", "first", "override", "guard"]
 COMMANDS = [("uninstall", "guard"), ("uninstall", "guard", "--force"), ("install", "{bundle}"),
@@ -116,6 +116,7 @@ def test_mutated_records_are_refused_with_their_place_or_handled(run, installed,
     settings, bundle, installed_text = installed
     record_path = settings.with_name("settings.hookweave.json")
     good = json.loads(record_path.read_text(encoding="utf-8"))
+    good["bundles"]["guard"]["traces_before"] = ["keepalive"]  # valid (Gemini writes it), so mutate it too
     every = list(_mutations(good))
     rng = random.Random(3)
     rng.shuffle(every)
