@@ -29,13 +29,18 @@ HOSTS = {
     "claude": (DATA / "claude" / "operator.settings.json", ".claude/settings.json"),
     "gemini": (DATA / "gemini" / "operator.settings.json", ".gemini/settings.json"),
     "codex": (DATA / "codex" / "operator.settings.json", ".codex/hooks.json"),
+    "cursor": (DATA / "cursor" / "operator.settings.json", ".cursor/hooks.json"),
 }
-USER = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json"}
+USER = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json",
+        "cursor": ".cursor/hooks.json"}
 OTHER = '[bundle]\nname = "other"\nversion = "1"\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "other-x"\n'
-EVENTS = ["PreToolUse", "PostToolUse", "Stop", "SessionStart", "Notification", "UserPromptSubmit", "FutureEvent"]
+EVENTS = ["PreToolUse", "PostToolUse", "Stop", "SessionStart", "Notification", "UserPromptSubmit", "FutureEvent",
+          "preToolUse", "postToolUse", "stop", "sessionStart"]
 
 
 def _owner(group):
+    if isinstance(group, dict) and "hooks" not in group:  # a flat entry (Cursor)
+        return marker_in(group.get("command"))
     if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
         return None
     for handler in group["hooks"]:
@@ -63,6 +68,8 @@ def _ours(hooks: dict, regs: dict) -> dict[str, tuple[str, int]]:
 
 
 def _strip(group):
+    if "hooks" not in group:
+        return None  # a flat entry holds nothing but ours
     handlers = group["hooks"]
     at = next(i for i, h in enumerate(handlers) if isinstance(h, dict) and marker_in(h.get("command")))
     rest = handlers[:at] + handlers[at + 1:]
@@ -80,6 +87,9 @@ class Operator:
         ours = _ours(hooks, self.regs)
         kind = self.rng.choice(["copy", "copy-edited", "handler-into-theirs", "add-to-ours", "move", "other-scope",
                                 "rename", "edit-ours", "copy-into-other-bundle"])
+        flat = any("hooks" not in g for gs in hooks.values() for g in gs if isinstance(g, dict))
+        if flat and kind in ("handler-into-theirs", "add-to-ours", "copy-into-other-bundle"):
+            kind = "copy"  # no groups to put a handler into
         if not ours and kind not in ("rename",):
             kind = "rename"
         self.n += 1
@@ -117,7 +127,8 @@ class Operator:
             handlers.insert(self.rng.randint(0, len(handlers)), {"type": "command", "command": f"echo operator {self.n}"})
         elif kind == "edit-ours":
             event, i = pick()
-            hooks[event][i]["hooks"][0]["timeout"] = 100 + self.n
+            entry = hooks[event][i]
+            (entry if "hooks" not in entry else entry["hooks"][0])["timeout"] = 100 + self.n
         elif kind == "rename":
             old = self.rng.choice(sorted(hooks))
             hooks[f"{old}Renamed{self.n}"] = hooks.pop(old)
