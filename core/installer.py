@@ -264,7 +264,10 @@ def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, d
     for plan in plans:
         if plan.changed or plan.target.record_path is None:
             continue
-        elsewhere = [scope for scope, _, rec in installed(plan.target.host, project) if name in rec.bundles]
+        try:
+            elsewhere = [scope for scope, _, rec in installed(plan.target.host, project) if name in rec.bundles]
+        except BadInput:
+            continue  # only a hint; verify and status name the record they cannot read
         if elsewhere:
             plan.actions.append(f"it is installed at {' and '.join(elsewhere)} scope: pass --scope {elsewhere[0]}")
     return plans

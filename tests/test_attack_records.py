@@ -200,3 +200,15 @@ def test_duplicate_ids_in_a_record_are_refused(run, installed) -> None:
     assert result.exit_code == 2
     assert "bundles.guard.hooks[3].id: 'one-strike' is listed twice" in result.stderr
     assert settings.read_text(encoding="utf-8") == installed_text
+
+
+def test_a_bad_record_at_another_scope_does_not_fail_a_no_op_uninstall(run, project, home) -> None:
+    user_record = home / ".claude" / "settings.hookweave.json"
+    user_record.parent.mkdir()
+    user_record.write_text('{"hookweave_record": 1, "bundles": []}')
+    result = run("uninstall", "guard", "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("claude project .claude/settings.json: guard is not installed here\n")
+    status = run("status", "--host", "claude")
+    assert status.exit_code == 2
+    assert status.stderr.startswith(f"hooks: {user_record}: bundles: must be an object, not a list; ")
