@@ -87,7 +87,7 @@ def install(
     from hookweave.core import installer, report
 
     registry = _registry()
-    loaded = installer.load_bundle(bundle)
+    loaded = installer.load_bundle(bundle, registry.names())
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
     folder = paths.project_dir(project)
     targets = [installer.target(h, chosen_scope, folder) for h in hosts]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from hookweave.core.model import EnvVar
 
-_INT = re.compile(r"^\s*-?\d+\s*$")
+_INT = re.compile(r"^\s*-?[0-9]+\s*$")  # ASCII digits: what the hosts parse as a number
 
 
 @dataclass(frozen=True)
@@ -29,15 +29,36 @@ def _decide(var: EnvVar, baseline: str | None) -> tuple[bool, str]:
     if var.policy == "override":
         return True, ""
     if var.policy == "if-absent":
-        return False, f"kept the operator's value {baseline!r} (policy if-absent)"
+        return False, f"kept the operator's value {_short(baseline)} (policy if-absent)"
     if not _INT.match(baseline):
-        return False, f"kept the operator's value {baseline!r}: not a whole number (policy at-least)"
-    current, wanted = int(baseline), int(var.value)
-    if current <= 0:
-        return False, f"kept the operator's value {baseline!r}: 0 or less means no limit (policy at-least)"
-    if current >= wanted:
-        return False, f"kept the operator's value {baseline!r}, already at least {var.value} (policy at-least)"
+        return False, f"kept the operator's value {_short(baseline)}: not a whole number (policy at-least)"
+    if _parts(baseline)[0] <= 0:
+        return False, f"kept the operator's value {_short(baseline)}: 0 or less means no limit (policy at-least)"
+    if _at_least(baseline, var.value):
+        return False, f"kept the operator's value {_short(baseline)}, already at least {var.value if len(var.value) <= 40 else _short(var.value)} (policy at-least)"
     return True, ""
+
+
+def _parts(text: str) -> tuple[int, int, str]:
+    """(sign, digit count, digits) of a whole number of any length; ``int()`` stops at 4300 digits."""
+    text = text.strip()
+    digits = text.lstrip("-").lstrip("0")
+    sign = 0 if not digits else -1 if text.startswith("-") else 1
+    return sign, len(digits), digits
+
+
+def _at_least(a: str, b: str) -> bool:
+    """Whether the whole number ``a`` is at least ``b``, compared as digit strings."""
+    (sa, la, da), (sb, lb, db) = _parts(a), _parts(b)
+    if sa != sb:
+        return sa > sb
+    return (la, da) >= (lb, db) if sa >= 0 else (la, da) <= (lb, db)
+
+
+def _short(value: str) -> str:
+    """An operator's value for a one-line note: repr, cut in the middle when long."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:28]}...{text[-28:]} ({len(value)} characters)"
 
 
 def install_env(
@@ -57,8 +78,8 @@ def install_env(
         apply, why = _decide(var, baseline)
         if apply:
             if current != var.value:
-                was = "was unset" if current is None else f"was {current!r}"
-                notes.append((var.name, f"set to {var.value!r} ({was}; policy {var.policy})"))
+                was = "was unset" if current is None else f"was {_short(current)}"
+                notes.append((var.name, f"set to {_short(var.value)} ({was}; policy {var.policy})"))
             env[var.name] = var.value
             new_record[var.name] = RecordedEnv(var.value, var.policy, baseline, True)
         else:
@@ -85,7 +106,7 @@ def _uninstall_one(env: dict[str, str], name: str, mine: RecordedEnv) -> list[tu
     if not mine.applied:
         return []
     if env.get(name) != mine.value:
-        return [(name, f"left as is: it holds {env.get(name)!r}, not the installed {mine.value!r}")]
+        return [(name, f"left as is: it holds {_short(env.get(name))}, not the installed {_short(mine.value)}")]
     _restore(env, name, mine.prior)
     return []
 

@@ -133,6 +133,13 @@ class Host(ABC):
     def forget(self, doc: dict[str, Any], bundle: str, hook_ids: list[str]) -> None:
         """Remove other traces of these registrations from ``doc`` (in place) when they go away."""
 
+    def traces(self, doc: Any, bundle: str) -> set[str]:
+        """Ids of ``bundle``'s hooks that already have traces in ``doc`` (what ``forget`` removes).
+
+        Install records the ones present before it; ``forget`` is then never asked to remove them.
+        """
+        return set()
+
     def companion_ops(
         self, old: Any, new: Any, target: Any, bundle: str, current: Callable[[Path], Any], *, trust: bool
     ) -> dict[Path, list[dict]]:
@@ -226,7 +233,15 @@ class NestedGroupsHost(Host):
         return None
 
     def strip_ours(self, entry: Any, bundle: str) -> Any | None:
-        kept = [h for h in entry.get("hooks", []) if (marker_in(h.get("command")) or ("",))[0] != bundle]
+        """The group without the one handler that makes it ours (the first marked one, as ``owner``
+        reads it); every other handler stays, a copy of ours included."""
+        handlers = entry.get("hooks") if isinstance(entry, dict) else None
+        if not isinstance(handlers, list):
+            return None
+        at = next((i for i, h in enumerate(handlers) if isinstance(h, dict) and marker_in(h.get("command"))), None)
+        if at is None or marker_in(handlers[at].get("command"))[0] != bundle:
+            return entry
+        kept = handlers[:at] + handlers[at + 1 :]
         if not kept:
             return None
         return {**entry, "hooks": kept}

@@ -37,8 +37,9 @@ def target(host: Host, scope: str, project: Path) -> Target:
     return Target(host, scope, path, host.record_path(path), paths.display(path), path.parent.is_dir())
 
 
-def load_bundle(spec: str | None) -> Bundle:
-    """A manifest path, a folder holding ``hookweave.toml``, or the name of a shipped template."""
+def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
+    """A manifest path, a folder holding ``hookweave.toml``, or the name of a shipped template;
+    ``hosts``: the registered host names, which every host the manifest names must be one of."""
     candidate = Path(spec) if spec else Path("hookweave.toml")
     if candidate.is_dir():
         candidate = candidate / "hookweave.toml"
@@ -56,7 +57,10 @@ def load_bundle(spec: str | None) -> Bundle:
     text = fileio.read_text(path) or ""
     from hookweave.core import manifest
 
-    return manifest.parse_manifest(text, path)
+    bundle = manifest.parse_manifest(text, path)
+    if hosts is not None:
+        manifest.check_hosts(bundle, hosts)
+    return bundle
 
 
 def _check_bundle_dir(manifest: Path) -> None:
@@ -94,9 +98,13 @@ def _read(t: Target) -> tuple[str | None, str | None]:
 
 
 def run(
-    targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: str, bundle: str, trust: bool = False
+    targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: str, bundle: str, trust: bool = False,
+    check: Callable[[list[FilePlan]], None] | None = None,
 ) -> list[FilePlan]:
-    """Plan every target and its companions; unless ``dry_run``, write them all under locks."""
+    """Plan every target and its companions; unless ``dry_run``, write them all under locks.
+
+    ``check`` runs on the finished plans before the first byte is written (it may add findings,
+    or raise to write nothing)."""
     companions = [p for t in targets for p in t.host.companion_paths(t)]
     records = [t.record_path for t in targets if t.record_path is not None]
     for path in [t.path for t in targets] + records + companions:
@@ -105,9 +113,14 @@ def run(
     for attempt in range(ATTEMPTS):
         try:
             if dry_run:
-                return _plan_all(targets, planner, force_hint, bundle, trust)
+                plans = _plan_all(targets, planner, force_hint, bundle, trust)
+                if check:
+                    check(plans)
+                return plans
             with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + companions):
                 plans = _plan_all(targets, planner, force_hint, bundle, trust)
+                if check:
+                    check(plans)
                 _write_all(plans)
                 return plans
         except Conflict:
@@ -214,22 +227,28 @@ def install(
 ) -> list[FilePlan]:
     from hookweave.core.plan import plan_install
 
-    plans = run(
+    return run(
         targets,
         lambda t, text, rec: plan_install(t, text, rec, bundle, force=force),
         dry_run=dry_run,
         force_hint="rerun with --force to replace it with the bundle's version",
         bundle=bundle.name,
         trust=trust,
+        check=lambda plans: _gate_findings(plans, project),
     )
-    for plan in plans:  # installed but inert is worse than not installed: say so now
+
+
+def _gate_findings(plans: list[FilePlan], project: Path) -> None:
+    """Installed but inert is worse than not installed: say so now, from the files as they will be
+    after this install (planned texts over the disk), before anything is written."""
+    planned = {p.target.path: p.new_text for p in plans}
+    for plan in plans:
         if plan.target.record_path is None:
             continue  # a companion file, checked with its main file
         host = plan.target.host
-        docs = {scope: _read_scope(host, scope, project)[0] for scope in host.verify_scopes}
-        docs.update({label: _read_context(host, path) for label, path in host.context_paths(project).items()})
+        docs = {scope: _read_scope(host, scope, project, planned)[0] for scope in host.verify_scopes}
+        docs.update({label: _read_context(host, path, planned) for label, path in host.context_paths(project).items()})
         plan.findings += [f for f in host.gates(docs, {plan.target.scope}, project) if f.level == "problem"]
-    return plans
 
 
 def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:
@@ -245,7 +264,10 @@ def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, d
     for plan in plans:
         if plan.changed or plan.target.record_path is None:
             continue
-        elsewhere = [scope for scope, _, rec in installed(plan.target.host, project) if name in rec.bundles]
+        try:
+            elsewhere = [scope for scope, _, rec in installed(plan.target.host, project) if name in rec.bundles]
+        except BadInput:
+            continue  # only a hint; verify and status name the record they cannot read
         if elsewhere:
             plan.actions.append(f"it is installed at {' and '.join(elsewhere)} scope: pass --scope {elsewhere[0]}")
     return plans
@@ -262,21 +284,45 @@ class HostReport:
         return sum(f.problems for f in self.files) + sum(1 for f in self.findings if f.level == "problem")
 
 
-def _read_scope(host: Host, scope: str, project: Path) -> tuple[object, record.Record, str | None]:
-    """One scope's data, record and parse error (data ``None`` when missing or unparseable)."""
+def _text(path: Path, planned: dict[Path, str | None] | None) -> str | None:
+    if planned and path in planned:
+        return planned[path]
+    return fileio.read_text(path)
+
+
+def _read_scope(
+    host: Host, scope: str, project: Path, planned: dict[Path, str | None] | None = None
+) -> tuple[object, record.Record, str | None]:
+    """One scope's data, record and error (data ``None`` when missing, unparseable or not an
+    object at the top, which no host reads as settings)."""
     path = host.settings_path(scope, project)
     shown = paths.display(path)
     try:
-        text = fileio.read_text(path)
-        doc = None if text is None else host.parse(text, shown)
+        text = _text(path, planned)
+        doc = None if text is None else _settings_object(host.parse(text, shown), shown)
         for extra in host.extra_paths(scope):
-            extra_text = fileio.read_text(extra)
+            extra_text = _text(extra, planned)
             if extra_text is not None:
-                doc = {**(doc or {}), **host.parse(extra_text, paths.display(extra))}
-        rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))
-        return doc, rec, None
+                drop_in = _settings_object(host.parse(extra_text, paths.display(extra)), paths.display(extra))
+                doc = {**(doc or {}), **drop_in}
     except BadInput as exc:
-        return None, record.Record(), str(exc)
+        return None, record.Record(), f"{exc} ({host.title} ignores a file it cannot read)"
+    try:
+        rec_path = host.record_path(path)
+        return doc, record.from_text(_text(rec_path, planned), str(rec_path)), None
+    except BadInput as exc:
+        return doc, record.Record(), f"{exc} (so this scope's hooks cannot be checked)"
+
+
+def _settings_object(doc: object, shown: str) -> dict:
+    if not isinstance(doc, dict):
+        raise BadInput(f"{shown}: the top level must be a JSON object, not {_json_kind(doc)}")
+    return doc
+
+
+def _json_kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number")
 
 
 def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
@@ -290,7 +336,7 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
         docs[scope] = doc
         if error:
             level = "problem" if scope in scopes else "note"
-            report.findings.append(Finding(level, f"{error} ({host.title} ignores a file it cannot read)"))
+            report.findings.append(Finding(level, error))
         if not rec.empty:
             records[scope] = rec
         if scope in scopes and (not rec.empty or _has_markers(host, doc)):
@@ -308,13 +354,13 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
     return report
 
 
-def _read_context(host: Host, path: Path) -> object:
+def _read_context(host: Host, path: Path, planned: dict[Path, str | None] | None = None) -> object:
     """Another file a host's gates look at, parsed as that host parses files of its kind;
-    ``None`` when missing or unreadable."""
+    ``None`` when missing or unreadable. Its shape is the gate's to judge, as the host would."""
     from hookweave.core import jsontext
 
     try:
-        text = fileio.read_text(path)
+        text = _text(path, planned)
         if text is None:
             return None
         if path.suffix == ".toml":

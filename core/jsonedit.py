@@ -116,9 +116,9 @@ class _Editor:
 
     def render(self, value: Any, indent: str, inline: bool) -> str:
         if inline:
-            return json.dumps(value, ensure_ascii=False, separators=(", ", self.sep))
+            return _escape_surrogates(json.dumps(value, ensure_ascii=False, separators=(", ", self.sep)))
         dumped = json.dumps(value, ensure_ascii=False, indent=self.unit, separators=(",", self.sep))
-        return dumped.replace("\n", self.nl + indent)
+        return _escape_surrogates(dumped.replace("\n", self.nl + indent))
 
     # -- operations ----------------------------------------------------------------------------
 
@@ -172,7 +172,7 @@ class _Editor:
     def _piece(self, parent: Node, key: str, value: Any, indent: str, inline: bool) -> str:
         rendered = self.render(value, indent, inline)
         if parent.kind == "object":
-            return json.dumps(key, ensure_ascii=False) + self.sep + rendered
+            return _escape_surrogates(json.dumps(key, ensure_ascii=False)) + self.sep + rendered
         return rendered
 
     def _insert(self, parent: Node, index: int, key: str, value: Any) -> str:
@@ -284,3 +284,17 @@ class _Editor:
                 brk -= 1
             return _splice(text, brk, end, "")
         return _splice(text, start, end, "")
+
+
+def _escape_surrogates(text: str) -> str:
+    """A lone surrogate (only possible inside a JSON string) as its ``\\uXXXX`` escape, so the file
+    stays valid UTF-8 and reads back as the same value."""
+    return "".join(f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in text) if _has_surrogate(text) else text
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

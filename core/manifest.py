@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hookweave.core import names
-from hookweave.core.errors import BadInput, ParseError
+from hookweave.core import names, tomlload
+from hookweave.core.errors import BadInput
 from hookweave.core.model import HOOK_FIELDS, POLICIES, POSITIONS, Bundle, BundleHook, EnvVar
 
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # fullmatch: "$" would let a final newline in
@@ -20,33 +20,6 @@ ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 BUNDLE_KEYS = ("name", "version", "description", "sequential")
 HOOK_KEYS = ("id", *HOOK_FIELDS, "hosts", "host")
 ENV_KEYS = ("value", "hosts", "policy")
-
-
-def _load_toml(text: str, path: Path) -> dict[str, Any]:
-    text = text.removeprefix("\ufeff")  # an editor's byte order mark; TOML parsers reject it
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10: tomlkit parses the same language
-        return _load_tomlkit(text, path)
-    try:
-        return tomllib.loads(text)
-    except RecursionError:  # tomllib has no depth limit; tomlkit stops at 100 levels and says where
-        return _load_tomlkit(text, path)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-        reason = re.sub(r"\s*\(at line.*\)", "", str(exc))
-        raise ParseError(str(path), line, col, f"invalid TOML: {reason}") from None
-
-
-def _load_tomlkit(text: str, path: Path) -> dict[str, Any]:
-    import tomlkit
-
-    try:
-        return tomlkit.parse(text).unwrap()
-    except tomlkit.exceptions.ParseError as exc:  # tomlkit counts columns from 0
-        reason = str(exc).split(" at line ")[0]
-        raise ParseError(str(path), exc.line, exc.col + 1, f"invalid TOML: {reason}") from None
 
 
 class _Checker:
@@ -98,7 +71,7 @@ def _kind(value: Any) -> str:
 
 def parse_manifest(text: str, path: Path) -> Bundle:
     """Validate manifest text read from ``path`` and return the bundle it describes."""
-    data = _load_toml(text, path)
+    data = tomlload.load(text, path)
     check = _Checker(path)
     check.keys(data, ("bundle", "hooks", "env"), "manifest")
     meta = check.keys(data.get("bundle"), BUNDLE_KEYS, "bundle") if "bundle" in data else None
@@ -187,6 +160,9 @@ def _hook_fields(check: _Checker, raw: dict, where: str, *, neutral: bool) -> di
 
 def _matcher(check: _Checker, value: Any, where: str, neutral: bool) -> tuple[str, ...] | str:
     if not neutral and isinstance(value, str):
+        bad = _control(value)
+        if bad:
+            raise check.fail(where, f"holds the control character {bad}", "remove it")
         return value  # a host-native matcher string, passed as is
     if not isinstance(value, list) or not value or not all(isinstance(t, str) for t in value):
         raise check.fail(where, "must be a list of tool names", 'e.g. matcher = ["shell"]')
@@ -200,7 +176,20 @@ def _matcher(check: _Checker, value: Any, where: str, neutral: bool) -> tuple[st
     return tuple(value)
 
 
+def _control(value: str, allowed: str = "") -> str | None:
+    """The first control character in ``value`` that is not in ``allowed``, as an escape."""
+    bad = next((c for c in value if (c < " " or c == "\x7f") and c not in allowed), None)
+    return None if bad is None else bad.encode("unicode_escape").decode()
+
+
 def _command(check: _Checker, value: Any, where: str) -> str | tuple[str, ...]:
+    # A NUL cannot reach a shell (argv strings end at it), and the other control characters but
+    # tab and newline are invisible in every settings file and message: refuse them all.
+    words = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    for word in words:
+        bad = _control(word, "\t\n") if isinstance(word, str) else None
+        if bad:
+            raise check.fail(where, f"holds the control character {bad}", "remove it, or write it as a shell escape")
     if isinstance(value, str):
         check.string(value, where, "give the shell command to run")
         if value.rstrip(" \t").endswith("\\"):
@@ -221,10 +210,35 @@ def _env(check: _Checker, key: str, raw: Any) -> EnvVar:
     value = raw["value"]
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise check.fail(f"{where}.value", "must be a string or a whole number", 'e.g. value = "5000"')
+    if isinstance(value, str) and "\x00" in value:
+        raise check.fail(f"{where}.value", "holds a NUL character, which no environment variable can", "remove it")
     policy = raw.get("policy", "if-absent")
     if policy not in POLICIES:
         raise check.fail(f"{where}.policy", f"unknown policy {policy!r}", "use " + ", ".join(POLICIES))
-    if policy == "at-least" and not re.fullmatch(r"-?\d+", str(value)):
+    if policy == "at-least" and not re.fullmatch(r"-?[0-9]+", str(value)):
         raise check.fail(f"{where}.value", "at-least needs a whole number", f'e.g. value = "5000"')
     hosts = check.hosts(raw["hosts"], f"{where}.hosts") if "hosts" in raw else None
     return EnvVar(key, str(value), policy, hosts)
+
+
+def check_hosts(bundle: Bundle, known: list[str]) -> None:
+    """Refuse host names no registered host has (a typo would install nothing, silently).
+
+    The parser is pure and knows no registry, so the installer calls this once hosts are loaded.
+    """
+    check = _Checker(bundle.manifest)
+
+    def one(name: str, where: str) -> None:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"registered hosts: {', '.join(known)}"
+            raise check.fail(where, f"unknown host {name!r}", hint)
+
+    for i, hook in enumerate(bundle.hooks):
+        for name in hook.hosts or ():
+            one(name, f"hooks[{i}] ({hook.id}).hosts")
+        for name in hook.overrides:
+            one(name, f"hooks[{i}] ({hook.id}).host.{_key(name)}")
+    for var in bundle.env:
+        for name in var.hosts or ():
+            one(name, f"env.{_key(var.name)}.hosts")

@@ -1,15 +1,19 @@
 """Pure placement, ordering and removal of one bundle's entries in one event's array.
 
-Words: an item is *ours* when it carries this bundle's marker, *hookweave's* when it carries any
-bundle's marker, and *foreign* otherwise. ``first`` means before every foreign item, ``last``
-after every foreign item; other bundles' items do not count, so bundles never fight over a spot.
-An arrangement that already satisfies the positions and the declared order is kept as it is:
-that is what makes a second install write nothing.
+Words: an item is *ours* when the record accounts for it: it carries this bundle's marker for a
+hook that the record lists under this event, and it is that hook's entry here (the one whose hash
+is the recorded one, else the first with the marker). Every other item is the operator's: a copy
+of our entry (in another event, another position, another file, or a second one here) is never
+updated or removed. An item is *hookweave's* when it carries any bundle's marker, and *foreign*
+otherwise. ``first`` means before every foreign item, ``last`` after every foreign item; other
+bundles' items and copies do not count, so bundles never fight over a spot. An arrangement that
+already satisfies the positions and the declared order is kept as it is: that is what makes a
+second install write nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from hookweave.core.model import Registration
@@ -25,27 +29,36 @@ class Item:
     foreign: bool = True
 
 
-def classify(entries: list[Any], bundle: str, owner: Owner) -> list[Item]:
-    items: list[Item] = []
-    seen: set[str] = set()
-    for entry in entries:
+def accounted(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> dict[int, str]:
+    """Index to hook id of the entries the record accounts for; ``recorded`` maps the ids that the
+    record lists under this event to their hashes. One entry per id at most: the first with the
+    recorded hash, else (an edit of ours) the first with the marker."""
+    candidates: dict[str, list[int]] = {}
+    for i, entry in enumerate(entries):
         found = owner(entry)
-        if found and found[0] == bundle and found[1] not in seen:
-            seen.add(found[1])
-            items.append(Item(entry, found[1], False))
-        else:
-            # A second copy of one of our entries counts as hookweave's, not ours: we leave it be.
-            items.append(Item(entry, None, found is None))
-    return items
+        if found and found[0] == bundle and found[1] in recorded:
+            candidates.setdefault(found[1], []).append(i)
+    out: dict[int, str] = {}
+    for hook_id, indexes in candidates.items():
+        exact = [i for i in indexes if sha256(entries[i]) == recorded[hook_id]]
+        out[(exact or indexes)[0]] = hook_id
+    return out
 
 
-def duplicates(entries: list[Any], bundle: str, owner: Owner) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for entry in entries:
+def classify(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> list[Item]:
+    ours = accounted(entries, bundle, recorded, owner)
+    return [Item(e, ours.get(i), i not in ours and owner(e) is None) for i, e in enumerate(entries)]
+
+
+def copies(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> list[tuple[int, str]]:
+    """``(index, hook id)`` of entries with this bundle's marker that the record does not account for."""
+    ours = accounted(entries, bundle, recorded, owner)
+    out = []
+    for i, entry in enumerate(entries):
         found = owner(entry)
-        if found and found[0] == bundle:
-            counts[found[1]] = counts.get(found[1], 0) + 1
-    return {hook_id: n for hook_id, n in counts.items() if n > 1}
+        if found and found[0] == bundle and i not in ours:
+            out.append((i, found[1]))
+    return out
 
 
 def order_problems(
@@ -117,7 +130,8 @@ def _canonical(items: list[Item], regs: list[Registration]) -> list[Item]:
 class Outcome:
     entries: list[Any]
     refused: list[tuple[str, str]]  # (hook id, why) for entries the operator edited
-    notes: list[tuple[str, str]]
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    ours: dict[str, Any] = field(default_factory=dict)  # hook id -> the entry of ours now in place
 
 
 def update_event(
@@ -126,19 +140,29 @@ def update_event(
     regs: list[Registration],
     recorded: dict[str, str],
     owner: Owner,
+    strip: Callable[[Any], Any],
     *,
+    known: set[str],
     force: bool,
     positional: bool = True,
 ) -> Outcome:
     """Install or upgrade ``bundle``'s registrations of one event.
 
-    ``recorded`` maps hook id to the hash written last time, so an entry the operator edited
-    since (hash differs) is refused unless ``force``; an unchanged one is upgraded in place.
+    ``recorded`` maps the ids the record lists under this event to the hash written last time,
+    so an entry the operator edited since (hash differs) is refused unless ``force``, and then
+    replaced by the bundle's version while any handler the operator added to it stays, in a group
+    of its own at the same place (``strip``). ``known`` holds every id the record lists for the
+    bundle, under any event: an unrecorded entry with our marker and exactly a new registration's
+    content is taken as ours (a lost record); one that differs is refused, and under ``force``
+    left alone beside the one we add.
     """
     wanted = {r.id: r for r in regs}
     refused: list[tuple[str, str]] = []
+    notes: list[tuple[str, str]] = []
+    items = classify(entries, bundle, recorded, owner)
+    _adopt(items, bundle, regs, known, owner, refused, notes, force)
     kept: list[Item] = []
-    for item in classify(entries, bundle, owner):
+    for item in items:
         if item.hook_id is None:
             kept.append(item)
             continue
@@ -147,40 +171,53 @@ def update_event(
         if reg is not None and current == sha256(reg.entry):
             kept.append(item)
             continue
-        if recorded.get(item.hook_id) != current and not force:
-            refused.append((item.hook_id, _edited_reason(item.hook_id, recorded)))
+        if recorded.get(item.hook_id, current) != current and not force:
+            refused.append((item.hook_id, "was edited since it was installed"))
             kept.append(item)
             continue
-        if reg is not None:
-            kept.append(Item(reg.entry, item.hook_id, False))
-        # else: dropped from the bundle in this version; unedited, so it goes
+        rest = strip(item.entry) if recorded.get(item.hook_id, current) != current else None
+        mine = [Item(reg.entry, item.hook_id, False)] if reg is not None else []
+        theirs = [Item(rest, None, owner(rest) is None)] if rest is not None else []
+        # The operator's handlers keep the place; ours sits on the side its position asks for.
+        kept += mine + theirs if reg is not None and reg.position == "first" else theirs + mine
+        # (an unedited entry dropped from the bundle in this version simply goes)
     placed = place(kept, regs, positional=positional)
-    return Outcome([item.entry for item in placed], refused, [])
+    ours = {item.hook_id: item.entry for item in placed if item.hook_id}
+    return Outcome([item.entry for item in placed], refused, notes, ours)
 
 
-def _edited_reason(hook_id: str, recorded: dict[str, str]) -> str:
-    if hook_id in recorded:
-        return "was edited since it was installed"
-    return "carries hookweave's marker but is not in the record"
+def _adopt(items: list[Item], bundle: str, regs: list[Registration], known: set[str], owner: Owner,
+           refused: list, notes: list, force: bool) -> None:
+    for reg in regs:
+        if reg.id in known:
+            continue
+        marked = [item for item in items if item.hook_id is None and owner(item.entry) == (bundle, reg.id)]
+        same = next((item for item in marked if sha256(item.entry) == sha256(reg.entry)), None)
+        if same is not None:
+            same.hook_id, same.foreign = reg.id, False
+        elif marked and not force:
+            refused.append((reg.id, "carries hookweave's marker but is not in the record"))
+        elif marked:
+            notes.append((reg.id, "an entry with our marker that the record does not list is left in place"))
 
 
 def remove_bundle(
     entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner, strip: Callable[[Any], Any], *, force: bool
 ) -> Outcome:
-    """Take out exactly the entries the record says ``bundle`` wrote; keep everything else."""
+    """Take out exactly the entries the record accounts for under this event; keep everything else.
+
+    ``recorded`` maps the ids the record lists under this event to their hashes.
+    """
     refused: list[tuple[str, str]] = []
     notes: list[tuple[str, str]] = []
     out: list[Any] = []
-    for item in classify(entries, bundle, owner):
+    for item in classify(entries, bundle, recorded, owner):
         hook_id = item.hook_id
         if hook_id is None:
             found = owner(item.entry)
             if found and found[0] == bundle:
-                notes.append((found[1], "a second copy with our marker is not ours to remove; left in place"))
-            out.append(item.entry)
-            continue
-        if hook_id not in recorded:
-            notes.append((hook_id, "carries our marker but is not in the record; left in place"))
+                notes.append((found[1], "a copy with our marker that the record does not list is not ours to remove; "
+                              "left in place"))
             out.append(item.entry)
         elif recorded[hook_id] == sha256(item.entry):
             continue

@@ -19,7 +19,9 @@ def canonical(value: Any) -> str:
 
 
 def sha256(value: Any) -> str:
-    return "sha256:" + hashlib.sha256(canonical(value).encode()).hexdigest()
+    # surrogatepass: a lone surrogate (a "\ud800" escape in a settings file) hashes as its own
+    # three bytes instead of failing; every other string encodes exactly as plain UTF-8.
+    return "sha256:" + hashlib.sha256(canonical(value).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def escape(token: str) -> str:

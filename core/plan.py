@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hookweave.core import envmerge, merge, patch, record, resolve
+from hookweave.core import envmerge, merge, patch, paths, record, resolve
+from hookweave.core.errors import BadInput
 from hookweave.core.host import Host
 from hookweave.core.model import Bundle, Finding
 from hookweave.core.patch import escape, sha256
@@ -47,7 +49,24 @@ def load(target: Target, text: str | None, record_text: str | None) -> tuple[Any
     """Parse and shape-check a settings file and its record (``{}`` when the file is missing)."""
     doc = {} if text is None else target.host.parse(text, target.shown)
     target.host.check_document(doc, target.shown)
-    return doc, record.from_text(record_text, str(target.record_path))
+    rec = record.from_text(record_text, str(target.record_path))
+    _check_created(rec, target)
+    return doc, rec
+
+
+def _check_created(rec: record.Record, target: Target) -> None:
+    """A created pointer names a container install made, which the last uninstall deletes once
+    empty: only the places install creates qualify, or a hand edit could delete the operator's."""
+    host = target.host
+    hooks = f"/{escape(host.hooks_key)}"
+    allowed = {hooks} | {f"/{escape(k)}" for k in host.required} | ({f"/{escape(host.env_key)}"} if host.env_key else set())
+    for i, pointer in enumerate(rec.created):
+        if pointer in allowed or (pointer.startswith(hooks + "/") and pointer.count("/") == 2):
+            continue
+        raise BadInput(
+            f"{paths.display(target.record_path)}: created[{i}]: {json.dumps(pointer)} is not a place hookweave "
+            f"creates in a {host.title} file; {record.FIX}"
+        )
 
 
 def plan_install(target: Target, text: str | None, record_text: str | None, bundle: Bundle, *, force: bool) -> FilePlan:
@@ -61,9 +80,11 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     created = list(rec.created)
     refused: list[Finding] = []
     hooks_key = host.hooks_key
-    # Events we add to, events the previous version used, and events where our marker turns up.
-    events = [r.event for r in regs] + ([h.event for h in prev.hooks] if prev else [])
-    events = list(dict.fromkeys(events + _events_with_marker(new.get(hooks_key), bundle.name, host)))
+    # Events we add to and events the previous version used: the only places the record accounts
+    # for. A copy of our entry anywhere else is the operator's and stays as it is.
+    events = list(dict.fromkeys([r.event for r in regs] + ([h.event for h in prev.hooks] if prev else [])))
+    known = set(prev.hashes()) if prev else set()
+    ours: dict[str, Any] = {}
     for event in events:
         event_regs = [r for r in regs if r.event == event]
         hooks = new.get(hooks_key)
@@ -78,15 +99,25 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
                 continue
             entries = hooks[event] = []
             _mark_created(created, f"/{escape(hooks_key)}/{escape(event)}")
+        if not isinstance(entries, list):
+            continue  # an event the host does not know, holding something else: not ours to touch
         outcome = merge.update_event(
-            entries, bundle.name, event_regs, prev.hashes() if prev else {}, host.owner,
-            force=force, positional=host.positional,
+            entries, bundle.name, event_regs, prev.hashes(event) if prev else {}, host.owner,
+            lambda e: host.strip_ours(e, bundle.name), known=known, force=force, positional=host.positional,
         )
         hooks[event] = outcome.entries
+        ours.update(outcome.ours)
         refused += [Finding("problem", why, bundle.name, hook_id) for hook_id, why in outcome.refused]
-    dropped = [h.id for h in prev.hooks if h.id not in {r.id for r in regs}] if prev else []
+        findings += [Finding("note", why, bundle.name, hook_id) for hook_id, why in outcome.notes]
+    kept = set(prev.traces_before) if prev else set()
+    dropped = [h.id for h in prev.hooks if h.id not in {r.id for r in regs} and h.id not in kept] if prev else []
     if dropped:
         host.forget(new, bundle.name, dropped)
+    # Traces our hooks had before we installed them are the operator's (Gemini: /hooks disable
+    # ran on a same-named hook), so uninstall leaves them; new ones are the host's record of ours.
+    before = host.traces(doc, bundle.name)
+    known_ids = {h.id for h in prev.hooks} if prev else set()
+    traces_before = tuple(r.id for r in regs if (r.id in kept if r.id in known_ids else r.id in before))
     if regs:
         for key, value in host.required.items():
             if key not in new:
@@ -97,13 +128,9 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
         env_record, notes = _install_env(new, created, host.env_key, env_wanted, prev.env if prev else {})
         findings += [Finding("note", f"{name}: {why}", bundle.name) for name, why in notes]
     _drop_empty_created(new, created, {})
-    hooks_now = new.get(hooks_key) or {}
-    recorded_hooks = tuple(
-        record.RecordedHook(r.id, r.event, r.position, sha256(_entry_of(hooks_now.get(r.event, []), bundle.name, r.id, host)))
-        for r in regs
-    )
+    recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id))) for r in regs)
     bundles = dict(rec.bundles)
-    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record)
+    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before)
     created_file = rec.created_file or text is None
     created_folder = rec.created_folder or (text is None and not target.folder_existed)
     new_rec = record.Record(bundles, tuple(created), created_file, created_folder)
@@ -121,14 +148,17 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
     new = copy.deepcopy(doc)
     findings: list[Finding] = []
     refused: list[Finding] = []
-    hooks = new.get(host.hooks_key)
-    for event in list(hooks or {}):
-        if event not in host.native_events and event not in {h.event for h in prev.hooks}:
+    hooks = new.get(host.hooks_key) or {}
+    recorded_events = set(h.event for h in prev.hooks)
+    for event, entries in hooks.items():
+        if not isinstance(entries, list):
             continue
-        if not isinstance(hooks[event], list):
+        if event not in recorded_events:  # no entry here is ours, whatever marker it carries
+            findings += [Finding("note", f"a copy with our marker under {event} is not ours to remove; left in place",
+                                 name, hook_id) for _, hook_id in merge.copies(entries, name, {}, host.owner)]
             continue
         outcome = merge.remove_bundle(
-            hooks[event], name, prev.hashes(), host.owner, lambda e: host.strip_ours(e, name), force=force
+            entries, name, prev.hashes(event), host.owner, lambda e: host.strip_ours(e, name), force=force
         )
         hooks[event] = outcome.entries
         refused += [Finding("problem", why, name, hook_id) for hook_id, why in outcome.refused]
@@ -136,7 +166,7 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
     if host.env_key and prev.env and isinstance(new.get(host.env_key), dict):
         new[host.env_key], notes = envmerge.uninstall_env(new[host.env_key], prev.env)
         findings += [Finding("note", f"{var}: {why}", name) for var, why in notes]
-    host.forget(new, name, [h.id for h in prev.hooks])
+    host.forget(new, name, [h.id for h in prev.hooks if h.id not in prev.traces_before])
     created = list(rec.created)
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
     _drop_empty_created(new, created, host.required if not bundles else {})
@@ -163,21 +193,6 @@ def _mark_created(created: list[str], pointer: str) -> None:
     """Note a container install made; once, though a host or a killed run may make us make it again."""
     if pointer not in created:
         created.append(pointer)
-
-
-def _events_with_marker(hooks: Any, bundle: str, host: Host) -> list[str]:
-    if not isinstance(hooks, dict):
-        return []
-    return [
-        event
-        for event, entries in hooks.items()
-        if event in host.native_events and isinstance(entries, list)
-        and any((host.owner(e) or ("",))[0] == bundle for e in entries)
-    ]
-
-
-def _entry_of(entries: list, bundle: str, hook_id: str, host: Host) -> Any:
-    return next((e for e in entries if host.owner(e) == (bundle, hook_id)), None)
 
 
 def _drop_empty_created(doc: dict, created: list[str], required: dict) -> None:

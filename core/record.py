@@ -2,20 +2,24 @@
 
 It lives beside the settings file as ``<stem>.hookweave.json`` (see the README). It holds hashes,
 not commands, so a project-scope record carries no absolute path of anyone's machine.
+
+A record is input like any other: an operator (or a merge) can edit it, so every value is
+checked before any is used (``recordcheck``), and a bad one is refused naming its place.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from hookweave.core.envmerge import RecordedEnv
 from hookweave.core.errors import BadInput
 from hookweave.core.paths import display
 
 FORMAT = 1
+FIX = "restore it from version control or delete it (hookweave then treats marked entries as unrecorded)"
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class RecordedBundle:
     version: str
     hooks: tuple[RecordedHook, ...] = ()
     env: dict[str, RecordedEnv] = field(default_factory=dict)
+    traces_before: tuple[str, ...] = ()  # ids whose host traces (Gemini's disabled list) predate us
 
     def hashes(self, event: str | None = None) -> dict[str, str]:
         return {h.id: h.sha256 for h in self.hooks if event is None or h.event == event}
@@ -51,45 +56,24 @@ class Record:
 def from_text(text: str | None, path: str) -> Record:
     if text is None:
         return Record()
-    path = display(Path(path))
+    from hookweave.core import recordcheck
+
+    shown = display(Path(path))
     try:
         data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError("not an object")
-        version = data.get("hookweave_record")
-        if isinstance(version, int) and version > FORMAT:
-            raise BadInput(
-                f"{path}: written by a newer hookweave (record format {version}); upgrade hookweave"
-            )
-        if version != FORMAT:
-            raise ValueError(f"unknown record format {version!r}")
-        bundles = {name: _bundle(raw) for name, raw in data["bundles"].items()}
-        created = data.get("created", [])
-        if not isinstance(created, list) or not all(isinstance(p, str) and p.startswith("/") for p in created):
-            raise ValueError("created must be a list of JSON Pointers")
-        return Record(
-            bundles,
-            tuple(created),
-            bool(data.get("created_file", False)),
-            bool(data.get("created_folder", False)),
-        )
-    except BadInput:
-        raise
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        why = f"no {exc} key" if isinstance(exc, KeyError) else str(exc)
-        raise BadInput(
-            f"{path}: not a hookweave record we can read ({why}); restore it from version control "
-            "or delete it (hookweave then treats marked entries as unrecorded)"
-        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise BadInput(f"{shown}: not a hookweave record we can read ({_one_line(str(exc))}); {FIX}") from None
+    version = data.get("hookweave_record") if isinstance(data, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT:
+        raise BadInput(f"{shown}: written by a newer hookweave (record format {version}); upgrade hookweave")
+    try:
+        return recordcheck.record(data)
+    except recordcheck.Bad as bad:
+        raise BadInput(f"{shown}: {bad.place}: {bad.cause}; {FIX}") from None
 
 
-def _bundle(raw: dict[str, Any]) -> RecordedBundle:
-    hooks = tuple(RecordedHook(h["id"], h["event"], h["position"], h["sha256"]) for h in raw.get("hooks", []))
-    env = {
-        name: RecordedEnv(str(e["value"]), e["policy"], e.get("prior"), bool(e["applied"]))
-        for name, e in raw.get("env", {}).items()
-    }
-    return RecordedBundle(str(raw["version"]), hooks, env)
+def _one_line(text: str) -> str:
+    return re.sub(r"[\x00-\x1f\x7f]", lambda m: m.group().encode("unicode_escape").decode(), text)
 
 
 def to_text(record: Record, settings_name: str) -> str | None:
@@ -99,19 +83,31 @@ def to_text(record: Record, settings_name: str) -> str | None:
     data = {
         "hookweave_record": FORMAT,
         "about": f"What hookweave installed into {settings_name}. Edit with `hooks` only.",
-        "bundles": {
-            name: {
-                "version": b.version,
-                "hooks": [{"id": h.id, "event": h.event, "position": h.position, "sha256": h.sha256} for h in b.hooks],
-                "env": {
-                    n: {"value": e.value, "policy": e.policy, "prior": e.prior, "applied": e.applied}
-                    for n, e in b.env.items()
-                },
-            }
-            for name, b in sorted(record.bundles.items())
-        },
+        "bundles": {name: _bundle_json(b) for name, b in sorted(record.bundles.items())},
         "created": list(record.created),
         "created_file": record.created_file,
         "created_folder": record.created_folder,
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return escape_surrogates(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+
+
+def _bundle_json(b: RecordedBundle) -> dict:
+    out = {
+        "version": b.version,
+        "hooks": [{"id": h.id, "event": h.event, "position": h.position, "sha256": h.sha256} for h in b.hooks],
+        "env": {
+            n: {"value": e.value, "policy": e.policy, "prior": e.prior, "applied": e.applied} for n, e in b.env.items()
+        },
+    }
+    if b.traces_before:
+        out["traces_before"] = list(b.traces_before)
+    return out
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(json_text: str) -> str:
+    """JSON text with each lone surrogate (only possible inside a string) written as ``\\uXXXX``:
+    the same value to every JSON reader, and text that encodes as UTF-8."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)

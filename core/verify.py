@@ -47,6 +47,7 @@ def verify_file(host: Host, scope: str, shown: str, doc: Any, rec: Record) -> Fi
     hooks = hooks if isinstance(hooks, dict) else {}
     for name, bundle in sorted(rec.bundles.items()):
         report.bundles.append(_bundle_report(host, hooks, name, bundle))
+        report.findings += _copy_findings(host, hooks, name, bundle)
         report.findings += _env_findings(host, doc, name, bundle)
     recorded = set(rec.bundles)
     strays = sorted(
@@ -64,31 +65,50 @@ def verify_file(host: Host, scope: str, shown: str, doc: Any, rec: Record) -> Fi
 def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -> BundleReport:
     report = BundleReport(name, bundle.version)
     order_issues: dict[str, str] = {}
+    found: dict[str, Any] = {}
     for event in dict.fromkeys(h.event for h in bundle.hooks):
         entries = hooks.get(event) if isinstance(hooks.get(event), list) else []
         event_hooks = [h for h in bundle.hooks if h.event == event]
         positions = {h.id: h.position for h in event_hooks}
-        items = merge.classify(entries, name, host.owner)
+        items = merge.classify(entries, name, bundle.hashes(event), host.owner)
+        found.update({item.hook_id: item.entry for item in items if item.hook_id})
         declared = [h.id for h in event_hooks]
         for hook_id, why in merge.order_problems(items, positions, declared, positional=host.positional):
             order_issues.setdefault(hook_id, why)
+    copies = _copies(host, hooks, name, bundle)
     for h in bundle.hooks:
-        entries = hooks.get(h.event) if isinstance(hooks.get(h.event), list) else []
-        matches = [e for e in entries if host.owner(e) == (name, h.id)]
         status, detail = "ok", ""
-        if not matches:
-            elsewhere = [ev for ev, es in hooks.items() if ev != h.event and isinstance(es, list)
-                         and any(host.owner(e) == (name, h.id) for e in es)]
-            status = "modified" if elsewhere else "missing"
-            detail = f"moved to {elsewhere[0]}" if elsewhere else f"not found under {h.event}; reinstall the bundle"
-        elif sha256(matches[0]) != h.sha256:
+        if h.id not in found:
+            elsewhere = [event for event, hook_id in copies if hook_id == h.id]
+            status, detail = "missing", f"not found under {h.event}; reinstall the bundle"
+            if elsewhere:
+                detail = (f"not found under {h.event}, where the record puts it (a copy under {elsewhere[0]} is "
+                          "the operator's, not ours); reinstall the bundle")
+        elif sha256(found[h.id]) != h.sha256:
             status, detail = "modified", "edited since it was installed; reinstall with --force to restore it"
-        elif len(matches) > 1:
-            status, detail = "duplicated", f"appears {len(matches)} times under {h.event}; remove the copies"
         elif h.id in order_issues:
             status, detail = "out-of-order", order_issues[h.id] + "; reinstall the bundle to fix the order"
+        twins = sum(1 for event, hook_id in copies if hook_id == h.id and event == h.event)
+        if status == "ok" and twins:
+            status, detail = "duplicated", f"appears {twins + 1} times under {h.event}; remove the copies"
         report.hooks.append(HookStatus(h.id, h.event, h.position, status, detail))
     return report
+
+
+def _copies(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -> list[tuple[str, str]]:
+    """``(event, hook id)`` of every entry with this bundle's marker that the record does not account for."""
+    return [(event, hook_id) for event, entries in hooks.items() if isinstance(entries, list)
+            for _, hook_id in merge.copies(entries, name, bundle.hashes(event), host.owner)]
+
+
+def _copy_findings(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -> list[Finding]:
+    """Copies outside the place the record names (a second copy in the same event is ``duplicated``)."""
+    events = {h.id: h.event for h in bundle.hooks}
+    return [
+        Finding("problem", f"a copy under {event} that the record does not list: the host runs it too, and hookweave "
+                "neither updates nor removes it; remove it by hand if you did not mean to keep it", name, hook_id)
+        for event, hook_id in _copies(host, hooks, name, bundle) if events.get(hook_id) != event
+    ]
 
 
 def _env_findings(host: Host, doc: Any, name: str, bundle: RecordedBundle) -> list[Finding]:

@@ -70,7 +70,14 @@ class ClaudeCodeHost(NestedGroupsHost):
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found: list[Finding] = []
-        managed = docs.get("managed") or {}
+        managed = docs.get("managed") if isinstance(docs.get("managed"), dict) else {}
+        for scope in ("managed", "user", "project", "local"):
+            doc = docs.get(scope)
+            for key in ("disableAllHooks", "allowManagedHooksOnly"):
+                value = doc.get(key) if isinstance(doc, dict) else None
+                if value is not None and not isinstance(value, bool):
+                    found.append(Finding("warning", f"{scope} settings: {key} should be true or false; hookweave "
+                                         "reads it as false, and Claude may reject the file: fix it"))
         if managed.get("disableAllHooks") is True:
             found.append(Finding("problem", "managed settings set disableAllHooks: Claude runs no hooks at all"))
         elif managed.get("allowManagedHooksOnly") is True:

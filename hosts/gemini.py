@@ -96,13 +96,22 @@ class GeminiHost(NestedGroupsHost):
         gone = {hook_name(bundle, h) for h in hook_ids}
         config["disabled"] = [n for n in config["disabled"] if n not in gone]
 
+    def traces(self, doc: Any, bundle: str) -> set[str]:
+        """Our hooks' names already in hooksConfig.disabled: the operator's entries, kept on uninstall."""
+        config = doc.get("hooksConfig") if isinstance(doc, dict) else None
+        disabled = config.get("disabled") if isinstance(config, dict) else None
+        if not isinstance(disabled, list):
+            return set()
+        prefix = hook_name(bundle, "")
+        return {n[len(prefix):] for n in disabled if isinstance(n, str) and n.startswith(prefix)}
+
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         scoped = [docs.get(s) for s in self.verify_scopes if isinstance(docs.get(s), dict)]
-        found: list[Finding] = []
+        found = _odd_types(self, docs)
         enabled = _last(scoped, ("hooksConfig", "enabled"), True)
         if enabled is False:
             found.append(Finding("problem", "hooksConfig.enabled is false: Gemini runs no hooks; set it to true"))
-        disabled = {n for d in scoped for n in (_get(d, ("hooksConfig", "disabled")) or []) if isinstance(n, str)}
+        disabled = {n for d in scoped for n in _list(_get(d, ("hooksConfig", "disabled"))) if isinstance(n, str)}
         ours = _our_names(self, [docs.get(s) for s in installed_scopes])
         for name in sorted(disabled & ours):
             bundle, _, hook_id = name.partition("/")
@@ -119,6 +128,38 @@ class GeminiHost(NestedGroupsHost):
         return found
 
 
+GATE_TYPES = {  # where a gate reads a setting, and what Gemini's settings schema has there
+    ("hooksConfig",): (dict, "an object"),
+    ("hooksConfig", "enabled"): (bool, "true or false"),
+    ("hooksConfig", "disabled"): (list, "a list of hook names"),
+    ("security",): (dict, "an object"),
+    ("security", "folderTrust"): (dict, "an object"),
+    ("security", "folderTrust", "enabled"): (bool, "true or false"),
+}
+
+
+def _odd_types(host: GeminiHost, docs: Mapping[str, Any]) -> list[Finding]:
+    """A gate setting of another type is read as unset; say so, since Gemini may read it otherwise."""
+    out = []
+    for scope in host.verify_scopes:
+        for keys, (kind, what) in GATE_TYPES.items():
+            value = _get(docs.get(scope), keys)
+            bad = value is not None and (not isinstance(value, kind) or (
+                kind is list and not all(isinstance(n, str) for n in value)))
+            if bad:
+                out.append(Finding("warning", f"{scope} settings: {'.'.join(keys)} should be {what}; hookweave reads "
+                                   "it as unset, and Gemini may reject the file: fix it"))
+    rules = docs.get("trustedFolders")
+    if rules is not None and not isinstance(rules, dict):
+        out.append(Finding("warning", "trustedFolders.json should be an object of folder paths and trust levels; "
+                           "hookweave reads it as trusting no folder: fix it"))
+    return out
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
 def _get(doc: Any, keys: tuple[str, ...]) -> Any:
     for key in keys:
         if not isinstance(doc, dict) or key not in doc:
@@ -132,7 +173,7 @@ def _last(docs: list[Any], keys: tuple[str, ...], default: Any) -> Any:
     value = default
     for doc in docs:
         found = _get(doc, keys)
-        if found is not None:
+        if isinstance(found, type(default)):  # a value of another type counts as unset (_odd_types says so)
             value = found
     return value
 
@@ -140,7 +181,8 @@ def _last(docs: list[Any], keys: tuple[str, ...], default: Any) -> Any:
 def _our_names(host: GeminiHost, docs: list[Any]) -> set[str]:
     out = set()
     for doc in docs:
-        for groups in (_get(doc, ("hooks",)) or {}).values():
+        hooks = _get(doc, ("hooks",))
+        for groups in hooks.values() if isinstance(hooks, dict) else ():
             for group in groups if isinstance(groups, list) else []:
                 owner = host.owner(group)
                 if owner:
@@ -151,7 +193,8 @@ def _our_names(host: GeminiHost, docs: list[Any]) -> set[str]:
 def _sequential_events(host: GeminiHost, docs: Mapping[str, Any], scopes: set[str]) -> set[str]:
     events = set()
     for scope in scopes:
-        for event, groups in (_get(docs.get(scope), ("hooks",)) or {}).items():
+        hooks = _get(docs.get(scope), ("hooks",))
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
             if isinstance(groups, list) and any(isinstance(g, dict) and g.get("sequential") is True for g in groups):
                 events.add(event)
     return events

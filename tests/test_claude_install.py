@@ -138,7 +138,7 @@ def test_duplicate_of_our_registration_is_reported_and_left_alone(run, settings:
     assert "      duplicated   keepalive    Stop (last)  appears 2 times under Stop; remove the copies\n" in result.stdout
     result = run("uninstall", "guard", "--host", "claude")
     assert result.exit_code == 0
-    assert "  note: guard/keepalive: a second copy with our marker is not ours to remove; left in place\n" in result.stdout
+    assert "  note: guard/keepalive: a copy with our marker that the record does not list is not ours to remove; left in place\n" in result.stdout
     stop = json.loads(settings.read_text(encoding="utf-8"))["hooks"]["Stop"]
     assert [g["hooks"][0]["command"] for g in stop] == ["say done", "nightly keepalive-hook # hookweave:guard/keepalive"]
 
@@ -247,3 +247,211 @@ def test_a_container_made_again_is_recorded_once(run, settings: Path) -> None:
     assert run("install", BUNDLE, "--host", "claude").exit_code == 0
     record = json.loads(record_of(settings).read_text(encoding="utf-8"))
     assert record["created"] == ["/hooks/SessionStart"]
+
+
+# -- issue 8, case 1: a copy of our entry outside the place the record names is the operator's -----
+
+def _ours(data: dict, event: str, index: int = 0) -> dict:
+    import copy
+
+    return copy.deepcopy(data["hooks"][event][index])
+
+
+COPIES = {
+    # our PreToolUse group copied, marker and all, into an event the record does not list for it
+    "into-another-event": lambda d, o: d["hooks"].setdefault("PostToolUse", []).append(o["pre"]),
+    # into an event no host knows
+    "into-an-unknown-event": lambda d, o: d["hooks"].setdefault("FutureEvent", []).append(o["pre"]),
+    # an edited copy in another event
+    "edited-into-another-event": lambda d, o: d["hooks"].setdefault("UserPromptSubmit", []).append(
+        {**o["pre"], "matcher": "Write"}),
+    # a second, edited copy in the same event (a different hash from the recorded one)
+    "edited-second-in-same-event": lambda d, o: d["hooks"]["PreToolUse"].append({**o["pre"], "matcher": "Edit"}),
+    # our handler added to the operator's own group
+    "our-handler-in-their-group": lambda d, o: d["hooks"]["Stop"][0]["hooks"].append(o["stop"]["hooks"][0]),
+    # our handler added to a group of theirs in another event, before their own handler
+    "our-handler-first-in-their-group": lambda d, o: d["hooks"]["Notification"][0]["hooks"].insert(
+        0, o["session"]["hooks"][0]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COPIES))
+def test_a_copy_of_our_entry_is_never_updated_or_removed(run, settings: Path, case: str) -> None:
+    """Issue 8 case 1: the copy survived verify as ok, and install/uninstall deleted it."""
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 0
+    after = json.loads(AFTER)
+    ours = {"pre": _ours(after, "PreToolUse"), "stop": _ours(after, "Stop", 1), "session": _ours(after, "SessionStart")}
+    _edit(settings, lambda d: COPIES[case](d, ours))
+    edited = settings.read_text(encoding="utf-8")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1, result.output
+    assert "that the record does not list" in result.stdout or "duplicated" in result.stdout or "copy" in result.stdout
+    for args in (("install", BUNDLE), ("install", BUNDLE, "--force")):
+        again = run(*args, "--host", "claude")
+        assert again.exit_code == 0, again.output
+        assert again.stdout.startswith("claude project .claude/settings.json: guard 1.2.0 already installed; nothing written\n")
+        assert settings.read_text(encoding="utf-8") == edited
+    gone = run("uninstall", "guard", "--host", "claude")
+    assert gone.exit_code == 0, gone.output
+    expected = json.loads(OPERATOR)
+    COPIES[case](expected, ours)
+    assert settings.read_text(encoding="utf-8") == json.dumps(expected, indent=2) + "\n"
+    assert not record_of(settings).exists()
+
+
+def test_verify_names_a_copy_in_another_event(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    _edit(settings, lambda d: d["hooks"].setdefault("PostToolUse", []).append(d["hooks"]["PreToolUse"][0]))
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert ("  problem: guard/one-strike: a copy under PostToolUse that the record does not list: the host runs it "
+            "too, and hookweave neither updates nor removes it; remove it by hand if you did not mean to keep it\n"
+            ) in result.stdout, result.stdout
+    assert "      ok           one-strike   PreToolUse (first)\n" in result.stdout, result.stdout
+
+
+def test_our_entry_moved_to_another_event_is_missing_and_the_moved_one_stays(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    _edit(settings, lambda d: d["hooks"].setdefault("PostToolUse", []).append(d["hooks"]["PreToolUse"].pop(0)))
+    moved = settings.read_text(encoding="utf-8")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert ("missing      one-strike   PreToolUse (first)  not found under PreToolUse, where the record puts it "
+            "(a copy under PostToolUse is the operator's, not ours); reinstall the bundle\n") in result.stdout, result.stdout
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    expected = json.loads(moved)
+    expected["hooks"]["Stop"].pop(1)
+    del expected["hooks"]["SessionStart"]
+    expected["env"]["CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"] = "12"
+    assert settings.read_text(encoding="utf-8") == json.dumps(expected, indent=2) + "\n"
+
+
+def test_a_copy_in_another_scope_survives_uninstall_at_ours(run, settings: Path, home: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    user = home / ".claude" / "settings.json"
+    user.parent.mkdir()
+    copy = {"hooks": {"PreToolUse": [json.loads(AFTER)["hooks"]["PreToolUse"][0]]}}
+    user.write_text(json.dumps(copy, indent=2) + "\n", encoding="utf-8")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert "carries hookweave's marker but no record lists it" in result.stdout
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == OPERATOR
+    assert user.read_text(encoding="utf-8") == json.dumps(copy, indent=2) + "\n"
+
+
+def test_a_copy_in_another_bundles_group_survives_both_uninstalls(run, settings: Path, write_bundle) -> None:
+    other = write_bundle('[bundle]\nname = "other"\nversion = "1"\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "other-x"\n')
+    run("install", BUNDLE, "--host", "claude")
+    run("install", str(other), "--host", "claude")
+    theirs = json.loads(AFTER)["hooks"]["Stop"][1]["hooks"][0]
+    _edit(settings, lambda d: d["hooks"]["Stop"][2]["hooks"].append(theirs))  # guard's handler into other's group
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    assert run("uninstall", "other", "--host", "claude", "--force").exit_code == 0  # other's group was edited
+    expected = json.loads(OPERATOR)
+    expected["hooks"]["Stop"].append({"hooks": [theirs]})
+    assert settings.read_text(encoding="utf-8") == json.dumps(expected, indent=2) + "\n"
+
+
+# -- issue 8, case 2: --force keeps a handler the operator added to our group -------------------------
+
+def test_force_install_keeps_a_handler_the_operator_added_to_our_group(run, settings: Path) -> None:
+    """Issue 8 case 2: install --force replaced the whole group, and the operator's handler with it."""
+    run("install", BUNDLE, "--host", "claude")
+    mine = {"type": "command", "command": "echo operator"}
+    _edit(settings, lambda d: d["hooks"]["Stop"][1]["hooks"].append(mine))
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 1
+    forced = run("install", BUNDLE, "--host", "claude", "--force")
+    assert forced.exit_code == 0, forced.output
+    expected = json.loads(AFTER)
+    expected["hooks"]["Stop"].insert(1, {"hooks": [mine]})  # theirs keeps the place; ours stays last
+    assert json.loads(settings.read_text(encoding="utf-8")) == expected
+    assert run("verify", "--host", "claude").exit_code == 0
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    data = json.loads(OPERATOR)
+    data["hooks"]["Stop"].append({"hooks": [mine]})
+    assert json.loads(settings.read_text(encoding="utf-8")) == data
+
+
+def test_force_install_of_an_edited_first_entry_keeps_theirs_after_ours(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    mine = {"type": "command", "command": "echo operator"}
+    _edit(settings, lambda d: d["hooks"]["PreToolUse"][0]["hooks"].insert(0, mine))
+    edited = json.loads(settings.read_text(encoding="utf-8"))
+    assert run("install", BUNDLE, "--host", "claude", "--force").exit_code == 0
+    expected = json.loads(AFTER)
+    expected["hooks"]["PreToolUse"].insert(1, {"matcher": "Bash", "hooks": [mine]})
+    assert edited["hooks"]["PreToolUse"][0]["hooks"][0] == mine
+    assert json.loads(settings.read_text(encoding="utf-8")) == expected
+    assert run("verify", "--host", "claude").exit_code == 0
+
+
+# -- issue 8, cases 6 and 7: lone surrogates and numbers past Python's digit limit ----------------------
+
+SURROGATE_BUNDLE = '[bundle]\nname = "sur"\nversion = "1"\n[[hooks]]\nid = "k"\nevent = "stop"\ncommand = "k"\n' \
+                   '[env.FOO]\nvalue = "1"\npolicy = "override"\n'
+
+
+def test_a_lone_surrogate_in_the_operators_env_survives_override_and_uninstall(run, settings: Path, write_bundle) -> None:
+    """Issue 8 case 6: the prior value "\\ud800" ended in UnicodeEncodeError writing the record."""
+    text = OPERATOR.replace('"GREETING": "grüß dich ☕",', '"GREETING": "grüß dich ☕",\n        "FOO": "a\\ud800b",')
+    settings.write_text(text, encoding="utf-8")
+    bundle = str(write_bundle(SURROGATE_BUNDLE))
+    result = run("install", bundle, "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert "  note: sur: FOO: set to '1' (was 'a\\ud800b'; policy override)\n" in result.stdout
+    assert '"prior": "a\\ud800b"' in record_of(settings).read_text(encoding="utf-8")
+    assert run("verify", "--host", "claude").exit_code == 0
+    assert run("install", bundle, "--host", "claude").stdout.startswith(
+        "claude project .claude/settings.json: sur 1 already installed; nothing written\n")
+    for dry in (("--dry-run",), ("--dry-run", "--json")):  # the restored value is printed as its escape
+        preview = run("uninstall", "sur", "--host", "claude", *dry)
+        assert preview.exit_code == 0, preview.output
+        assert '"value": "a\\ud800b"' in preview.stdout
+    result = run("uninstall", "sur", "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert settings.read_text(encoding="utf-8") == text
+
+
+def test_a_lone_surrogate_in_an_edit_of_our_entry_is_hashed_and_reported(run, settings: Path) -> None:
+    run("install", BUNDLE, "--host", "claude")
+    text = settings.read_text(encoding="utf-8")
+    edited = text.replace('"nightly keepalive-hook # hookweave:guard/keepalive"',
+                          '"nightly \\udc80 keepalive-hook # hookweave:guard/keepalive"')
+    settings.write_text(edited, encoding="utf-8")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert "      modified     keepalive    Stop (last)  edited since it was installed" in result.stdout
+    dry = run("install", BUNDLE, "--host", "claude", "--force", "--dry-run", "--json")
+    assert dry.exit_code == 0, dry.output
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 1
+    assert settings.read_text(encoding="utf-8") == edited
+    assert run("install", BUNDLE, "--host", "claude", "--force").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == text
+
+
+def test_a_value_past_the_digit_limit_is_compared_as_digits(run, settings: Path, write_bundle) -> None:
+    """Issue 8 case 7: at-least's int() raised on a 5000-digit value (operator's or the bundle's)."""
+    huge = "9" * 5000
+    settings.write_text(OPERATOR.replace('"12"', f'"{huge}"'), encoding="utf-8")
+    result = run("install", BUNDLE, "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert (f"  note: guard: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: kept the operator's value '{huge[:27]}...{huge[:27]}' "
+            "(5000 characters), already at least 20 (policy at-least)\n") in result.stdout
+    assert json.loads(settings.read_text(encoding="utf-8"))["env"]["CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"] == huge
+    settings.write_text(OPERATOR, encoding="utf-8")
+    run("uninstall", "guard", "--host", "claude")
+    bigger = '[bundle]\nname = "cap"\nversion = "1"\n[env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP]\n' \
+             f'value = "{huge}"\npolicy = "at-least"\n'
+    assert run("install", str(write_bundle(bigger)), "--host", "claude").exit_code == 0
+    assert json.loads(settings.read_text(encoding="utf-8"))["env"]["CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"] == huge
+    assert run("uninstall", "cap", "--host", "claude").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == OPERATOR
+
+
+def test_a_toml_integer_past_the_digit_limit_is_a_manifest_error(run, settings: Path, write_bundle) -> None:
+    folder = write_bundle('[bundle]\nname = "cap"\nversion = "1"\n[env.X]\nvalue = ' + "9" * 5000 + "\n")
+    result = run("install", str(folder), "--host", "claude")
+    assert result.exit_code == 2
+    assert result.stderr == f"hooks: {folder / 'hookweave.toml'}:5:9: a number of 5000 digits; write it as a string, or shorten it\n"
+    assert settings.read_text(encoding="utf-8") == OPERATOR

@@ -153,3 +153,44 @@ def test_hook_without_a_gemini_event_is_skipped_and_reported(run, write_bundle, 
                             'command = "x"\nhosts = ["gemini"]\n')
     result = run("install", str(explicit), "--host", "gemini")
     assert result.exit_code == 2 and "names gemini, which has no subagent_stop event" in result.stderr
+
+
+def test_a_name_disabled_before_install_stays_disabled_after_uninstall(run, settings, trusted) -> None:
+    """Issue 8 case 5: the operator's own "guard/keepalive" entry in hooksConfig.disabled was lost."""
+    text = OPERATOR.replace('"disabled": ["noisy-logger"]', '"disabled": ["noisy-logger", "guard/keepalive"]')
+    settings.write_text(text)
+    assert run("install", str(DATA / "claude" / "bundle"), "--host", "gemini").exit_code == 0
+    record = json.loads(settings.with_name("settings.hookweave.json").read_text())
+    assert record["bundles"]["guard"]["traces_before"] == ["keepalive"]
+    assert run("install", str(DATA / "claude" / "bundle"), "--host", "gemini").stdout.startswith(
+        "gemini project .gemini/settings.json: guard 1.2.0 already installed; nothing written\n")
+    assert run("uninstall", "guard", "--host", "gemini").exit_code == 0
+    assert settings.read_text() == text
+
+
+def test_only_names_disabled_since_install_go_with_uninstall(run, settings, trusted) -> None:
+    text = OPERATOR.replace('"disabled": ["noisy-logger"]', '"disabled": ["guard/one-strike", "noisy-logger"]')
+    settings.write_text(text)
+    run("install", str(DATA / "claude" / "bundle"), "--host", "gemini")
+    after = settings.read_text()
+    settings.write_text(after.replace('"noisy-logger"]', '"noisy-logger", "guard/keepalive"]'))  # /hooks disable
+    assert run("uninstall", "guard", "--host", "gemini").exit_code == 0
+    assert settings.read_text() == text
+
+
+def test_force_install_keeps_a_handler_the_operator_added_to_our_group(run, settings, trusted) -> None:
+    """Issue 8 case 2 on Gemini: install --force replaced the group with the operator's handler in it."""
+    bundle = str(DATA / "claude" / "bundle")
+    run("install", bundle, "--host", "gemini")
+    installed = settings.read_text()
+    ours = '"command": "nightly keepalive-hook # hookweave:guard/keepalive"'
+    assert installed.count(ours) == 1
+    mine = '{"type": "command", "name": "mine", "command": "echo operator"}'
+    settings.write_text(installed.replace(ours + "\n", ours + "\n          },\n          " + mine[:-1] + "\n", 1))
+    assert run("install", bundle, "--host", "gemini").exit_code == 1
+    assert run("install", bundle, "--host", "gemini", "--force").exit_code == 0, settings.read_text()
+    groups = _data(settings)["hooks"]["AfterAgent"]
+    assert {"hooks": [{"type": "command", "name": "mine", "command": "echo operator"}]} in groups
+    assert run("verify", "--host", "gemini").exit_code == 0
+    assert run("uninstall", "guard", "--host", "gemini").exit_code == 0
+    assert _data(settings)["hooks"]["AfterAgent"][-1] == {"hooks": [{"type": "command", "name": "mine", "command": "echo operator"}]}

@@ -167,3 +167,66 @@ def test_invalid_toml_is_a_parse_error_with_line_and_column(text, where, reason)
         parse_manifest(text, PATH)
     assert str(info.value) == f"{PATH}:{where}: invalid TOML: {reason}"
     assert info.value.exit_code == EXIT_BAD_INPUT
+
+
+# -- issue 8, case 4: host-name typos and characters no settings file or shell can carry ---------------
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (HEAD + hook(hosts='["claud"]'), "hooks[0] (h).hosts: unknown host 'claud'; did you mean 'claude'?"),
+        (HEAD + hook() + '[hooks.host.gemni]\nevent = "AfterAgent"\n',
+         "hooks[0] (h).host.gemni: unknown host 'gemni'; did you mean 'gemini'?"),
+        (HEAD + '[env.X]\nvalue = "1"\nhosts = ["claude", "curser"]\n',
+         "env.X.hosts: unknown host 'curser'; did you mean 'cursor'?"),
+        (HEAD + hook(hosts='["vim"]'),
+         "hooks[0] (h).hosts: unknown host 'vim'; registered hosts: claude, codex, cursor, gemini"),
+    ],
+)
+def test_unknown_host_name_is_a_manifest_error_with_a_did_you_mean(run, write_bundle, project, text, message):
+    """Issue 8 case 4: hosts = ["claud"] installed 0 hooks with exit 0."""
+    folder = write_bundle(text)
+    result = run("install", str(folder), "--host", "all")
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr == f"hooks: {folder / 'hookweave.toml'}: {message}\n"
+    assert list(project.iterdir()) == []
+
+
+def test_a_plugin_host_counts_as_known(run, write_bundle):
+    from hookweave.core.manifest import check_hosts
+
+    bundle = parse_manifest(HEAD + hook(hosts='["myagent"]'), PATH)
+    check_hosts(bundle, ["claude", "myagent"])
+    with pytest.raises(BadInput, match="unknown host 'myagent'"):
+        check_hosts(bundle, ["claude"])
+
+
+@pytest.mark.parametrize(
+    ("value", "where", "shown"),
+    [
+        ('"echo a\\u0000b"', "command", "\\x00"),
+        ('["echo", "a\\u0000"]', "command", "\\x00"),
+        ('"echo \\u001b[31m"', "command", "\\x1b"),
+        ('"echo a\\rb"', "command", "\\r"),
+    ],
+)
+def test_a_control_character_in_a_command_is_refused(run, write_bundle, project, value, where, shown):
+    """Issue 8 case 4: a NUL inside a command was written into the settings file."""
+    folder = write_bundle(HEAD + hook(command=value))
+    result = run("install", str(folder), "--host", "claude")
+    assert result.exit_code == EXIT_BAD_INPUT
+    assert result.stderr == (f"hooks: {folder / 'hookweave.toml'}: hooks[0] (h).{where}: holds the control character "
+                             f"{shown}; remove it, or write it as a shell escape\n")
+    assert list(project.iterdir()) == []
+
+
+def test_tab_and_newline_stay_allowed_in_commands():
+    bundle = parse_manifest(HEAD + hook(command='"cat <<EOF\\n\\tx\\nEOF"'), PATH)
+    assert bundle.hooks[0].command == "cat <<EOF\n\tx\nEOF"
+
+
+def test_nul_in_an_env_value_or_a_native_matcher_is_refused():
+    with pytest.raises(BadInput, match=r"env.X.value: holds a NUL character"):
+        parse_manifest(HEAD + '[env.X]\nvalue = "a\\u0000"\n', PATH)
+    with pytest.raises(BadInput, match=r"host.claude.matcher: holds the control character \\x00"):
+        parse_manifest(HEAD + hook() + '[hooks.host.claude]\nmatcher = "Ba\\u0000sh"\n', PATH)

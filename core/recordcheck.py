@@ -1,0 +1,145 @@
+"""Pure schema check of a record's parsed JSON: every value, with its place (``bundles.guard.env.X.prior``).
+
+Unknown keys are ignored (a later hookweave of the same format may add some); every known key must
+hold what hookweave writes there, or nothing derived from it is used.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hookweave.core.envmerge import RecordedEnv
+from hookweave.core.model import POLICIES, POSITIONS
+
+NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # bundle and hook ids, as the manifest allows them
+ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+SHA_RE = re.compile(r"sha256:[0-9a-f]{64}")
+PRINTABLE_RE = re.compile("[^\x00-\x1f\x7f\ud800-\udfff]+")
+POINTER_RE = re.compile(r"(/([^/~]|~[01])*)+")
+
+
+class Bad(Exception):
+    def __init__(self, place: str, cause: str) -> None:
+        super().__init__(f"{place}: {cause}")
+        self.place, self.cause = place, cause
+
+
+def record(data: Any):
+    from hookweave.core.record import FORMAT, Record
+
+    _object(data, "the top level")
+    if data.get("hookweave_record") != FORMAT or isinstance(data.get("hookweave_record"), bool):
+        raise Bad("hookweave_record", f"unknown record format {_show(data.get('hookweave_record'))}")
+    bundles = _object(data.get("bundles"), "bundles")
+    out = {}
+    for name, raw in bundles.items():
+        where = f"bundles.{_key(name)}"
+        if not NAME_RE.fullmatch(name):
+            raise Bad(where, "not a bundle name (lowercase letters, digits and dashes)")
+        out[name] = _bundle(raw, where)
+    created = data.get("created", [])
+    if not isinstance(created, list):
+        raise Bad("created", f"must be a list of JSON Pointers, not {_kind(created)}")
+    for i, pointer in enumerate(created):
+        if not isinstance(pointer, str) or not POINTER_RE.fullmatch(pointer):
+            raise Bad(f"created[{i}]", f"{_show(pointer)} is not a JSON Pointer")
+    if len(set(created)) != len(created):
+        raise Bad("created", "lists a pointer twice")
+    flags = [_flag(data, key) for key in ("created_file", "created_folder")]
+    return Record(out, tuple(created), *flags)
+
+
+def _bundle(raw: Any, where: str):
+    from hookweave.core.record import RecordedBundle, RecordedHook
+
+    _object(raw, where)
+    version = raw.get("version")
+    if not isinstance(version, str) or not version.strip():
+        raise Bad(f"{where}.version", f"must be a non-empty string, not {_show(version)}")
+    if not PRINTABLE_RE.fullmatch(version):  # it is printed: one line, valid UTF-8
+        raise Bad(f"{where}.version", f"{_show(version)} holds a control character or a lone surrogate")
+    hooks_raw = raw.get("hooks", [])
+    if not isinstance(hooks_raw, list):
+        raise Bad(f"{where}.hooks", f"must be a list, not {_kind(hooks_raw)}")
+    hooks = []
+    for i, h in enumerate(hooks_raw):
+        at = f"{where}.hooks[{i}]"
+        _object(h, at)
+        hook_id = _string(h, "id", at, NAME_RE, "not a hook id (lowercase letters, digits and dashes)")
+        event = _string(h, "event", at, PRINTABLE_RE, "not an event name")
+        position = h.get("position")
+        if position not in POSITIONS:
+            raise Bad(f"{at}.position", f"{_show(position)} is not first or last")
+        sha = _string(h, "sha256", at, SHA_RE, "not a sha256:<64 hex digits> hash")
+        if hook_id in {x.id for x in hooks}:
+            raise Bad(f"{at}.id", f"{hook_id!r} is listed twice")
+        hooks.append(RecordedHook(hook_id, event, position, sha))
+    env = {name: _env(e, f"{where}.env.{_key(name)}", name) for name, e in _object(raw.get("env", {}), f"{where}.env").items()}
+    traces = raw.get("traces_before", [])
+    ids = {h.id for h in hooks}
+    if not isinstance(traces, list) or not all(isinstance(t, str) and t in ids for t in traces):
+        raise Bad(f"{where}.traces_before", "must list ids of this bundle's hooks")
+    return RecordedBundle(version, tuple(hooks), env, tuple(traces))
+
+
+def _env(raw: Any, where: str, name: str) -> RecordedEnv:
+    if not ENV_RE.fullmatch(name):
+        raise Bad(where, "not a variable name (letters, digits and _)")
+    _object(raw, where)
+    value = raw.get("value")
+    if not isinstance(value, str):
+        raise Bad(f"{where}.value", f"must be a string, not {_show(value)}")
+    policy = raw.get("policy")
+    if policy not in POLICIES:
+        raise Bad(f"{where}.policy", f"unknown policy {_show(policy)}; one of {', '.join(POLICIES)}")
+    if "prior" not in raw:
+        raise Bad(f"{where}.prior", "missing (null when the variable was unset)")
+    prior = raw["prior"]
+    if prior is not None and not isinstance(prior, str):
+        raise Bad(f"{where}.prior", f"must be a string or null, not {_show(prior)}")
+    applied = raw.get("applied")
+    if not isinstance(applied, bool):
+        raise Bad(f"{where}.applied", f"must be true or false, not {_show(applied)}")
+    return RecordedEnv(value, policy, prior, applied)
+
+
+def _object(value: Any, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise Bad(where, f"must be an object, not {_kind(value)}")
+    return value
+
+
+def _string(raw: dict, key: str, where: str, pattern: re.Pattern, what: str) -> str:
+    value = raw.get(key)
+    if not isinstance(value, str):
+        raise Bad(f"{where}.{key}", f"must be a string, not {_show(value)}" if key in raw else "missing")
+    if not pattern.fullmatch(value):
+        raise Bad(f"{where}.{key}", f"{_show(value)} is {what}")
+    return value
+
+
+def _flag(data: dict, key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise Bad(key, f"must be true or false, not {_show(value)}")
+    return value
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number")
+
+
+def _show(value: Any) -> str:
+    """A value as it stands in JSON, short and on one line."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (ValueError, TypeError):
+        text = _kind(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=True)
