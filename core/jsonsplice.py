@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hookweave.core.jsonlayout import (first_on_line, has_comment, indent_of, inline, line_end, line_start,
-                                       style, Style)
+from hookweave.core.jsonlayout import (first_on_line, has_comment, indent_of, inline, line_break_at, line_end,
+                                       line_start, style, Style)
 from hookweave.core.jsontext import Node
 
 Splice = tuple[int, int, str]  # replace text[start:end] with the string
@@ -215,8 +215,7 @@ class Editor:
                 return self._remove_own_line(start, end)
             if "\n" not in text[parent.start : parent.end]:
                 return [(start, parent.end - 1, "")]  # "[ x ]" back to "[ ]"
-            base = indent_of(text, parent.start)
-            if text[end : parent.end - 1] in ("\n" + base, "\r\n" + base):
+            if text[end : parent.end - 1] == line_break_at(text, parent.start + 1) + indent_of(text, parent.start):
                 return [(parent.start + 1, parent.end - 1, "")]  # what "[]" became goes back to "[]"
             return [(parent.start + 1, end, "")]  # a hand-made empty keeps its blanks
         if index < n - 1:
