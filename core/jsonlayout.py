@@ -90,11 +90,13 @@ def _nearest_first(root: Node, chain: list[Node]):
 def _unit(text: str, root: Node, chain: list[Node]) -> str:
     for node in _nearest_first(root, chain):
         if node.children and not inline(text, node):
-            outer = indent_of(text, node.start)
-            inner = indent_of(text, node.member_span(0)[0])
-            extra = inner[len(outer) :]
-            if inner.startswith(outer) and _PLAIN_UNIT.fullmatch(extra):
-                return extra
+            outer, close = indent_of(text, node.start), node.end - 1
+            if first_on_line(text, close) and indent_of(text, close) != outer:
+                continue  # its brackets disagree on its level: not a sibling to learn from
+            extras = [indent_of(text, node.member_span(i)[0]) for i in range(min(len(node.children), SIBLINGS_LOOKED_AT))]
+            extras = [e[len(outer) :] for e in extras if e.startswith(outer) and _PLAIN_UNIT.fullmatch(e[len(outer) :])]
+            if extras:  # the most common: one entry indented by hand does not set the style
+                return max(extras, key=extras.count)
     return DEFAULT_UNIT
 
 

@@ -85,6 +85,44 @@ def parse(text: str, path: str, *, comments: bool = False, comment_fix: str = ""
     return _Parser(text, path, comments, comment_fix).document()
 
 
+def load(text: str, path: str, *, comments: bool = False, comment_fix: str = "") -> Any:
+    """The value ``parse`` gives, read by the stdlib's C decoder when the text is well formed
+    (comments blanked out first); anything it refuses goes to ``parse`` for the exact error."""
+    body = text[1:] if text.startswith("\ufeff") else text
+    if comments and "/" in body:
+        body = _STRING_OR_COMMENT.sub(_blank_comment, body)
+    try:
+        value = json.loads(body, parse_constant=_refuse)  # NaN, Infinity: not JSON
+        if _depth(value) <= MAX_DEPTH:
+            return value
+    except (ValueError, RecursionError):
+        pass
+    return parse(text, path, comments=comments, comment_fix=comment_fix).value
+
+
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+
+
+def _blank_comment(match: re.Match) -> str:
+    return match.group() if match.group().startswith('"') else " "
+
+
+def _refuse(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _depth(value: Any) -> int:
+    """How deep the deepest value sits (the top one at 0), as ``_Parser.value`` counts it."""
+    deepest, stack = 0, [(value, 0)] if isinstance(value, (dict, list)) else []
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if children:
+            deepest = max(deepest, depth + 1)
+            stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return deepest
+
+
 class _Parser:
     def __init__(self, text: str, path: str, comments: bool, comment_fix: str) -> None:
         self.text, self.path = text, path
