@@ -100,10 +100,10 @@ class Editor:
         indent = indent_of(text, neighbour)
         pos = parent.children[-1].end if index >= n else neighbour
         st = style(text, self.root, chain, pos)
-        pieces = [self._piece(parent, op, indent, False, st) for op in ops]
         if index >= n:
+            pieces = [self._piece(parent, op, indent, False, st) for op in ops]
             return self._append(parent, indent + ("," + st.nl + indent).join(pieces), st), rest
-        return self._insert_before(parent, index, indent, pieces, st), rest
+        return self._insert_before(parent, index, indent, ops, st), rest
 
     def _item_sep(self, node: Node) -> str:
         if len(node.children) > 1:
@@ -158,15 +158,17 @@ class Editor:
             return [(eol, eol, st.nl + lines), (last_end, last_end, ",")]
         return [(last_end, last_end, "," + st.nl + lines)]
 
-    def _insert_before(self, parent: Node, index: int, indent: str, pieces: list[str], st: Style) -> list[Splice]:
+    def _insert_before(self, parent: Node, index: int, indent: str, ops: list[dict], st: Style) -> list[Splice]:
         prev_end = parent.start + 1 if index == 0 else parent.commas[index - 1] + 1
         start = parent.member_span(index)[0]
         anchor = self._break_outside_comments(prev_end, start)
         if anchor < 0:
-            return [(start, start, "".join(p + ", " for p in pieces))]
-        # New lines at the top of the gap, so comments above the next entry stay with it.
-        nl = self._break_before(anchor)
-        return [(anchor, anchor, "".join(indent + p + "," + nl for p in pieces))]
+            return [(start, start, "".join(self._piece(parent, op, indent, False, st) + ", " for op in ops))]
+        # New lines at the top of the gap, so comments above the next entry stay with it; they end
+        # as the line break they follow does.
+        st = Style(self._break_before(anchor), st.unit, st.sep)
+        pieces = [self._piece(parent, op, indent, False, st) for op in ops]
+        return [(anchor, anchor, "".join(indent + p + "," + st.nl for p in pieces))]
 
     # -- removals ----------------------------------------------------------------------------
 

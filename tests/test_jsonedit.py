@@ -419,3 +419,26 @@ def random_runs(rng: random.Random, root) -> tuple[list[dict], object]:
         value = jsonpatch.apply_patch(value, run)
         ops += run
     return ops, value
+
+
+def test_entry_inserted_above_a_comment_ends_its_lines_as_the_break_it_follows():
+    before = '{\n  "Stop": [\n    1,\n    // two\r\n    2\n  ]\n}\n'  # found by tests/test_attack_layout.py
+    out = edit(before, add("/Stop/1", {"command": "a"}), comments=True)
+    assert out == '{\n  "Stop": [\n    1,\n    {\n      "command": "a"\n    },\n    // two\r\n    2\n  ]\n}\n'
+    assert edit(out, remove("/Stop/1"), comments=True) == before
+
+
+def test_install_and_uninstall_keep_an_odd_claude_file_byte_for_byte(run, project, write_bundle):
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    before = '{\r\n  "model":\t"opus",\n  "hooks": {\n\n  }\n}\n'
+    settings.write_bytes(before.encode())
+    bundle = write_bundle('[bundle]\nname = "guard"\nversion = "1"\n[[hooks]]\nid = "a"\nevent = "pre_tool_use"\n'
+                          'command = "guard-hook"\n')
+    assert run("install", str(bundle), "--host", "claude").exit_code == 0
+    assert settings.read_bytes().decode() == (
+        '{\r\n  "model":\t"opus",\n  "hooks": {\n    "PreToolUse": [\n      {\n        "hooks": [\n          {\n'
+        '            "type": "command",\n            "command": "guard-hook # hookweave:guard/a"\n          }\n'
+        '        ]\n      }\n    ]\n\n  }\n}\n')
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    assert settings.read_bytes().decode() == before
