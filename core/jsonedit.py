@@ -14,7 +14,7 @@ A plan of 1,000 hooks into one event is one or two parses, not 1,000.
 
 from __future__ import annotations
 
-from hookweave.core import jsontext
+from hookweave.core import jsonspans
 from hookweave.core.jsonsplice import Editor, Splice, split_pointer
 
 __all__ = ["apply_ops", "split_pointer"]
@@ -24,8 +24,7 @@ def apply_ops(text: str, ops: list[dict], path: str, *, comments: bool = False) 
     """Return ``text`` with every operation applied in order (``add``, ``remove``, ``replace``)."""
     runs = _runs(ops)
     while runs:
-        doc = jsontext.parse(text, path, comments=comments)
-        editor = Editor(text, doc.root, doc.comments)
+        editor = Editor(text, jsonspans.root(text, path, comments=comments))
         splices: list[Splice] = []
         touched: list[tuple[list[str], set[str] | None]] = []
         while runs and not (touched and _depends(runs[0], touched)):

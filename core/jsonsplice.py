@@ -14,6 +14,7 @@ from typing import Any
 
 from hookweave.core.jsonlayout import (first_on_line, has_comment, indent_of, inline, line_break_at, line_end,
                                        line_start, style, Style)
+from hookweave.core.jsonspans import break_outside_comments
 from hookweave.core.jsontext import Node
 
 Splice = tuple[int, int, str]  # replace text[start:end] with the string
@@ -26,8 +27,8 @@ def split_pointer(pointer: str) -> list[str]:
 
 
 class Editor:
-    def __init__(self, text: str, root: Node, comments: list[tuple[int, int]]) -> None:
-        self.text, self.root, self.comments = text, root, comments
+    def __init__(self, text: str, root: Node) -> None:
+        self.text, self.root = text, root
 
     def run(self, ops: list[dict]) -> tuple[list[Splice], list[dict]]:
         """Splices for the leading operations of ``ops`` (one run) and the operations left over,
@@ -141,13 +142,7 @@ class Editor:
         return "\r\n" if anchor >= 2 and self.text[anchor - 2] == "\r" else "\n"
 
     def _break_outside_comments(self, start: int, end: int) -> int:
-        """Offset just after the first line break in ``[start, end)`` that is not inside a comment."""
-        pos = self.text.find("\n", start, end)
-        while pos >= 0:
-            if not any(c_start <= pos < c_end for c_start, c_end in self.comments):
-                return pos + 1
-            pos = self.text.find("\n", pos + 1, end)
-        return -1
+        return break_outside_comments(self.text, start, end)
 
     def _append(self, parent: Node, lines: str, st: Style) -> list[Splice]:
         text, last_end = self.text, parent.children[-1].end
