@@ -9,7 +9,9 @@ One parse serves many operations: the plan is cut into runs (adds at consecutive
 container, removals of consecutive entries), and the splices of every run that does not depend
 on an earlier one of the same round are applied together, last offset first. A run that does
 (it edits inside a container an earlier run changed) waits for the next round and its parse.
-A plan of 1,000 hooks into one event is one or two parses, not 1,000.
+A plan of 1,000 hooks into one event is one or two parses, not 1,000. The text is what applying
+the operations one at a time gives, save that new entries take their style from the file as the
+operator wrote it (not from entries of ours, nor after a removal took away the only example).
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def apply_ops(text: str, ops: list[dict], path: str, *, comments: bool = False) 
 
 def _runs(ops: list[dict]) -> list[list[dict]]:
     """Cut ``ops`` into runs that one parse can serve: consecutive adds into one container (the
-    indices counting up, or all ``-``), consecutive removals counting down; anything else alone."""
+    indices counting up, or all ``-``, or new keys), consecutive removals (indices counting down,
+    or keys); anything else alone. The editor takes what one parse allows and hands back the rest."""
     runs: list[list[dict]] = []
     for op in ops:
         if runs and _continues(runs[-1], op):
@@ -68,7 +71,9 @@ def _continues(run: list[dict], op: dict) -> bool:
         if token.isdigit() and last_token.isdigit():
             return int(token) == int(last_token) + 1
         return not token.isdigit() and not last_token.isdigit()  # new keys of one object
-    return token.isdigit() and last_token.isdigit() and int(token) == int(last_token) - 1
+    if token.isdigit() and last_token.isdigit():
+        return int(token) == int(last_token) - 1
+    return not token.isdigit() and not last_token.isdigit()  # keys of one object, in file order
 
 
 def _footprint(run: list[dict]) -> tuple[list[str], set[str] | None]:

@@ -174,10 +174,7 @@ class Editor:
         parent = chain[-1]
         first = parent.child(split_pointer(ops[0]["path"])[-1])[0]
         if parent.kind == "object":
-            splices = self._remove(parent, first)
-            if len([k for k in parent.keys if k == parent.keys[first]]) > 1:
-                return splices, ops  # JSON.parse keeps the last of duplicated keys: remove every copy
-            return splices, ops[1:]
+            return self._remove_keys(parent, first, ops)
         n, count = len(parent.children), 1
         lowest = 1 if first == n - 1 else 0  # removing every entry ends on the one-entry case: next parse
         while count < len(ops) and first - count >= lowest and split_pointer(ops[count]["path"])[-1] == str(first - count):
@@ -188,6 +185,27 @@ class Editor:
         if first == n - 1:  # each one the last entry when its turn comes: ", entry" goes
             return [(parent.children[j - 1].end, parent.children[j].end, "") for j in run], ops[count:]
         return [s for j in run for s in self._remove_with_next(parent, j, *parent.member_span(j))], ops[count:]
+
+    def _remove_keys(self, parent: Node, first: int, ops: list[dict]) -> tuple[list[Splice], list[dict]]:
+        """Removals of keys that sit one after the other (in file order, as a diff lists them):
+        whole own lines in the middle, or everything from the entry before them to the end."""
+        keys, n = parent.keys, len(parent.children)
+        if keys.count(keys[first]) > 1:  # JSON.parse keeps the last of duplicated keys: remove every copy
+            return self._remove(parent, first), ops
+        count = 1
+        while (count < len(ops) and first + count < n and keys.count(keys[first + count]) == 1
+               and split_pointer(ops[count]["path"])[-1] == keys[first + count]):
+            count += 1
+        last = first + count - 1
+        lines = all(self._own_line(*parent.member_span(j), parent.commas[j]) for j in range(first, min(last + 1, n - 1)))
+        if count == 1 or not lines or first == 0 and last == n - 1:
+            return self._remove(parent, first), ops[1:]
+        if last < n - 1:
+            return [s for j in range(first, last + 1) for s in self._remove_with_next(parent, j, *parent.member_span(j))], ops[count:]
+        prev_end = parent.children[first - 1].end
+        if has_comment(self.text[prev_end : parent.member_span(last)[0]]):
+            return self._remove(parent, first), ops[1:]
+        return [(prev_end, parent.children[last].end, "")], ops[count:]
 
     def _simple_removal(self, parent: Node, j: int, tail: bool) -> bool:
         text = self.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import jsonpatch
 import jsonpointer
@@ -400,12 +401,16 @@ def test_a_plan_in_one_pass_writes_what_one_operation_at_a_time_writes(seed):
     for op in ops:
         one_by_one = edit(one_by_one, op, comments=comments)
     out = edit(text, *ops, comments=comments)
+    if any(op["op"] == "remove" and not op["path"].rpartition("/")[2].isdigit() for op in ops):
+        # A removed key may have been the file's only example of its key separator: one at a time,
+        # later entries learn the default; in one pass, the file's own (as it was before the plan).
+        out, one_by_one = (re.sub(r'"[ ]*:[ ]*', '":', t) for t in (out, one_by_one))
     assert out == one_by_one
-    assert data(out, comments) == value
+    assert data(edit(text, *ops, comments=comments), comments) == value
 
 
 def random_runs(rng: random.Random, root) -> tuple[list[dict], object]:
-    """A plan of a few runs: adds at consecutive places, removals of consecutive entries, new keys."""
+    """A plan of a few runs: adds at consecutive places, removals of consecutive entries or keys, new keys."""
     ops: list[dict] = []
     value = copy.deepcopy(root)
     for _ in range(rng.randint(1, 4)):
@@ -418,6 +423,10 @@ def random_runs(rng: random.Random, root) -> tuple[list[dict], object]:
             i = rng.randint(0, len(target))
             tokens = ["-"] * k if i == len(target) and rng.random() < 0.5 else [str(i + j) for j in range(k)]
             run = [add(f"{pointer}/{t}", random_value(rng, 2)) for t in tokens]
+        elif target and rng.random() < 0.5:  # keys in file order, as a diff removes them
+            names = list(target)
+            i = rng.randrange(len(names))
+            run = [remove(f"{pointer}/{n.replace('~', '~0').replace('/', '~1')}") for n in names[i : i + k]]
         else:
             run = [add(f"{pointer}/n{j}", random_value(rng, 2)) for j in range(k)]
         value = jsonpatch.apply_patch(value, run)
