@@ -17,7 +17,9 @@ operator wrote it (not from entries of ours, nor after a removal took away the o
 from __future__ import annotations
 
 from hookweave.core import jsonspans
-from hookweave.core.jsonsplice import Editor, Splice, split_pointer
+from hookweave.core.jsonremove import Splice
+from hookweave.core.jsonsplice import Editor
+from hookweave.core.jsontext import split_pointer
 
 __all__ = ["apply_ops", "split_pointer"]
 

@@ -4,7 +4,7 @@ A run is a few operations on one container (``jsonedit`` cuts the plan into runs
 consecutive places, or removals of consecutive entries. Every splice is an offset range of the
 text as parsed, so ``jsonedit`` can apply the splices of many runs from one parse, last offset
 first. The text is what applying the operations one at a time gives (tests/test_jsonedit.py
-checks that), and insertion and removal are exact inverses.
+checks that), and insertion and removal (``jsonremove``) are exact inverses.
 """
 
 from __future__ import annotations
@@ -12,21 +12,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hookweave.core.jsonlayout import (first_on_line, has_comment, indent_of, inline, line_break_at, line_end,
-                                       line_start, style, Style)
+from hookweave.core.jsonlayout import has_comment, indent_of, inline, line_end, style, Style
+from hookweave.core.jsonremove import Removals, Splice
 from hookweave.core.jsonspans import break_outside_comments
-from hookweave.core.jsontext import Node
-
-Splice = tuple[int, int, str]  # replace text[start:end] with the string
+from hookweave.core.jsontext import Node, split_pointer
 
 
-def split_pointer(pointer: str) -> list[str]:
-    if pointer == "":
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+class Editor(Removals):
+    """Splices for runs of operations, all read from one parse of ``text`` (its ``root``)."""
 
-
-class Editor:
     def __init__(self, text: str, root: Node) -> None:
         self.text, self.root = text, root
 
@@ -83,8 +77,8 @@ class Editor:
         if n == 0:
             return self._insert_into_empty(chain, ops[0]), ops[1:]
         if parent.kind == "object":
-            keys = [split_pointer(op["path"])[-1] for op in ops]
-            fresh = next((i for i, k in enumerate(keys) if parent.child(k) or k in keys[:i]), len(ops))
+            keys, seen = [split_pointer(op["path"])[-1] for op in ops], set(parent.keys)
+            fresh = next((i for i, k in enumerate(keys) if k in seen or seen.add(k)), len(ops))
             ops, rest, index = ops[:fresh], ops[fresh:], n  # a key met again is a replace: next parse
         else:
             last = split_pointer(ops[0]["path"])[-1]
@@ -164,104 +158,3 @@ class Editor:
         st = Style(self._break_before(anchor), st.unit, st.sep)
         pieces = [self._piece(parent, op, indent, False, st) for op in ops]
         return [(anchor, anchor, "".join(indent + p + "," + st.nl for p in pieces))]
-
-    # -- removals ----------------------------------------------------------------------------
-
-    def _remove_run(self, chain: list[Node], ops: list[dict]) -> tuple[list[Splice], list[dict]]:
-        """Removals of entries ``b, b-1, ..., a`` (one at a time, as the operations say) in one go
-        when each one's splice is what it would be after the ones before: whole own lines in the
-        middle of a container, or ``", entry"`` tails at its end. Else one removal per parse."""
-        parent = chain[-1]
-        first = parent.child(split_pointer(ops[0]["path"])[-1])[0]
-        if parent.kind == "object":
-            return self._remove_keys(parent, first, ops)
-        n, count = len(parent.children), 1
-        lowest = 1 if first == n - 1 else 0  # removing every entry ends on the one-entry case: next parse
-        while count < len(ops) and first - count >= lowest and split_pointer(ops[count]["path"])[-1] == str(first - count):
-            count += 1
-        if count == 1 or not all(self._simple_removal(parent, j, first == n - 1) for j in range(first - count + 1, first + 1)):
-            return self._remove(parent, first), ops[1:]
-        run = range(first, first - count, -1)
-        if first == n - 1:  # each one the last entry when its turn comes: ", entry" goes
-            return [(parent.children[j - 1].end, parent.children[j].end, "") for j in run], ops[count:]
-        return [s for j in run for s in self._remove_with_next(parent, j, *parent.member_span(j))], ops[count:]
-
-    def _remove_keys(self, parent: Node, first: int, ops: list[dict]) -> tuple[list[Splice], list[dict]]:
-        """Removals of keys that sit one after the other (in file order, as a diff lists them):
-        whole own lines in the middle, or everything from the entry before them to the end."""
-        keys, n = parent.keys, len(parent.children)
-        if keys.count(keys[first]) > 1:  # JSON.parse keeps the last of duplicated keys: remove every copy
-            return self._remove(parent, first), ops
-        count = 1
-        while (count < len(ops) and first + count < n and keys.count(keys[first + count]) == 1
-               and split_pointer(ops[count]["path"])[-1] == keys[first + count]):
-            count += 1
-        last = first + count - 1
-        lines = all(self._own_line(*parent.member_span(j), parent.commas[j]) for j in range(first, min(last + 1, n - 1)))
-        if count == 1 or not lines or first == 0 and last == n - 1:
-            return self._remove(parent, first), ops[1:]
-        if last < n - 1:
-            return [s for j in range(first, last + 1) for s in self._remove_with_next(parent, j, *parent.member_span(j))], ops[count:]
-        prev_end = parent.children[first - 1].end
-        if has_comment(self.text[prev_end : parent.member_span(last)[0]]):
-            return self._remove(parent, first), ops[1:]
-        return [(prev_end, parent.children[last].end, "")], ops[count:]
-
-    def _simple_removal(self, parent: Node, j: int, tail: bool) -> bool:
-        text = self.text
-        if tail:
-            return not has_comment(text[parent.children[j - 1].end : parent.member_span(j)[0]])
-        start, end = parent.member_span(j)
-        return self._own_line(start, end, parent.commas[j])
-
-    def _own_line(self, start: int, end: int, comma: int) -> bool:
-        text = self.text
-        eol = line_end(text, comma + 1)
-        return (first_on_line(text, start) and text[end:comma].strip() == ""
-                and text[comma + 1 : eol].strip() == "" and eol < len(text))
-
-    def _remove(self, parent: Node, index: int) -> list[Splice]:
-        text = self.text
-        n = len(parent.children)
-        start, end = parent.member_span(index)
-        if n == 1:
-            inner = text[parent.start + 1 : start] + text[end : parent.end - 1]
-            if has_comment(inner):
-                return self._remove_own_line(start, end)
-            if "\n" not in text[parent.start : parent.end]:
-                return [(start, parent.end - 1, "")]  # "[ x ]" back to "[ ]"
-            if text[end : parent.end - 1] == line_break_at(text, parent.start + 1) + indent_of(text, parent.start):
-                return [(parent.start + 1, parent.end - 1, "")]  # what "[]" became goes back to "[]"
-            return [(parent.start + 1, end, "")]  # a hand-made empty keeps its blanks
-        if index < n - 1:
-            return self._remove_with_next(parent, index, start, end)
-        prev_end = parent.children[index - 1].end
-        if not has_comment(text[prev_end:start]):
-            return [(prev_end, end, "")]
-        comma = parent.commas[index - 1]
-        return self._remove_own_line(start, end) + [(comma, comma + 1, "")]
-
-    def _remove_with_next(self, parent: Node, index: int, start: int, end: int) -> list[Splice]:
-        text = self.text
-        comma = parent.commas[index]
-        if self._own_line(start, end, comma):
-            line_break_end = text.find("\n", line_end(text, comma + 1)) + 1
-            return [(line_start(text, start), line_break_end, "")]
-        nxt = parent.member_span(index + 1)[0]
-        if not has_comment(text[end:nxt]):
-            return [(start, nxt, "")]
-        stop = comma + 1
-        while stop < len(text) and text[stop] in " \t":
-            stop += 1
-        return [(start, stop, "")]
-
-    def _remove_own_line(self, start: int, end: int) -> list[Splice]:
-        """Remove an entry; with its line when it stands alone there (the line break before it too)."""
-        text = self.text
-        ls = line_start(text, start)
-        if first_on_line(text, start) and text[end : line_end(text, end)].strip() == "" and ls > 0:
-            brk = ls - 1
-            if brk > 0 and text[brk - 1] == "\r":
-                brk -= 1
-            return [(brk, end, "")]
-        return [(start, end, "")]

@@ -73,6 +73,13 @@ class Document:
         return self.root.value
 
 
+def split_pointer(pointer: str) -> list[str]:
+    """The tokens of a JSON Pointer, unescaped (``~1`` is ``/``, ``~0`` is ``~``)."""
+    if pointer == "":
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
 def line_col(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     col = offset - (text.rfind("\n", 0, offset) + 1) + 1
