@@ -4,9 +4,9 @@ Files: mixed line ends, tabs, empties written every way (``{ }``, ``[\\t]``, ``{
 breaks and comments around colons, comments everywhere, trailing blanks, no final newline, deep
 nesting, huge strings, escaped keys (``"\\u0068ooks"`` is ``hooks``), duplicate keys. Plans: up to
 dozens of hooks over several events, with env. Invariants, per case:
-- install then uninstall with nothing between gives back the exact bytes (known limit: a
-  whitespace-only multi-line empty such as ``[\\n  ]`` that we insert into comes back as ``[]``;
-  counted apart, and nothing else may differ);
+- install then uninstall with nothing between gives back the exact bytes (known limit: an empty
+  container we insert into that holds only a line break and its own line's indentation, such as
+  ``"Stop": [`` + line break + ``]``, comes back as ``[]``; counted apart, nothing else may differ);
 - what install writes parses in the host's format, and equals the planned data (and jsonpatch,
   applying the same operations to the data, agrees);
 - every splice we write uses the line end of the lines around it, plain ``": "``-like key
