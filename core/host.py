@@ -86,7 +86,7 @@ class Host(ABC):
         """Parse settings text; raise ``ParseError`` with ``path:line:col`` when it does not parse."""
         from hookweave.core import jsontext  # loaded when a file is read, not at start-up
 
-        return jsontext.parse(text, path, comments=self.comments, comment_fix=self.comment_fix).value
+        return jsontext.load(text, path, comments=self.comments, comment_fix=self.comment_fix)
 
     def apply(self, text: str, ops: list[dict], path: str) -> str:
         """Apply RFC 6902 ``ops`` to the text, changing nothing else."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +73,13 @@ class Document:
         return self.root.value
 
 
+def split_pointer(pointer: str) -> list[str]:
+    """The tokens of a JSON Pointer, unescaped (``~1`` is ``/``, ``~0`` is ``~``)."""
+    if pointer == "":
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
 def line_col(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     col = offset - (text.rfind("\n", 0, offset) + 1) + 1
@@ -83,6 +91,55 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 def parse(text: str, path: str, *, comments: bool = False, comment_fix: str = "") -> Document:
     """Parse ``text``; raise ``ParseError`` naming ``path:line:col`` on the first fault."""
     return _Parser(text, path, comments, comment_fix).document()
+
+
+def load(text: str, path: str, *, comments: bool = False, comment_fix: str = "") -> Any:
+    """The value ``parse`` gives, read by the stdlib's C decoder when the text is well formed
+    (comments blanked out first); anything it refuses goes to ``parse`` for the exact error."""
+    body = text[1:] if text.startswith("\ufeff") else text
+    if comments and "/" in body:
+        body = _STRING_OR_COMMENT.sub(_blank_comment, body)
+    try:
+        value = json.loads(body, parse_constant=_refuse)  # NaN, Infinity: not JSON
+        if _nesting(body) <= MAX_DEPTH or _depth(value) <= MAX_DEPTH:
+            return value
+    except (ValueError, RecursionError):
+        pass
+    return parse(text, path, comments=comments, comment_fix=comment_fix).value
+
+
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+
+
+def _blank_comment(match: re.Match) -> str:
+    return match.group() if match.group().startswith('"') else " "
+
+
+def _refuse(name: str) -> Any:
+    raise ValueError(name)
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}.__getitem__
+
+
+def _nesting(body: str) -> int:
+    """How many brackets are open at most, in valid JSON (no comments): at least ``_depth``."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", body))
+    return max(accumulate(map(_STEP, brackets)), default=0)
+
+
+def _depth(value: Any) -> int:
+    """How deep the deepest value sits (the top one at 0), as ``_Parser.value`` counts it."""
+    deepest, stack = 0, [(value, 0)] if isinstance(value, (dict, list)) else []
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if children:
+            deepest = max(deepest, depth + 1)
+            stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return deepest
 
 
 class _Parser:

@@ -17,6 +17,7 @@ from pathlib import Path
 from hookweave.core.envmerge import RecordedEnv
 from hookweave.core.errors import BadInput
 from hookweave.core.paths import display
+from hookweave.core.textsafe import escape_surrogates
 
 FORMAT = 1
 FIX = "restore it from version control or delete it (hookweave then treats marked entries as unrecorded)"
@@ -103,11 +104,3 @@ def _bundle_json(b: RecordedBundle) -> dict:
         out["traces_before"] = list(b.traces_before)
     return out
 
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def escape_surrogates(json_text: str) -> str:
-    """JSON text with each lone surrogate (only possible inside a string) written as ``\\uXXXX``:
-    the same value to every JSON reader, and text that encodes as UTF-8."""
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)

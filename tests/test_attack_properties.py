@@ -183,6 +183,11 @@ def test_install_uninstall_properties(fmt: str, data, attack_report) -> None:
     except BadInput:
         return  # a generated document the host could not load (e.g. TOML with mixed arrays)
     new = host.parse(installed.new_text, target.shown)  # 1. what we write parses in the host's format
+    if fmt != "codex-toml" and text.strip():  # 1b. one pass writes what one operation at a time writes
+        one_by_one = text
+        for op in installed.ops:
+            one_by_one = host.apply(one_by_one, [op], target.shown)
+        assert one_by_one == installed.new_text
     assert _foreign(host, new) | {e: [] for e in _foreign(host, parsed) if e not in _foreign(host, new)} == \
         _foreign(host, parsed) | {e: [] for e in _foreign(host, new) if e not in _foreign(host, parsed)}  # 2.
     again = plan_install(target, installed.new_text, installed.new_record, bundle, force=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import jsonpatch
 import jsonpointer
@@ -289,3 +290,168 @@ def test_random_insert_then_remove_is_byte_exact(seed):
     rest = iter(out)
     assert all(ch in rest for ch in text), "an insert only adds text, it never drops or rewrites any"
     assert edit(out, undo, comments=style["comments"]) == text
+
+
+# -- issue 8: layout fidelity -------------------------------------------------------------------
+
+@pytest.mark.parametrize("before", [
+    pytest.param(lines('{', '', '}'), id="object-blank-line"),
+    pytest.param('{ \n }', id="object-space-break-space"),
+    pytest.param(lines('{', '  "a": [', '', '  ]', '}'), id="array-blank-line"),
+    pytest.param(lines('{', '  "a": [', '        ]', '}'), id="array-bracket-indented-by-hand"),
+    pytest.param(lines('{', '  "a": {', '  }', '}', nl="\r\n").replace('{\r\n  }', '{\n  }'), id="lf-in-a-crlf-file"),
+])
+def test_hand_made_multi_line_empty_round_trips(before):
+    op = add("/a/0") if '"a": [' in before else add("/a/k") if '"a"' in before else add("/k")
+    out = edit(before, op)
+    assert data(out) == jsonpatch.apply_patch(data(before), [op])
+    assert edit(out, remove(op["path"])) == before
+
+
+def test_blank_line_empty_keeps_its_blank_after_our_entry():
+    assert edit(lines('{', '', '}'), add("/env", {"A": "1"})) == lines('{', '  "env": {', '    "A": "1"', '  }', '', '}')
+
+
+ODD_SEP_TAB = lines('{', '  "model":\t"opus",', '  "hooks": {', '    "Stop": []', '  }', '}')
+ODD_SEP_BREAK = lines('{', '  "model":', '    "opus",', '  "theme": "dark"', '}', nl="\r\n")
+
+
+def test_tab_after_the_first_colon_is_not_copied_into_our_keys():
+    out = edit(ODD_SEP_TAB, add("/hooks/Stop/0", {"hooks": [{"type": "command"}]}))
+    assert out == lines('{', '  "model":\t"opus",', '  "hooks": {', '    "Stop": [', '      {', '        "hooks": [',
+                        '          {', '            "type": "command"', '          }', '        ]', '      }', '    ]',
+                        '  }', '}')
+    assert edit(out, remove("/hooks/Stop/0")) == ODD_SEP_TAB
+
+
+def test_line_break_between_the_first_key_and_its_value_is_not_copied():
+    out = edit(ODD_SEP_BREAK, add("/env", {"A": "1"}))
+    assert out == lines('{', '  "model":', '    "opus",', '  "theme": "dark",', '  "env": {', '    "A": "1"', '  }', '}',
+                        nl="\r\n")
+    assert edit(out, remove("/env")) == ODD_SEP_BREAK
+
+
+def test_new_lines_follow_the_line_ends_around_them_in_a_mixed_file():
+    before = '{\r\n  "model": "opus",\n  "Stop": [\n    1\n  ]\n}\n'  # only the first line ends in CRLF
+    out = edit(before, add("/Stop/-", {"command": "a"}))
+    assert out == '{\r\n  "model": "opus",\n  "Stop": [\n    1,\n    {\n      "command": "a"\n    }\n  ]\n}\n'
+    assert edit(out, remove("/Stop/1")) == before
+
+
+def test_indentation_comes_from_the_container_edited_not_the_first_in_the_file():
+    before = lines('{', ' "ui": {', '        "x": 1', ' },', ' "hooks": {', '     "Stop": [', '         1', '     ]', ' }', '}')
+    out = edit(before, add("/hooks/Stop/0", {"command": "a"}))
+    assert out == lines('{', ' "ui": {', '        "x": 1', ' },', ' "hooks": {', '     "Stop": [', '         {',
+                        '             "command": "a"', '         },', '         1', '     ]', ' }', '}')
+    assert edit(out, remove("/hooks/Stop/0")) == before
+
+
+# -- issue 8: one plan, one pass ------------------------------------------------------------------
+
+def _count_parses(monkeypatch) -> list[int]:
+    """Count every read of the whole text: full span parses and C-decoder loads."""
+    calls = [0]
+
+    def counting(real):
+        def counted(*args, **kwargs):
+            calls[0] += 1
+            return real(*args, **kwargs)
+        return counted
+
+    monkeypatch.setattr(jsontext, "parse", counting(jsontext.parse))
+    if hasattr(jsontext, "load"):
+        monkeypatch.setattr(jsontext, "load", counting(jsontext.load))
+    return calls
+
+
+EVENT = lines('{', '  "hooks": {', '    "Stop": [', '      {"command": "op-1"},', '      {"command": "op-2"}', '    ]',
+              '  },', '  "env": {', '    "OP": "1"', '  }', '}')
+
+
+def test_a_thousand_hooks_cost_a_few_parses_not_a_thousand(monkeypatch):
+    from hookweave.core import patch
+
+    old = data(EVENT)
+    new = copy.deepcopy(old)
+    ours = [{"command": f"ours-{i}"} for i in range(1000)]
+    new["hooks"]["Stop"] = ours[:500] + new["hooks"]["Stop"] + ours[500:]
+    new["env"]["B"] = "2"
+    ops = patch.diff(old, new)
+    calls = _count_parses(monkeypatch)
+    out = edit(EVENT, *ops)
+    assert 1 <= calls[0] <= 3  # one per round: here the runs at both ends of Stop, then env
+    assert data(out) == new
+    calls[0] = 0
+    back = edit(out, *patch.diff(new, old))
+    assert 1 <= calls[0] <= 3
+    assert back == EVENT
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_a_plan_in_one_pass_writes_what_one_operation_at_a_time_writes(seed):
+    """The runs spliced from one parse give the very text of applying the operations one by one."""
+    rng = random.Random(seed)
+    style = {"comments": rng.random() < 0.5, "nl": rng.choice(["\n", "\r\n"]),
+             "unit": rng.choice(["  ", "    ", "\t"]), "sep": rng.choice([": ", ":"])}
+    root = random_value(rng, 1)
+    root = root if isinstance(root, (list, dict)) else {"k": root}
+    text, comments = render(root, rng, style), style["comments"]
+    ops, value = random_runs(rng, root)
+    one_by_one = text
+    for op in ops:
+        one_by_one = edit(one_by_one, op, comments=comments)
+    out = edit(text, *ops, comments=comments)
+    if any(op["op"] == "remove" and not op["path"].rpartition("/")[2].isdigit() for op in ops):
+        # A removed key may have been the file's only example of its key separator: one at a time,
+        # later entries learn the default; in one pass, the file's own (as it was before the plan).
+        out, one_by_one = (re.sub(r'"[ ]*:[ ]*', '":', t) for t in (out, one_by_one))
+    assert out == one_by_one
+    assert data(edit(text, *ops, comments=comments), comments) == value
+
+
+def random_runs(rng: random.Random, root) -> tuple[list[dict], object]:
+    """A plan of a few runs: adds at consecutive places, removals of consecutive entries or keys, new keys."""
+    ops: list[dict] = []
+    value = copy.deepcopy(root)
+    for _ in range(rng.randint(1, 4)):
+        pointer, target = rng.choice(list(containers(value)))
+        k = rng.randint(1, 5)
+        if isinstance(target, list) and target and rng.random() < 0.5:
+            b = rng.randrange(len(target))
+            run = [remove(f"{pointer}/{j}") for j in range(b, rng.randint(max(0, b - k), b) - 1, -1)]
+        elif isinstance(target, list):
+            i = rng.randint(0, len(target))
+            tokens = ["-"] * k if i == len(target) and rng.random() < 0.5 else [str(i + j) for j in range(k)]
+            run = [add(f"{pointer}/{t}", random_value(rng, 2)) for t in tokens]
+        elif target and rng.random() < 0.5:  # keys in file order, as a diff removes them
+            names = list(target)
+            i = rng.randrange(len(names))
+            run = [remove(f"{pointer}/{n.replace('~', '~0').replace('/', '~1')}") for n in names[i : i + k]]
+        else:
+            run = [add(f"{pointer}/n{j}", random_value(rng, 2)) for j in range(k)]
+        value = jsonpatch.apply_patch(value, run)
+        ops += run
+    return ops, value
+
+
+def test_entry_inserted_above_a_comment_ends_its_lines_as_the_break_it_follows():
+    before = '{\n  "Stop": [\n    1,\n    // two\r\n    2\n  ]\n}\n'  # found by tests/test_attack_layout.py
+    out = edit(before, add("/Stop/1", {"command": "a"}), comments=True)
+    assert out == '{\n  "Stop": [\n    1,\n    {\n      "command": "a"\n    },\n    // two\r\n    2\n  ]\n}\n'
+    assert edit(out, remove("/Stop/1"), comments=True) == before
+
+
+def test_install_and_uninstall_keep_an_odd_claude_file_byte_for_byte(run, project, write_bundle):
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    before = '{\r\n  "model":\t"opus",\n  "hooks": {\n\n  }\n}\n'
+    settings.write_bytes(before.encode())
+    bundle = write_bundle('[bundle]\nname = "guard"\nversion = "1"\n[[hooks]]\nid = "a"\nevent = "pre_tool_use"\n'
+                          'command = "guard-hook"\n')
+    assert run("install", str(bundle), "--host", "claude").exit_code == 0
+    assert settings.read_bytes().decode() == (
+        '{\r\n  "model":\t"opus",\n  "hooks": {\n    "PreToolUse": [\n      {\n        "hooks": [\n          {\n'
+        '            "type": "command",\n            "command": "guard-hook # hookweave:guard/a"\n          }\n'
+        '        ]\n      }\n    ]\n\n  }\n}\n')
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    assert settings.read_bytes().decode() == before

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from hookweave.core import jsontext
@@ -151,3 +153,56 @@ def test_scalars_and_empty_containers(text, value):
 def test_line_col_counts_from_one():
     text = "ab\ncd\r\nef"
     assert [jsontext.line_col(text, i) for i in (0, 1, 3, 7, 8)] == [(1, 1), (1, 2), (2, 1), (3, 1), (3, 2)]
+
+
+# -- the C-decoder path (load) and lazy spans answer as the span parser does ----------------------
+
+LOAD_CASES = [
+    ('{"a": [1, 2.5e3, -0, true, null, "\\u00e9\\ud800"], "a": {"b": {}}}', False),
+    ('\ufeff{"a": 1}', False), ('{"a": NaN}', False), ('[Infinity]', False), ('[-Infinity]', False),
+    ('{"a": 1} // c', False), ('{"a": 1} // c', True), ('/* x */ {"a": /* y */ [1 /* ] */]} // }', True),
+    ('{"a": "// not a comment", "b": "/* nor this */"}', True), ('{"a": 1/**/2}', True),
+    ('{"a": "tab\there"}', False), ('{"a": 1,}', True), ('', False), ('  ', True), ('[1] [2]', False),
+    ("[" + "9" * 5000 + "]", False), ('"\ufeff"', False), ('{"a": 1}\ufeff', False), ('[1]\x0c', False),
+    ('[1]\u00a0', False), ('{"a": 01}', False), ('[.5]', False), ('["\\x41"]', False),
+    ("[" * MAX_DEPTH + "]" * MAX_DEPTH, False), ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), False),
+    ("[" * MAX_DEPTH + "1" + "]" * MAX_DEPTH, False), ("[" * (MAX_DEPTH + 1) + "1" + "]" * (MAX_DEPTH + 1), False),
+    ('{"k":' * 3000 + "0" + "}" * 3000, False), ('"' + "[" * 400 + '"', False), ("/* [[[[ */ [1]", True),
+]
+
+
+@pytest.mark.parametrize("text, comments", LOAD_CASES)
+def test_load_gives_the_value_or_the_error_of_the_span_parser(text, comments):
+    try:
+        expected = jsontext.parse(text, PATH, comments=comments, comment_fix=FIX).value
+    except ParseError as exc:
+        with pytest.raises(ParseError) as info:
+            jsontext.load(text, PATH, comments=comments, comment_fix=FIX)
+        assert str(info.value) == str(exc)
+    else:
+        got = jsontext.load(text, PATH, comments=comments, comment_fix=FIX)
+        assert json.dumps(got) == json.dumps(expected)
+
+
+def _same_spans(full, lazy) -> int:
+    assert (full.kind, full.start, full.end) == (lazy.kind, lazy.start, lazy.end)
+    if full.kind not in ("object", "array"):
+        return 1
+    assert (full.keys, full.key_spans, full.commas) == (lazy.keys, lazy.key_spans, lazy.commas)
+    assert len(full.children) == len(lazy.children)
+    return 1 + sum(_same_spans(f, z) for f, z in zip(full.children, lazy.children))
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_lazy_spans_are_the_spans_of_the_span_parser(seed):
+    import random
+
+    from hookweave.core import jsonspans
+    from tests.test_jsonedit import random_value, render
+
+    rng = random.Random(seed)
+    style = {"comments": rng.random() < 0.5, "nl": rng.choice(["\n", "\r\n"]),
+             "unit": rng.choice(["  ", "\t"]), "sep": rng.choice([": ", ":"])}
+    text = ("\ufeff" if rng.random() < 0.2 else "") + render({"k": random_value(rng, 0)}, rng, style)
+    full = jsontext.parse(text, PATH, comments=style["comments"]).root
+    assert _same_spans(full, jsonspans.root(text, PATH, comments=style["comments"])) >= 2

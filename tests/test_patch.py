@@ -155,3 +155,28 @@ def test_random_single_insert_is_one_add_at_its_index():
         assert ops == [{"op": "add", "path": f"/Stop/{index}", "value": new_item}]
         assert check_patch({"Stop": old}, ops, {"Stop": new})
         assert diff({"Stop": new}, {"Stop": old}) == [{"op": "remove", "path": f"/Stop/{index}"}]
+
+
+# -- the post-edit check in plan._finish: an independent proof, whatever the editor does ---------
+
+@pytest.mark.parametrize("spoil", [
+    pytest.param(lambda text: text.replace('"type": "command"', '"type": "commandx"', 1), id="a value changed"),
+    pytest.param(lambda text: text.replace('"model": "opus",', "", 1), id="an operator key dropped"),
+])
+def test_an_edit_that_does_not_match_its_plan_is_refused(spoil, monkeypatch):
+    from pathlib import Path
+
+    from hookweave.core import jsonedit
+    from hookweave.core.model import Bundle, BundleHook
+    from hookweave.core.plan import Target, plan_install
+    from hookweave.hosts.claude import ClaudeCodeHost
+
+    host, path = ClaudeCodeHost(), Path("/p/.claude/settings.json")
+    target = Target(host, "project", path, host.record_path(path), ".claude/settings.json")
+    bundle = Bundle("guard", "1", "", (BundleHook("a", "stop", "guard-hook"),), (), Path("/b/hookweave.toml"), Path("/b"))
+    text = '{\n  "model": "opus",\n  "hooks": {}\n}\n'
+    assert plan_install(target, text, None, bundle, force=False).new_text != text
+    real = jsonedit.apply_ops
+    monkeypatch.setattr(jsonedit, "apply_ops", lambda *args, **kwargs: spoil(real(*args, **kwargs)))
+    with pytest.raises(RuntimeError, match="does not match its plan; nothing written"):
+        plan_install(target, text, None, bundle, force=False)
