@@ -161,7 +161,8 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
             if ops:
                 other = plan_of(path, host)
                 base = other.new_text if other.new_text is not None else ""
-                other.new_text = host.apply(base, ops, other.target.shown)
+                text = host.apply(base, ops, other.target.shown)
+                other.new_text, other.remove_folder = host.companion_text(path, other.old_text, text)
                 other.ops = other.ops + ops
     return extra
 
