@@ -99,7 +99,7 @@ def run(
     """Plan every target and its companions; unless ``dry_run``, write them all under locks."""
     companions = [p for t in targets for p in t.host.companion_paths(t)]
     records = [t.record_path for t in targets if t.record_path is not None]
-    for path in [t.path for t in targets] + records + companions:
+    for path in [t.path for t in targets] + records:
         if not dry_run:
             fileio.check_writable(path)
     for attempt in range(ATTEMPTS):
@@ -108,6 +108,9 @@ def run(
                 return _plan_all(targets, planner, force_hint, bundle, trust)
             with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + companions):
                 plans = _plan_all(targets, planner, force_hint, bundle, trust)
+                for plan in plans:  # a companion (Codex's user config.toml) must be writable only if it changes
+                    if plan.target.record_path is None and plan.old_text != plan.new_text:
+                        fileio.check_writable(plan.target.path)
                 _write_all(plans)
                 return plans
         except Conflict:

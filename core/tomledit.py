@@ -30,6 +30,9 @@ def parse(text: str, path: str) -> dict[str, Any]:
 def apply_ops(text: str, ops: list[dict], path: str) -> str:
     import tomlkit
 
+    crlf = "\r\n" in text and "\n" not in text.replace("\r\n", "")
+    if crlf:  # edit as LF and give the file its own line ending back, our new lines included
+        text = text.replace("\r\n", "\n")
     doc = tomlkit.parse(text)
     for op in ops:
         before = tomlkit.dumps(doc)
@@ -40,17 +43,27 @@ def apply_ops(text: str, ops: list[dict], path: str) -> str:
         # trailing blank line after an append, and none left behind by the matching removal.
         if after.endswith("\n\n") and (before.startswith(after) or after.startswith(before)):
             doc = tomlkit.parse(after[:-1])
-    return tomlkit.dumps(doc)
+    out = tomlkit.dumps(doc)
+    return out.replace("\n", "\r\n") if crlf else out
 
 
 def _apply(doc: Any, op: dict) -> None:
+    from tomlkit.container import OutOfOrderTableProxy
+    from tomlkit.items import Array
+
     tokens = split_pointer(op["path"])
-    parent = doc
+    parent, holder = doc, None
     for token in tokens[:-1]:
+        holder = parent
         parent = parent[int(token)] if isinstance(parent, list) else parent[token]
     last = tokens[-1]
-    if op["op"] == "remove":
-        del parent[int(last) if isinstance(parent, list) else last]
+    if _is_aot(parent) and isinstance(holder, OutOfOrderTableProxy):
+        _apply_split(holder, tokens[-2], op, last)
+    elif op["op"] == "remove":
+        if isinstance(parent, Array):
+            _remove_from_array(parent, int(last))
+        else:
+            del parent[int(last) if isinstance(parent, list) else last]
     elif isinstance(parent, list):
         index = len(parent) if last == "-" else int(last)
         value = _top_item(op["value"], inline=not _is_aot(parent))
@@ -60,6 +73,45 @@ def _apply(doc: Any, op: dict) -> None:
             parent.insert(index, value)
     else:
         parent[last] = _top_item(op["value"], inline=_is_inline(parent))
+
+
+def _apply_split(holder: Any, key: str, op: dict, last: str) -> None:
+    """An op on an array of tables that another table splits in two (``[[hooks.Stop]]``,
+    ``[other]``, ``[[hooks.Stop]]``): tomlkit shows the parts as one merged copy, whose changes
+    reach no part, so the op goes to the part that holds the addressed element (or the last part)."""
+    tables = [t for t in holder._tables if key in t and _is_aot(t[key])]
+    parts = [t[key] for t in tables]
+    index = sum(len(p) for p in parts) if last == "-" else int(last)
+    for n, part in enumerate(parts):
+        if index < len(part) or (n == len(parts) - 1 and op["op"] == "add"):
+            break
+        index -= len(part)
+    if op["op"] == "remove":
+        del part[index]
+        if not len(part):  # an empty part would come out as ``key = []``, a second definition
+            del tables[n][key]
+    elif op["op"] == "replace":
+        part[index] = _top_item(op["value"], inline=False)
+    else:
+        part.insert(index, _top_item(op["value"], inline=False))
+
+
+def _remove_from_array(array: Any, index: int) -> None:
+    """``del array[index]`` of an inline array, leaving the text as if the element had never been
+    there: the element before a removed last one takes over its comma (tomlkit's own ``del``
+    leaves ``[ a, ]`` behind when ``[ a, b ]`` loses ``b``)."""
+    groups = [g for g in array._value if g.value is not None and not g.is_whitespace()]
+    if len(groups) != len(array):  # not the layout we know: let tomlkit do it
+        del array[index]
+        return
+    removed = groups[index]
+    if index == len(groups) - 1 and index > 0:
+        groups[index - 1].comma = removed.comma
+    elif index == 0 and len(groups) > 1:
+        groups[1].indent = removed.indent
+    array._value.remove(removed)
+    list.__delitem__(array, index)
+    array._reindex()
 
 
 def _top_item(value: Any, *, inline: bool) -> Any:

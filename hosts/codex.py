@@ -205,17 +205,19 @@ class CodexHost(NestedGroupsHost):
         binary = os.environ.get(BIN_ENV) or shutil.which("codex")
         if not binary or not Path(binary).is_file():
             return []
-        from hookweave.hosts.codex_appserver import hooks_list
+        from hookweave.hosts.codex_appserver import hooks_list, one_line
 
-        try:
-            listed = hooks_list(str(binary), project)
-        except OSError as exc:
-            return [Finding("warning", f"could not ask codex app-server: {exc}")]
-        out = [Finding("problem", f"codex app-server: {e}") for e in listed["errors"]]
+        try:  # from the folder Codex itself would run in: the physical one, as its keys have it
+            listed = hooks_list(str(binary), Path(os.path.realpath(project)))
+        except OSError as exc:  # AppServerError, or the binary would not start
+            return [Finding("warning", f"could not ask codex app-server: {one_line(str(exc))}")]
+        out = [Finding("problem", f"codex app-server: {one_line(str(e))}") for e in listed["errors"]]
         for hook in listed["hooks"]:
             mine = self.owner({"hooks": [{"command": hook.get("command")}]})
-            if mine and hook.get("trustStatus") not in ("trusted", "managed"):
-                out.append(Finding("problem", f"codex app-server reports it {hook.get('trustStatus')} ({hook['key']})", *mine))
+            status = hook.get("trustStatus")
+            if mine and status not in ("trusted", "managed"):
+                where = one_line(f"{status} ({hook.get('key')})")
+                out.append(Finding("problem", f"codex app-server reports it {where}", *mine))
         return out
 
 
