@@ -71,6 +71,8 @@ def _apply(doc: Any, op: dict) -> None:
             parent[index] = value
         else:
             parent.insert(index, value)
+    elif isinstance(parent, OutOfOrderTableProxy) and last not in parent:
+        parent._tables[-1][last] = _top_item(op["value"], inline=False)  # new keys go last, as appended
     else:
         parent[last] = _top_item(op["value"], inline=_is_inline(parent))
 

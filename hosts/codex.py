@@ -193,7 +193,9 @@ class CodexHost(NestedGroupsHost):
             for h in keys.handler_keys(docs.get(scope), trust_source(path, scope), self.owner, self.native_events):
                 if h.owner:
                     found += _trust_finding(state.get(h.key), h.digest, h.owner)
-            if path.name == "hooks.json" and _toml_has_hooks(path.with_name("config.toml"), unreadable=False):
+            both = (_toml_has_hooks(path.with_name("config.toml"), unreadable=False) if path.name == "hooks.json"
+                    else path.with_name("hooks.json").exists())
+            if both:
                 found.append(Finding("warning", f"{scope} layer has hooks in both hooks.json and config.toml; "
                                      "Codex loads both and warns"))
         if "project" in installed_scopes and _get(config, "projects", os.path.realpath(project), "trust_level") != "trusted":

@@ -46,7 +46,7 @@ def hooks_list(binary: str, cwd: Path, env: dict[str, str] | None = None,
         _send(process, {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}})
         return _shape(lines.reply(2))
     except BrokenPipeError:
-        raise AppServerError("codex app-server exited before it answered") from None
+        raise AppServerError("codex app-server stopped before it answered") from None
     finally:
         _end(process)
 
@@ -92,7 +92,7 @@ class _Lines:
                 raise AppServerError("codex app-server did not answer in time")
             chunk = os.read(self.fd, 65536)
             if not chunk:
-                raise AppServerError("codex app-server closed its output before it answered")
+                raise AppServerError("codex app-server stopped before it answered")
             self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
         return line
