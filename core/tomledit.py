@@ -66,7 +66,8 @@ def _apply(doc: Any, op: dict) -> None:
             del parent[int(last) if isinstance(parent, list) else last]
     elif isinstance(parent, list):
         index = len(parent) if last == "-" else int(last)
-        value = _top_item(op["value"], inline=not _is_aot(parent))
+        like = _sibling(parent, index) if _is_aot(parent) else None
+        value = _top_item(op["value"], inline=not _is_aot(parent), like=like)
         if op["op"] == "replace":
             parent[index] = value
         else:
@@ -88,14 +89,15 @@ def _apply_split(holder: Any, key: str, op: dict, last: str) -> None:
         if index < len(part) or (n == len(parts) - 1 and op["op"] == "add"):
             break
         index -= len(part)
+    like = _sibling(part, index)
     if op["op"] == "remove":
         del part[index]
         if not len(part):  # an empty part would come out as ``key = []``, a second definition
             del tables[n][key]
     elif op["op"] == "replace":
-        part[index] = _top_item(op["value"], inline=False)
+        part[index] = _top_item(op["value"], inline=False, like=like)
     else:
-        part.insert(index, _top_item(op["value"], inline=False))
+        part.insert(index, _top_item(op["value"], inline=False, like=like))
 
 
 def _remove_from_array(array: Any, index: int) -> None:
@@ -116,12 +118,12 @@ def _remove_from_array(array: Any, index: int) -> None:
     array._reindex()
 
 
-def _top_item(value: Any, *, inline: bool) -> Any:
+def _top_item(value: Any, *, inline: bool, like: Any = None) -> Any:
     """``to_item`` plus one blank line after the last table it opens, as a person would leave."""
     import tomlkit
     from tomlkit.items import AoT, Table
 
-    item = to_item(value, inline=inline)
+    item = to_item(value, inline=inline, like=like)
     leaf = item
     while True:
         if isinstance(leaf, AoT) and len(leaf):
@@ -147,14 +149,26 @@ def _is_inline(container: Any) -> bool:
     return isinstance(container, InlineTable)
 
 
-def to_item(value: Any, *, inline: bool = False) -> Any:
-    """A tomlkit item for plain data: tables and arrays of tables, or inline forms where needed."""
+def _sibling(array: Any, index: int) -> Any:
+    """The element a new one at ``index`` is written like: the one before it, else the first."""
+    return array[index - 1] if 0 < index <= len(array) else (array[0] if len(array) else None)
+
+
+def to_item(value: Any, *, inline: bool = False, like: Any = None) -> Any:
+    """A tomlkit item for plain data: tables and arrays of tables, or inline forms where needed.
+
+    ``like`` is a sibling the operator wrote: a key it holds inline (``hooks = [{...}]`` inside an
+    ``[[hooks.Stop]]`` table) is written inline here too, so a new entry looks like its neighbours."""
     import tomlkit
+    from tomlkit.items import AoT, Array, InlineTable
 
     if isinstance(value, dict):
         table = tomlkit.inline_table() if inline else tomlkit.table()
         for key, inner in value.items():
-            table[key] = to_item(inner, inline=inline)
+            model = like.get(key) if hasattr(like, "get") and not isinstance(like, InlineTable) else None
+            child_inline = inline or isinstance(model, (Array, InlineTable))
+            child_like = model[0] if isinstance(model, AoT) and len(model) else None
+            table[key] = to_item(inner, inline=child_inline, like=child_like)
         return table
     if isinstance(value, list):
         if value and not inline and all(isinstance(v, dict) for v in value):

@@ -361,3 +361,16 @@ def test_non_utf8_project_path_with_trust_is_refused_before_writing(run, write_b
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "not UTF-8" in result.stderr, result.stderr
     assert list(folder.iterdir()) == [] and list(home.iterdir()) == []
+
+
+def test_new_entries_are_written_like_their_sibling(run, write_bundle, codex_home, project) -> None:
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    original = '# team hooks\n[[hooks.Stop]]\nhooks = [{ type = "command", command = "say done" }]\n\n[tui]\nx = 1\n'
+    config.write_text(original)
+    assert run("install", _bundle(write_bundle, "alpha", "echo alpha"), "--host", "codex").exit_code == 0
+    assert config.read_text() == (
+        '# team hooks\n[[hooks.Stop]]\nhooks = [{ type = "command", command = "say done" }]\n\n'
+        '[[hooks.Stop]]\nhooks = [{type = "command", command = "echo alpha # hookweave:alpha/h0"}]\n\n[tui]\nx = 1\n')
+    assert run("uninstall", "alpha", "--host", "codex").exit_code == 0
+    assert config.read_text() == original
