@@ -40,7 +40,12 @@ def apply_ops(text: str, ops: list[dict], path: str) -> str:
         after = tomlkit.dumps(doc)
         # tomlkit keeps every other byte, so a prefix relation means the change was at the very
         # end. There, the one blank line between the operator's last table and ours is ours: no
-        # trailing blank line after an append, and none left behind by the matching removal.
+        # trailing blank line after an append, and none left behind by the matching removal. A
+        # file that already ends in a blank line gets one more before ours, so that the removal
+        # takes ours and leaves the operator's.
+        if after.startswith(before) and len(after) > len(before) and before.endswith("\n\n"):
+            after = before + "\n" + after[len(before):]
+            doc = tomlkit.parse(after)
         if after.endswith("\n\n") and (before.startswith(after) or after.startswith(before)):
             doc = tomlkit.parse(after[:-1])
     out = tomlkit.dumps(doc)
@@ -73,7 +78,9 @@ def _apply(doc: Any, op: dict) -> None:
         else:
             parent.insert(index, value)
     elif isinstance(parent, OutOfOrderTableProxy) and last not in parent:
-        parent._tables[-1][last] = _top_item(op["value"], inline=False)  # new keys go last, as appended
+        _add_table(doc, parent._tables[-1], last, op["value"])  # new keys go last, as appended
+    elif isinstance(op["value"], dict) and not _is_inline(parent) and last not in parent:
+        _add_table(doc, parent, last, op["value"])
     else:
         parent[last] = _top_item(op["value"], inline=_is_inline(parent))
 
@@ -118,12 +125,22 @@ def _remove_from_array(array: Any, index: int) -> None:
     array._reindex()
 
 
-def _top_item(value: Any, *, inline: bool, like: Any = None) -> Any:
-    """``to_item`` plus one blank line after the last table it opens, as a person would leave."""
+def _top_item(value: Any, *, inline: bool, like: Any = None, blank: bool = True) -> Any:
+    """``to_item`` plus one blank line after the last table it opens, as a person would leave
+    (``blank``; not where the operator's tables sit without blank lines between them)."""
     import tomlkit
-    from tomlkit.items import AoT, Table
 
     item = to_item(value, inline=inline, like=like)
+    leaf = _leaf(item)
+    if blank and leaf is not None:
+        leaf.add(tomlkit.nl())
+    return item
+
+
+def _leaf(item: Any) -> Any:
+    """The last table ``item`` opens (itself, or the last table inside it), or ``None``."""
+    from tomlkit.items import AoT, Table
+
     leaf = item
     while True:
         if isinstance(leaf, AoT) and len(leaf):
@@ -131,10 +148,24 @@ def _top_item(value: Any, *, inline: bool, like: Any = None) -> Any:
         elif isinstance(leaf, Table) and leaf.value.body and isinstance(leaf.value.body[-1][1], (AoT, Table)):
             leaf = leaf.value.body[-1][1]
         else:
-            break
-    if isinstance(leaf, Table):
-        leaf.add(tomlkit.nl())
-    return item
+            return leaf if isinstance(leaf, Table) else None
+
+
+def _add_table(doc: Any, parent: Any, key: str, value: Any) -> None:
+    """``parent[key] = value`` as a new table, spaced like its neighbours. In the middle of the
+    file, after a table with no blank line below it, tomlkit would put a blank line there that the
+    file keeps when our table goes again; so there ours comes without blank lines around it."""
+    import tomlkit
+    from tomlkit.items import Table, Whitespace
+
+    body = parent.value.body if isinstance(parent, Table) else getattr(parent, "body", [])
+    before = _leaf(body[-1][1]) if body else None
+    tight = (before is not None and not (before.value.body and isinstance(before.value.body[-1][1], Whitespace))
+             and not tomlkit.dumps(doc).rstrip("\n").endswith(before.as_string().rstrip("\n")))
+    item = _top_item(value, inline=False, blank=not tight)
+    parent[key] = item
+    if tight and isinstance(item, Table):
+        item.trivia.indent = ""
 
 
 def _is_aot(container: Any) -> bool:

@@ -3,14 +3,15 @@
 Facts: shared/HOSTS.md section 3. Codex silently skips a hook that the user config.toml does not
 trust, and trust is keyed by position: ``<file>:<event>:<group>:<handler>``. So hookweave only
 appends (operator hooks keep their keys), writes trust for its own hooks only when the operator
-says so (``--trust``), and moves the operator's trust entries along when an uninstall shifts them.
+says so (``--trust``), and moves every trust entry, the operator's and other bundles', along when
+an edit shifts its handler (``codex_trust``). A user config.toml it had to create for that goes
+again with its last trust entry.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -239,7 +240,7 @@ def _check_state(config: Any, shown: str) -> None:
 
 def _adopt_aliases(state: dict, before: list, path: Path, source: str) -> dict:
     """``state`` with our entries keyed by another spelling of this file (``sub/../proj``, a
-    symlink: what hookweave before 0.x wrote) keyed as Codex keys them, so they move and go with us."""
+    symlink: what earlier hookweave versions wrote) keyed as Codex keys them, so they move and go with us."""
     ours = {h.key.removeprefix(source) for h in before if h.owner}
     real = os.path.realpath(path)
     out = dict(state)

@@ -11,7 +11,6 @@ import re
 import sys
 import time
 import unicodedata
-from pathlib import Path
 
 import pytest
 

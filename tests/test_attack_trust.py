@@ -77,8 +77,14 @@ class Sequence:
             self.hooks = project / ".codex" / "hooks.json"
             self.hooks.parent.mkdir(exist_ok=True)
             self.scope = ["--scope", "project"]
+            if r.random() < 0.5:  # the project as typed through a symlink: Codex keys the physical path
+                link = project.parent / f"{project.name}-link"
+                link.symlink_to(project)
+                self.scope += ["--project", str(link)]
         else:
             self.hooks, self.scope = self.config, ["--scope", "user"]
+        self.inline = r.random() < 0.5  # TOML: the operator writes a group's handlers inline
+        self.crlf = form == "toml" and r.random() < 0.3
         self.source = str(self.hooks)
         self.project = project
         self.operator_count = 0
@@ -92,9 +98,14 @@ class Sequence:
         ops = [self._operator_hook() for _ in range(self.r.randint(0, 3))]
         trusted = [op for op in ops if self.r.random() < 0.7]
         header = f'# operator\n[projects."{self.project}"]\ntrust_level = "trusted"\n'
-        hooks_toml = "".join(f'\n[[hooks.{e}]]\n[[hooks.{e}.hooks]]\ntype = "command"\ncommand = "{c}"\n' for e, c in ops)
+        if self.inline:
+            hooks_toml = "".join(f'\n[[hooks.{e}]]\nhooks = [{{ type = "command", command = "{c}" }}]\n' for e, c in ops)
+        else:
+            hooks_toml = "".join(f'\n[[hooks.{e}]]\n[[hooks.{e}.hooks]]\ntype = "command"\ncommand = "{c}"\n' for e, c in ops)
         if self.form == "json":
-            doc: dict = {"hooks": {}}
+            doc: dict = {"description": "team ☕", "hooks": {}}
+            if self.r.random() < 0.4:  # events Codex does not know, of any shape, stay as they are
+                doc["hooks"]["FutureEvent"] = self.r.choice([[{"hooks": 5}], 7, [{"hooks": [{"command": "\ud800"}]}]])
             for event, command in ops:
                 doc["hooks"].setdefault(event, []).append({"hooks": [{"type": "command", "command": command}]})
             self.hooks.write_text(json.dumps(doc, indent=2) + "\n")
@@ -104,7 +115,8 @@ class Sequence:
         handlers = self._handlers()
         state = "".join(f'\n[hooks.state."{handlers[c][0]}"]\ntrusted_hash = "{handlers[c][1]}"\n' for _, c in trusted)
         state += f'\n[hooks.state."{self.source}:{ORPHAN}"]\ntrusted_hash = "sha256:0000"\nenabled = false\n'
-        self.config.write_text(self.config.read_text() + state)
+        text = self.config.read_text() + state
+        self.config.write_bytes((text.replace("\n", "\r\n") if self.crlf else text).encode())
 
     def _operator_hook(self) -> tuple[str, str]:
         self.operator_count += 1

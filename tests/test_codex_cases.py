@@ -374,3 +374,19 @@ def test_new_entries_are_written_like_their_sibling(run, write_bundle, codex_hom
         '[[hooks.Stop]]\nhooks = [{type = "command", command = "echo alpha # hookweave:alpha/h0"}]\n\n[tui]\nx = 1\n')
     assert run("uninstall", "alpha", "--host", "codex").exit_code == 0
     assert config.read_text() == original
+
+
+@pytest.mark.parametrize("original", [
+    # the operator's trust table sits between two others with no blank lines around it
+    '[hooks.state."/elsewhere/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:1111"\n[tui]\nnotifications = true\n',
+    # the file ends in a blank line
+    '[tui]\nnotifications = true\n\n',
+])
+def test_trust_state_round_trips_byte_for_byte_whatever_the_spacing(run, write_bundle, codex_home, original) -> None:
+    config = codex_home / "config.toml"
+    config.write_text(original)
+    bundle = _bundle(write_bundle, "alpha", "echo alpha")
+    assert run("install", bundle, "--host", "codex", "--scope", "user", "--trust").exit_code == 0
+    assert "hookweave:alpha/h0" in (codex_home / "hooks.json").read_text()
+    assert run("uninstall", "alpha", "--host", "codex", "--scope", "user").exit_code == 0
+    assert config.read_text() == original
