@@ -132,7 +132,7 @@ class CodexHost(NestedGroupsHost):
                                "key other than description and hooks; remove it")
         bad = keys.lone_surrogate(doc, self.native_events)
         if bad:
-            raise BadInput(f"{path}: {bad}: holds a lone surrogate (an unpaired \\ud800-\\udfff escape), so Codex "
+            raise BadInput(f"{path}: {keys.shown(bad)}: holds a lone surrogate (an unpaired \\ud800-\\udfff escape), so Codex "
                            "cannot read the file and runs none of its hooks; fix that string")
 
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
@@ -189,7 +189,7 @@ class CodexHost(NestedGroupsHost):
             path = self.settings_path(scope, project)
             bad = keys.lone_surrogate(docs.get(scope), self.native_events)
             if bad:
-                found.append(Finding("problem", f"{paths.display(path)}: {bad} holds a lone surrogate: Codex cannot "
+                found.append(Finding("problem", f"{paths.display(path)}: {keys.shown(bad)} holds a lone surrogate: Codex cannot "
                                      "read the file and runs none of its hooks; fix that string"))
             for h in keys.handler_keys(docs.get(scope), trust_source(path, scope), self.owner, self.native_events):
                 if h.owner:

@@ -14,10 +14,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Collection
 
-# What Codex deserializes as a string in a known event: a lone surrogate in any of these makes
-# serde_json reject the whole hooks.json ("unexpected end of hex escape"), and the file's hooks vanish.
+from hookweave.core.patch import escape
+
+# What Codex decodes as a string in a known event: a lone surrogate there makes serde_json reject
+# the whole hooks.json ("unexpected end of hex escape"), and the file's hooks vanish. In a group
+# that is the matcher (other keys are skipped unread); a handler is read whole, unknown keys and
+# all (codex 0.169 hooks/list, tests/test_codex_cases.py).
 GROUP_STRINGS = ("matcher",)
-HANDLER_STRINGS = ("type", "command", "commandWindows", "command_windows", "statusMessage")
 
 
 @dataclass(frozen=True)
@@ -131,10 +134,30 @@ def lone_surrogate(doc: Any, events: Collection[str]) -> str | None:
                     return f"/hooks/{event}/{g}/{name}"
             handlers = group.get("hooks")
             for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
-                for name in HANDLER_STRINGS if isinstance(handler, dict) else ():
-                    if _bad(handler.get(name)):
-                        return f"/hooks/{event}/{g}/hooks/{h}/{name}"
+                where = _first_bad(handler, f"/hooks/{event}/{g}/hooks/{h}")
+                if where:
+                    return where
     return None
+
+
+def _first_bad(value: Any, where: str) -> str | None:
+    """The pointer of the first string (key or value) in ``value`` holding a lone surrogate."""
+    if _bad(value):
+        return where
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, inner in items:
+        inner_where = f"{where}/{escape(key) if isinstance(key, str) else key}"
+        if _bad(key):
+            return inner_where
+        found = _first_bad(inner, inner_where)
+        if found:
+            return found
+    return None
+
+
+def shown(pointer: str) -> str:
+    """A pointer that may hold lone surrogates or control characters, printable on one line."""
+    return "".join(f"\\u{ord(c):04x}" if _bad(c) or ord(c) < 32 or ord(c) == 127 else c for c in pointer)
 
 
 def _bad(value: Any) -> bool:

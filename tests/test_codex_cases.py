@@ -265,18 +265,23 @@ def test_unknown_events_and_unknown_fields_of_any_shape_are_left_alone(run, writ
     assert hooks.read_text() == ODD
 
 
-@pytest.mark.parametrize("place", ["command", "statusMessage", "matcher"])
-def test_a_lone_surrogate_codex_cannot_read_is_refused(run, write_bundle, codex_home, project, place) -> None:
+@pytest.mark.parametrize(("handler", "group", "where"), [
+    ({"command": "op \ud800"}, {}, "/hooks/Stop/0/hooks/0/command"),
+    ({"command": "op", "statusMessage": "\udfff"}, {}, "/hooks/Stop/0/hooks/0/statusMessage"),
+    ({"command": "op", "commandWindows": "\ud800"}, {}, "/hooks/Stop/0/hooks/0/commandWindows"),
+    ({"command": "op", "x_unknown": ["ok", {"deep": "\ud800"}]}, {}, "/hooks/Stop/0/hooks/0/x_unknown/1/deep"),
+    ({"command": "op", "\ud800\n": 1}, {}, "/hooks/Stop/0/hooks/0/\\ud800\\u000a"),
+    ({"command": "op"}, {"matcher": "\ud800"}, "/hooks/Stop/0/matcher"),
+])
+def test_a_lone_surrogate_codex_cannot_read_is_refused(run, write_bundle, codex_home, project, handler, group,
+                                                       where) -> None:
     hooks = project / ".codex" / "hooks.json"
     hooks.parent.mkdir()
-    handler = {"type": "command", "command": "op", place: "bad \\ud800"} if place != "matcher" else {"type": "command", "command": "op"}
-    group = {"matcher": "bad \\ud800"} if place == "matcher" else {}
-    text = json.dumps({"hooks": {"Stop": [{**group, "hooks": [handler]}]}}).replace("\\\\ud800", "\\ud800")
+    text = json.dumps({"hooks": {"Stop": [{**group, "hooks": [{"type": "command", **handler}]}]}})  # as \\u escapes
     hooks.write_text(text)
     config = codex_home / "config.toml"
     config.write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
     result = run("install", _bundle(write_bundle, "alpha", "echo alpha"), "--host", "codex", "--trust")
-    where = "/hooks/Stop/0/matcher" if place == "matcher" else f"/hooks/Stop/0/hooks/0/{place}"
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
         f"hooks: .codex/hooks.json: {where}: holds a lone surrogate (an unpaired \\ud800-\\udfff escape), so Codex "
         "cannot read the file and runs none of its hooks; fix that string\n"))
