@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Collection
 
-from hookweave.core.patch import escape
-
 # What Codex decodes as a string in a known event: a lone surrogate there makes serde_json reject
 # the whole hooks.json ("unexpected end of hex escape"), and the file's hooks vanish. In a group
 # that is the matcher (other keys are skipped unread); a handler is read whole, unknown keys and
@@ -142,6 +140,8 @@ def lone_surrogate(doc: Any, events: Collection[str]) -> str | None:
 
 def _first_bad(value: Any, where: str) -> str | None:
     """The pointer of the first string (key or value) in ``value`` holding a lone surrogate."""
+    from hookweave.core.patch import escape  # patch pulls in difflib: not on the start-up path
+
     if _bad(value):
         return where
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
