@@ -281,8 +281,8 @@ def _trust_finding(entry: Any, digest: str, mine: tuple[str, str]) -> list[Findi
     return []
 
 
-def _get(doc: Any, *keys: str) -> Any:
-    for key in keys:
+def _get(doc: Any, *steps: str) -> Any:
+    for key in steps:
         if not isinstance(doc, dict) or key not in doc:
             return None
         doc = doc[key]
