@@ -45,8 +45,6 @@ def hooks_list(binary: str, cwd: Path, env: dict[str, str] | None = None,
         _send(process, {"jsonrpc": "2.0", "method": "initialized"})
         _send(process, {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}})
         return _shape(lines.reply(2))
-    except BrokenPipeError:
-        raise AppServerError("codex app-server stopped before it answered") from None
     finally:
         _end(process)
 
@@ -59,9 +57,14 @@ def _timeout() -> float:
 
 
 def _send(process: subprocess.Popen, message: dict) -> None:
+    """Write one message. A program that stopped reading may still have answered: what it wrote
+    is read next, and a missing answer ends there ("stopped before it answered")."""
     assert process.stdin is not None
-    process.stdin.write(json.dumps(message).encode() + b"\n")
-    process.stdin.flush()
+    try:
+        process.stdin.write(json.dumps(message).encode() + b"\n")
+        process.stdin.flush()
+    except BrokenPipeError:
+        pass
 
 
 class _Lines:
