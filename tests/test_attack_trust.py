@@ -1,6 +1,8 @@
 """Attack: Codex trust re-keying. Random sequences of install (with or without --trust), upgrade,
 uninstall of several bundles, with the operator adding and trusting hooks of their own in between,
-in a project hooks.json and in a user config.toml that holds both inline hooks and the trust state.
+in a project hooks.json (the project typed through a symlink half the time; unknown events of odd
+shapes), a user hooks.json, and a user config.toml that holds both inline hooks (in either TOML
+style, LF or CRLF) and the trust state; CODEX_HOME reached through a symlink half the time.
 
 The oracle is independent of hookweave's trust code: it keys handlers itself (every command in
 these files is unique) and checks, after every step:
@@ -81,11 +83,13 @@ class Sequence:
                 link = project.parent / f"{project.name}-link"
                 link.symlink_to(project)
                 self.scope += ["--project", str(link)]
+        elif form == "json-user":  # ~/.codex/hooks.json, its trust beside it in ~/.codex/config.toml
+            self.hooks, self.scope = self.config.with_name("hooks.json"), ["--scope", "user"]
         else:
             self.hooks, self.scope = self.config, ["--scope", "user"]
         self.inline = r.random() < 0.5  # TOML: the operator writes a group's handlers inline
         self.crlf = form == "toml" and r.random() < 0.3
-        self.source = str(self.hooks)
+        self.source = str(self.hooks)  # tmp_path is physical: Codex keys these very paths
         self.project = project
         self.operator_count = 0
         self.operator_edited = False
@@ -102,7 +106,7 @@ class Sequence:
             hooks_toml = "".join(f'\n[[hooks.{e}]]\nhooks = [{{ type = "command", command = "{c}" }}]\n' for e, c in ops)
         else:
             hooks_toml = "".join(f'\n[[hooks.{e}]]\n[[hooks.{e}.hooks]]\ntype = "command"\ncommand = "{c}"\n' for e, c in ops)
-        if self.form == "json":
+        if self.form != "toml":
             doc: dict = {"description": "team ☕", "hooks": {}}
             if self.r.random() < 0.4:  # events Codex does not know, of any shape, stay as they are
                 doc["hooks"]["FutureEvent"] = self.r.choice([[{"hooks": 5}], 7, [{"hooks": [{"command": "\ud800"}]}]])
@@ -123,7 +127,7 @@ class Sequence:
         return self.r.choice(list(EVENTS)), f"op-{self.operator_count}"
 
     def _doc(self) -> dict:
-        if self.form == "json":
+        if self.form != "toml":
             return json.loads(self.hooks.read_text())
         return tomlkit.parse(self.hooks.read_text()).unwrap()
 
@@ -134,7 +138,7 @@ class Sequence:
         """The operator appends a hook and trusts it, as Codex's /hooks would."""
         self.operator_edited = True
         event, command = self._operator_hook()
-        if self.form == "json":
+        if self.form != "toml":
             doc = self._doc()
             doc.setdefault("hooks", {}).setdefault(event, []).append({"hooks": [{"type": "command", "command": command}]})
             self.hooks.write_text(json.dumps(doc, indent=2) + "\n")
@@ -215,7 +219,7 @@ def _codex_agrees(seq: Sequence, home: Path) -> list[str]:
     """The real codex's trust status of every hook equals the oracle's."""
     from hookweave.hosts.codex_appserver import hooks_list
 
-    env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(home / ".codex")}
+    env = {**os.environ, "HOME": str(home), "CODEX_HOME": os.environ["CODEX_HOME"]}
     listed = hooks_list(CODEX, seq.project, env=env, timeout=20)
     state, handlers = _state(seq.config), seq._handlers()
     broken = [f"codex: {e}" for e in listed["errors"]]
@@ -230,7 +234,7 @@ def _codex_agrees(seq: Sequence, home: Path) -> list[str]:
     return broken
 
 
-@pytest.mark.parametrize("form", ["json", "toml"])
+@pytest.mark.parametrize("form", ["json", "json-user", "toml"])
 def test_trust_follows_every_handler_through_random_sequences(run, write_bundle, home, tmp_path, monkeypatch,
                                                                attack_report, form) -> None:
     r = random.Random(f"trust-{form}")
@@ -248,6 +252,9 @@ def test_trust_follows_every_handler_through_random_sequences(run, write_bundle,
         monkeypatch.setenv("HOME", str(seq_home))
         monkeypatch.setenv("CODEX_HOME", str(seq_home / ".codex"))
         seq = Sequence(run, write_bundle, seq_home, project, r, form)
+        if form != "json" and r.random() < 0.5:  # CODEX_HOME through a symlink: Codex resolves it
+            (seq_home / "codex-link").symlink_to(seq_home / ".codex")
+            monkeypatch.setenv("CODEX_HOME", str(seq_home / "codex-link"))
         for step in range(steps_each):
             steps += 1
             broken = seq.step()
