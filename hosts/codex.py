@@ -199,6 +199,11 @@ class CodexHost(NestedGroupsHost):
             if both:
                 found.append(Finding("warning", f"{scope} layer has hooks in both hooks.json and config.toml; "
                                      "Codex loads both and warns"))
+            other = path.with_name("config.toml" if path.name == "hooks.json" else "hooks.json")
+            if self.record_path(other).exists():  # an earlier hookweave wrote into both
+                found.append(Finding("warning", f"{paths.display(other)} also holds hooks from hookweave, which this "
+                                     f"hookweave does not read while {path.name} holds some; uninstall the bundles "
+                                     f"here, then those in {other.name} are found"))
         if "project" in installed_scopes and _get(config, "projects", os.path.realpath(project), "trust_level") != "trusted":
             found.append(Finding("problem", "this project is not trusted in the user config.toml, so Codex ignores "
                                  ".codex/ here; trust it when Codex asks, or run codex exec --trust once"))

@@ -395,3 +395,20 @@ def test_trust_state_round_trips_byte_for_byte_whatever_the_spacing(run, write_b
     assert "hookweave:alpha/h0" in (codex_home / "hooks.json").read_text()
     assert run("uninstall", "alpha", "--host", "codex", "--scope", "user").exit_code == 0
     assert config.read_text() == original
+
+
+def test_hooks_recorded_in_both_representations_are_pointed_out(run, write_bundle, codex_home) -> None:
+    config = codex_home / "config.toml"
+    config.write_text(CONFIG_TOML)
+    assert run("install", _bundle(write_bundle, "alpha", "echo alpha"), "--host", "codex", "--scope", "user").exit_code == 0
+    # what an earlier hookweave did once a hooks.json had appeared: the next bundle went there
+    (codex_home / "hooks.json").write_text('{"hooks": {}}\n')
+    (codex_home / "config.hookweave.json").rename(codex_home / "keep.json")
+    assert run("install", _bundle(write_bundle, "beta", "echo beta"), "--host", "codex", "--scope", "user").exit_code == 0
+    (codex_home / "keep.json").rename(codex_home / "config.hookweave.json")
+    verify = run("verify", "--host", "codex", "--scope", "user")
+    assert ("  warning: " + f"{config} also holds hooks from hookweave, which this hookweave does not read while "
+            "hooks.json holds some; uninstall the bundles here, then those in config.toml are found\n") in verify.stdout
+    assert run("uninstall", "beta", "--host", "codex", "--scope", "user").exit_code == 0
+    assert run("uninstall", "alpha", "--host", "codex", "--scope", "user").exit_code == 0
+    assert config.read_text() == CONFIG_TOML
