@@ -132,8 +132,8 @@ class CodexHost(NestedGroupsHost):
                                "key other than description and hooks; remove it")
         bad = keys.lone_surrogate(doc, self.native_events)
         if bad:
-            raise BadInput(f"{path}: {keys.shown(bad)}: holds a lone surrogate (an unpaired \\ud800-\\udfff escape), so Codex "
-                           "cannot read the file and runs none of its hooks; fix that string")
+            raise BadInput(f"{path}: {keys.shown(bad)}: holds a lone surrogate (an unpaired \\ud800-\\udfff "
+                           "escape), so Codex cannot read the file and runs none of its hooks; fix that string")
 
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
         plain = super().native_matcher(matcher)
@@ -189,8 +189,8 @@ class CodexHost(NestedGroupsHost):
             path = self.settings_path(scope, project)
             bad = keys.lone_surrogate(docs.get(scope), self.native_events)
             if bad:
-                found.append(Finding("problem", f"{paths.display(path)}: {keys.shown(bad)} holds a lone surrogate: Codex cannot "
-                                     "read the file and runs none of its hooks; fix that string"))
+                found.append(Finding("problem", f"{paths.display(path)}: {keys.shown(bad)} holds a lone surrogate: "
+                                     "Codex cannot read the file and runs none of its hooks; fix that string"))
             for h in keys.handler_keys(docs.get(scope), trust_source(path, scope), self.owner, self.native_events):
                 if h.owner:
                     found += _trust_finding(state.get(h.key), h.digest, h.owner)
@@ -204,7 +204,8 @@ class CodexHost(NestedGroupsHost):
                 found.append(Finding("warning", f"{paths.display(other)} also holds hooks from hookweave, which this "
                                      f"hookweave does not read while {path.name} holds some; uninstall the bundles "
                                      f"here, then those in {other.name} are found"))
-        if "project" in installed_scopes and _get(config, "projects", os.path.realpath(project), "trust_level") != "trusted":
+        trusted = _get(config, "projects", os.path.realpath(project), "trust_level") == "trusted"  # as Codex matches it
+        if "project" in installed_scopes and not trusted:
             found.append(Finding("problem", "this project is not trusted in the user config.toml, so Codex ignores "
                                  ".codex/ here; trust it when Codex asks, or run codex exec --trust once"))
         return found
@@ -266,8 +267,9 @@ def _check_keys(final: dict, state: dict, shown: str) -> None:
             key.encode("utf-8")
         except UnicodeEncodeError:
             path = json.dumps(keys.split_key(key)[0] if keys.split_key(key) else key)
-            raise BadInput(f"{shown}: [hooks.state]: the trust key would name {path}, which is not UTF-8, and a TOML "
-                           "key must be; rename the folder, or install without --trust and trust it in Codex's /hooks") from None
+            raise BadInput(f"{shown}: [hooks.state]: the trust key would name {path}, which is not UTF-8, and a "
+                           "TOML key must be; rename the folder, or install without --trust and trust it in Codex's "
+                           "/hooks") from None
 
 
 def _toml_kind(value: Any) -> str:

@@ -120,7 +120,8 @@ def _shape(result: Any) -> dict[str, Any]:
     for name in ("hooks", "warnings", "errors"):
         value = entry.get(name, [])
         if not isinstance(value, list):
-            raise AppServerError(f"codex app-server answered hooks/list with {name} that is not a list: {_brief(value)}")
+            raise AppServerError(f"codex app-server answered hooks/list with {name} that is not a list: "
+                                 f"{_brief(value)}")
         out[name] = value
     out["hooks"] = [h for h in out["hooks"] if isinstance(h, dict)]
     return out

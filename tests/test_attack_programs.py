@@ -100,7 +100,8 @@ def program(r: random.Random, huge: int) -> tuple[str, list]:
         steps += [init, ["read", None], ["read", None], answer]
     elif kind == "error":
         steps += [["out", (json.dumps({"id": r.choice([1, 2]), "error": _hostile_value(r)}) + "\n").encode().hex()]]
-        steps += [init, ["read", None], ["read", None], ["out", (json.dumps({"id": 2, "error": {"code": -1}}) + "\n").encode().hex()]]
+        refusal = (json.dumps({"id": 2, "error": {"code": -1}}) + "\n").encode().hex()
+        steps += [init, ["read", None], ["read", None], ["out", refusal]]
     elif kind == "silent":
         steps = [["sleep", 30]]
     elif kind == "partial":
@@ -123,11 +124,13 @@ def program(r: random.Random, huge: int) -> tuple[str, list]:
     return kind, steps
 
 
-def test_verify_survives_every_codex_answer(run, write_bundle, home, project, tmp_path, monkeypatch, attack_report) -> None:
+def test_verify_survives_every_codex_answer(run, write_bundle, home, project, tmp_path, monkeypatch,
+                                            attack_report) -> None:
     codex_home = home / ".codex"
     codex_home.mkdir()
     (codex_home / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
-    bundle = write_bundle('[bundle]\nname = "alpha"\nversion = "1"\n[[hooks]]\nid = "h0"\nevent = "stop"\ncommand = "echo alpha"\n')
+    bundle = write_bundle('[bundle]\nname = "alpha"\nversion = "1"\n'
+                          '[[hooks]]\nid = "h0"\nevent = "stop"\ncommand = "echo alpha"\n')
     assert run("install", str(bundle), "--host", "codex", "--trust").exit_code == 0
     fake = tmp_path / "fake" / "codex"
     fake.parent.mkdir()

@@ -31,7 +31,7 @@ from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack
 REPO = Path(__file__).parent.parent
-CODEX = os.environ.get("HOOKWEAVE_TEST_CODEX") or str(REPO / ".cache" / "hosts" / "codex" / "node_modules" / ".bin" / "codex")
+CODEX = os.environ.get("HOOKWEAVE_TEST_CODEX") or str(REPO / ".cache/hosts/codex/node_modules/.bin/codex")
 EVENTS = {"Stop": "stop", "PreToolUse": "pre_tool_use", "SessionStart": "session_start"}
 NEUTRAL = {"Stop": "stop", "PreToolUse": "pre_tool_use", "SessionStart": "session_start"}
 ORPHAN = "stop:99:0"
@@ -45,7 +45,8 @@ def _handlers(doc: dict, source: str) -> dict[str, tuple[str, str, dict]]:
             continue
         for g, group in enumerate(groups):
             for h, handler in enumerate(group["hooks"]):
-                out[handler["command"]] = (f"{source}:{EVENTS[event]}:{g}:{h}", trust_hash(event, group, handler), handler)
+                key = f"{source}:{EVENTS[event]}:{g}:{h}"
+                out[handler["command"]] = (key, trust_hash(event, group, handler), handler)
     return out
 
 
@@ -103,9 +104,11 @@ class Sequence:
         trusted = [op for op in ops if self.r.random() < 0.7]
         header = f'# operator\n[projects."{self.project}"]\ntrust_level = "trusted"\n'
         if self.inline:
-            hooks_toml = "".join(f'\n[[hooks.{e}]]\nhooks = [{{ type = "command", command = "{c}" }}]\n' for e, c in ops)
+            hooks_toml = "".join(f'\n[[hooks.{e}]]\nhooks = [{{ type = "command", command = "{c}" }}]\n'
+                                 for e, c in ops)
         else:
-            hooks_toml = "".join(f'\n[[hooks.{e}]]\n[[hooks.{e}.hooks]]\ntype = "command"\ncommand = "{c}"\n' for e, c in ops)
+            hooks_toml = "".join(f'\n[[hooks.{e}]]\n[[hooks.{e}.hooks]]\ntype = "command"\ncommand = "{c}"\n'
+                                 for e, c in ops)
         if self.form != "toml":
             doc: dict = {"description": "team ☕", "hooks": {}}
             if self.r.random() < 0.4:  # events Codex does not know, of any shape, stay as they are
@@ -140,7 +143,8 @@ class Sequence:
         event, command = self._operator_hook()
         if self.form != "toml":
             doc = self._doc()
-            doc.setdefault("hooks", {}).setdefault(event, []).append({"hooks": [{"type": "command", "command": command}]})
+            group = {"hooks": [{"type": "command", "command": command}]}
+            doc.setdefault("hooks", {}).setdefault(event, []).append(group)
             self.hooks.write_text(json.dumps(doc, indent=2) + "\n")
         else:
             doc = tomlkit.parse(self.config.read_text())
@@ -161,8 +165,8 @@ class Sequence:
         name, trust = self.r.choice(["a", "b", "c"]), self.r.random() < 0.6
         if action == "operator":
             added = self.operator_adds()
-            return self._check(before_handlers, {**trusted_before, added: _state(self.config)[self._handlers()[added][0]]},
-                               None, False)
+            now_trusted = {**trusted_before, added: _state(self.config)[self._handlers()[added][0]]}
+            return self._check(before_handlers, now_trusted, None, False)
         if action == "uninstall":
             if not self.installed:
                 return []
@@ -190,7 +194,8 @@ class Sequence:
             ours = "# hookweave:" in command
             if not ours and command not in trusted_before and state.get(key, {}).get("trusted_hash") == digest:
                 broken.append(f"operator's untrusted {command!r} became trusted")
-            if installed and trust and f"# hookweave:{installed}/" in command and state.get(key, {}).get("trusted_hash") != digest:
+            just_installed = installed and f"# hookweave:{installed}/" in command
+            if just_installed and trust and state.get(key, {}).get("trusted_hash") != digest:
                 broken.append(f"{command!r} installed with --trust is not trusted")
         if state.get(f"{self.source}:{ORPHAN}") != self.orphan:
             broken.append("the operator's orphan key changed")

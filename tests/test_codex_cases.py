@@ -70,7 +70,8 @@ def test_uninstalling_the_first_bundle_rekeys_the_second(run, write_bundle, proj
 def test_an_upgrade_that_drops_a_hook_rekeys_the_hooks_after_it(run, write_bundle, project_hooks, codex_home) -> None:
     config = codex_home / "config.toml"
     before = config.read_text()
-    assert run("install", _bundle(write_bundle, "alpha", "echo one", "echo two"), "--host", "codex", "--trust").exit_code == 0
+    two = _bundle(write_bundle, "alpha", "echo one", "echo two")
+    assert run("install", two, "--host", "codex", "--trust").exit_code == 0
     # The operator adds and trusts a hook of their own after ours, as Codex's /hooks would.
     doc = json.loads(project_hooks.read_text(encoding="utf-8"))
     doc["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": "later"}]})
@@ -89,7 +90,8 @@ def test_an_upgrade_that_drops_a_hook_rekeys_the_hooks_after_it(run, write_bundl
 def test_inline_toml_install_is_found_after_a_hooks_json_appears(run, codex_home) -> None:
     config = codex_home / "config.toml"
     config.write_text(CONFIG_TOML)
-    assert run("install", str(DATA / "claude" / "bundle"), "--host", "codex", "--scope", "user", "--trust").exit_code == 0
+    guard = str(DATA / "claude" / "bundle")
+    assert run("install", guard, "--host", "codex", "--scope", "user", "--trust").exit_code == 0
     installed = config.read_text()
     (codex_home / "hooks.json").write_text('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "op"}]}]}}\n')
     status = run("status", "--host", "codex")
@@ -100,7 +102,8 @@ def test_inline_toml_install_is_found_after_a_hooks_json_appears(run, codex_home
     assert again.exit_code == 0 and config.read_text() == installed
     assert run("uninstall", "guard", "--host", "codex", "--scope", "user").exit_code == 0
     assert config.read_text() == CONFIG_TOML
-    assert (codex_home / "hooks.json").read_text() == '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "op"}]}]}}\n'
+    assert (codex_home / "hooks.json").read_text() == (
+        '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "op"}]}]}}\n')
 
 
 # -- 3: trust keys name the folder the way Codex does: physical path, CODEX_HOME resolved ----------
@@ -163,7 +166,8 @@ def test_trust_file_and_folder_we_created_go_with_the_last_bundle(run, write_bun
     config = home / ".codex" / "config.toml"
     source = project / ".codex" / "hooks.json"
     assert config.read_text() == (
-        "# Created by hookweave for Codex hook trust; hookweave deletes it (and this folder) once it holds nothing else.\n"
+        "# Created by hookweave for Codex hook trust; hookweave deletes it (and this folder) "
+        "once it holds nothing else.\n"
         f'[hooks.state."{source}:stop:0:0"]\ntrusted_hash = "{_stop_hash("echo alpha # hookweave:alpha/h0")}"\n\n'
         f'[hooks.state."{source}:stop:1:0"]\ntrusted_hash = "{_stop_hash("echo beta # hookweave:beta/h0")}"\n')
     assert run("uninstall", "alpha", "--host", "codex").exit_code == 0
@@ -179,7 +183,8 @@ def test_a_created_trust_file_the_operator_wrote_into_stays(run, write_bundle, h
     config.write_text(f'{header}\nmodel = "o3"\n{rest}')  # a root key goes before the first table
     assert run("uninstall", "alpha", "--host", "codex").exit_code == 0
     assert config.read_text() == (
-        "# Created by hookweave for Codex hook trust; hookweave deletes it (and this folder) once it holds nothing else.\n"
+        "# Created by hookweave for Codex hook trust; hookweave deletes it (and this folder) "
+        "once it holds nothing else.\n"
         'model = "o3"\n')
 
 
@@ -323,7 +328,8 @@ LISTED = ('{"id": 2, "result": {"data": [{"hooks": [{"key": "k", "command": "ech
     ("non-object", "print('[1, 2]', flush=True)\nprint('{\"id\": 1, \"result\": 5}', flush=True)\n"
                    "print('{\"id\": 2, \"result\": [\"x\"]}', flush=True)",
      '  warning: could not ask codex app-server: codex app-server answered hooks/list with something else: ["x"]\n'),
-    ("silent", "time.sleep(60)", "  warning: could not ask codex app-server: codex app-server did not answer in time\n"),
+    ("silent", "time.sleep(60)",
+     "  warning: could not ask codex app-server: codex app-server did not answer in time\n"),
     ("partial", "sys.stdout.write('{\"id\": 1, '); sys.stdout.flush(); time.sleep(60)",
      "  warning: could not ask codex app-server: codex app-server did not answer in time\n"),
     ("exits", "sys.exit(3)",
@@ -400,11 +406,12 @@ def test_trust_state_round_trips_byte_for_byte_whatever_the_spacing(run, write_b
 def test_hooks_recorded_in_both_representations_are_pointed_out(run, write_bundle, codex_home) -> None:
     config = codex_home / "config.toml"
     config.write_text(CONFIG_TOML)
-    assert run("install", _bundle(write_bundle, "alpha", "echo alpha"), "--host", "codex", "--scope", "user").exit_code == 0
+    alpha, beta = _bundle(write_bundle, "alpha", "echo alpha"), _bundle(write_bundle, "beta", "echo beta")
+    assert run("install", alpha, "--host", "codex", "--scope", "user").exit_code == 0
     # what an earlier hookweave did once a hooks.json had appeared: the next bundle went there
     (codex_home / "hooks.json").write_text('{"hooks": {}}\n')
     (codex_home / "config.hookweave.json").rename(codex_home / "keep.json")
-    assert run("install", _bundle(write_bundle, "beta", "echo beta"), "--host", "codex", "--scope", "user").exit_code == 0
+    assert run("install", beta, "--host", "codex", "--scope", "user").exit_code == 0
     (codex_home / "keep.json").rename(codex_home / "config.hookweave.json")
     verify = run("verify", "--host", "codex", "--scope", "user")
     assert ("  warning: " + f"{config} also holds hooks from hookweave, which this hookweave does not read while "
