@@ -374,6 +374,8 @@ def test_non_utf8_project_path_with_trust_is_refused_before_writing(run, write_b
     assert list(folder.iterdir()) == [] and list(home.iterdir()) == []
 
 
+# -- 7, more: new entries look like their neighbours; spacing round-trips -----------------------------
+
 def test_new_entries_are_written_like_their_sibling(run, write_bundle, codex_home, project) -> None:
     config = project / ".codex" / "config.toml"
     config.parent.mkdir()
@@ -402,6 +404,8 @@ def test_trust_state_round_trips_byte_for_byte_whatever_the_spacing(run, write_b
     assert run("uninstall", "alpha", "--host", "codex", "--scope", "user").exit_code == 0
     assert config.read_text() == original
 
+
+# -- 2, more: what an earlier hookweave left in both representations ------------------------------------
 
 def test_hooks_recorded_in_both_representations_are_pointed_out(run, write_bundle, codex_home) -> None:
     config = codex_home / "config.toml"
