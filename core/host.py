@@ -154,6 +154,11 @@ class Host(ABC):
         """Files ``companion_ops`` may edit, so they are locked with the target."""
         return []
 
+    def companion_text(self, path: Path, old: str | None, new: str) -> tuple[str | None, bool]:
+        """A companion file's text after our edits (``None``: delete it, as we created it and it
+        holds nothing else now) and whether its folder, also ours, goes too. ``old``: before this run."""
+        return new, False
+
     def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
         """Checks that ask the host itself (e.g. ``codex app-server``); may run a program."""
         return []

@@ -107,7 +107,7 @@ def run(
     or raise to write nothing)."""
     companions = [p for t in targets for p in t.host.companion_paths(t)]
     records = [t.record_path for t in targets if t.record_path is not None]
-    for path in [t.path for t in targets] + records + companions:
+    for path in [t.path for t in targets] + records:
         if not dry_run:
             fileio.check_writable(path)
     for attempt in range(ATTEMPTS):
@@ -119,6 +119,9 @@ def run(
                 return plans
             with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + companions):
                 plans = _plan_all(targets, planner, force_hint, bundle, trust)
+                for plan in plans:  # a companion (Codex's user config.toml) must be writable only if it changes
+                    if plan.target.record_path is None and plan.old_text != plan.new_text:
+                        fileio.check_writable(plan.target.path)
                 if check:
                     check(plans)
                 _write_all(plans)
@@ -174,7 +177,8 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
             if ops:
                 other = plan_of(path, host)
                 base = other.new_text if other.new_text is not None else ""
-                other.new_text = host.apply(base, ops, other.target.shown)
+                text = host.apply(base, ops, other.target.shown)
+                other.new_text, other.remove_folder = host.companion_text(path, other.old_text, text)
                 other.ops = other.ops + ops
     return extra
 

@@ -3,14 +3,15 @@
 Facts: shared/HOSTS.md section 3. Codex silently skips a hook that the user config.toml does not
 trust, and trust is keyed by position: ``<file>:<event>:<group>:<handler>``. So hookweave only
 appends (operator hooks keep their keys), writes trust for its own hooks only when the operator
-says so (``--trust``), and moves the operator's trust entries along when an uninstall shifts them.
+says so (``--trust``), and moves every trust entry, the operator's and other bundles', along when
+an edit shifts its handler (``codex_trust``). A user config.toml it had to create for that goes
+again with its last trust entry.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -20,9 +21,15 @@ from hookweave.core.errors import BadInput
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
 from hookweave.core.model import Finding
+from hookweave.hosts import codex_trust as keys
+from hookweave.hosts.codex_trust import event_label, trust_hash  # noqa: F401  (tests and plugins import them here)
 
 HOOKS_JSON_KEYS = ("description", "hooks")
 BIN_ENV = "HOOKWEAVE_CODEX_BIN"  # the codex binary verify asks; default: codex on PATH
+# The first line of a user config.toml that hookweave created for trust state (it deletes it again).
+CREATED_BY = "# Created by hookweave for Codex hook trust"
+CREATED = CREATED_BY + "; hookweave deletes it once it holds nothing else.\n"
+CREATED_WITH_FOLDER = CREATED.replace("deletes it", "deletes it (and this folder)")
 
 
 def layer_dir(scope: str, project: Path) -> Path:
@@ -55,46 +62,18 @@ def _toml_has_hooks(path: Path, *, unreadable: bool = True) -> bool:
     return not isinstance(hooks, dict) or any(key != "state" for key in hooks)
 
 
-def event_label(event: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+def trust_source(path: Path, scope: str) -> str:
+    """``path`` as Codex spells it in trust keys. Codex canonicalizes ``CODEX_HOME`` and runs in
+    the physical working folder (``getcwd``), then appends ``.codex/<file>`` without resolving
+    further (checked against codex 0.169 ``hooks/list`` and ``codex exec`` from a symlinked folder)."""
+    base, tail = (path.parent, [path.name]) if scope == "user" else (path.parent.parent, [path.parent.name, path.name])
+    return os.path.join(os.path.realpath(base), *tail)
 
 
-def trust_hash(event: str, group: dict, handler: dict) -> str:
-    """Codex's hash of a hook's identity (HOSTS.md 3.2; matches ``hooks/list`` currentHash)."""
-    identity_handler = {
-        "type": "command",
-        "command": handler.get("command"),
-        "timeout": handler.get("timeout") or 600,
-        "async": bool(handler.get("async", False)),
-    }
-    if handler.get("statusMessage") is not None:
-        identity_handler["statusMessage"] = handler["statusMessage"]
-    identity: dict[str, Any] = {"event_name": event_label(event), "hooks": [identity_handler]}
-    if group.get("matcher") is not None:
-        identity["matcher"] = group["matcher"]
-    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    import hashlib
-
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
-
-
-def handler_keys(doc: Any, source: Path, owner: Callable) -> list[tuple[str, Any, str, tuple[str, int]]]:
-    """``(trust key, owner, hash, (event, position among foreign handlers))`` for every handler."""
-    out = []
-    hooks = doc.get("hooks") if isinstance(doc, dict) else None
-    for event, groups in (hooks if isinstance(hooks, dict) else {}).items():
-        if event == "state" or not isinstance(groups, list):
-            continue
-        foreign = 0
-        for g, group in enumerate(groups):
-            for h, handler in enumerate(group.get("hooks", []) if isinstance(group, dict) else []):
-                if not isinstance(handler, dict):
-                    continue
-                mine = owner({"hooks": [handler]})
-                out.append((f"{source}:{event_label(event)}:{g}:{h}", mine, trust_hash(event, group, handler),
-                            (event, -1 if mine else foreign)))
-                foreign += 0 if mine else 1
-    return out
+def handler_keys(doc: Any, source: Path | str, owner: Callable) -> list[tuple[str, Any, str, tuple]]:
+    """``(trust key, owner, hash, identity)`` for every handler of a known event."""
+    return [(h.key, h.owner, h.digest, h.identity)
+            for h in keys.handler_keys(doc, str(source), owner, CodexHost.native_events)]
 
 
 class CodexHost(NestedGroupsHost):
@@ -118,6 +97,9 @@ class CodexHost(NestedGroupsHost):
 
     def settings_path(self, scope: str, project: Path) -> Path:
         folder = layer_dir(scope, project)
+        for name in ("hooks.json", "config.toml"):  # where we wrote before, whatever appeared beside it since
+            if self.record_path(folder / name).exists():
+                return folder / name
         if (folder / "hooks.json").exists():
             return folder / "hooks.json"
         if (folder / "config.toml").exists() and _toml_has_hooks(folder / "config.toml"):
@@ -148,6 +130,10 @@ class CodexHost(NestedGroupsHost):
             if extra:
                 raise BadInput(f"{path}: root key {extra[0]!r}: Codex rejects the whole hooks.json when it has a "
                                "key other than description and hooks; remove it")
+        bad = keys.lone_surrogate(doc, self.native_events)
+        if bad:
+            raise BadInput(f"{path}: {keys.shown(bad)}: holds a lone surrogate (an unpaired \\ud800-\\udfff "
+                           "escape), so Codex cannot read the file and runs none of its hooks; fix that string")
 
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
         plain = super().native_matcher(matcher)
@@ -166,11 +152,25 @@ class CodexHost(NestedGroupsHost):
         _check_state(config, paths.display(config_path))
         state = _get(config, "hooks", "state")
         state = dict(state) if isinstance(state, dict) else {}
-        final = _next_state(state, handler_keys(old, target.path, self.owner),
-                            handler_keys(new, target.path, self.owner), bundle, trust)
+        source = trust_source(target.path, target.scope)
+        before = keys.handler_keys(old, source, self.owner, self.native_events)
+        after = keys.handler_keys(new, source, self.owner, self.native_events)
+        working = _adopt_aliases(state, before, target.path, source)
+        final = keys.next_state(working, before, after, bundle, trust)
         if final == state:
             return {}
-        return {config_path: _state_ops(config, state, final)}
+        _check_keys(final, state, paths.display(config_path))
+        return {config_path: keys.state_ops(config, state, final)}
+
+    def companion_text(self, path: Path, old: str | None, new: str) -> tuple[str | None, bool]:
+        """A user config.toml we create says so in its first line; once it holds nothing else
+        again (our last trust entry went), it goes, and so does ``~/.codex`` if we made that too."""
+        if not new.startswith(CREATED_BY) and (old is None or old.startswith(CREATED_BY)):
+            ours = old if old is not None else CREATED if path.parent.is_dir() else CREATED_WITH_FOLDER
+            new = ours.splitlines(keepends=True)[0] + new.lstrip("\n")
+        if new.strip() in (CREATED.strip(), CREATED_WITH_FOLDER.strip()):
+            return None, new.startswith(CREATED_WITH_FOLDER)
+        return new, False
 
     # -- verify --------------------------------------------------------------------------------
 
@@ -186,14 +186,26 @@ class CodexHost(NestedGroupsHost):
         state = _get(config, "hooks", "state")
         state = state if isinstance(state, dict) else {}
         for scope in sorted(installed_scopes):
-            source = self.settings_path(scope, project)
-            for key, mine, digest, _ in handler_keys(docs.get(scope), source, self.owner):
-                if mine:
-                    found += _trust_finding(state.get(key), digest, mine)
-            if source.name == "hooks.json" and _toml_has_hooks(source.with_name("config.toml"), unreadable=False):
+            path = self.settings_path(scope, project)
+            bad = keys.lone_surrogate(docs.get(scope), self.native_events)
+            if bad:
+                found.append(Finding("problem", f"{paths.display(path)}: {keys.shown(bad)} holds a lone surrogate: "
+                                     "Codex cannot read the file and runs none of its hooks; fix that string"))
+            for h in keys.handler_keys(docs.get(scope), trust_source(path, scope), self.owner, self.native_events):
+                if h.owner:
+                    found += _trust_finding(state.get(h.key), h.digest, h.owner)
+            both = (_toml_has_hooks(path.with_name("config.toml"), unreadable=False) if path.name == "hooks.json"
+                    else path.with_name("hooks.json").exists())
+            if both:
                 found.append(Finding("warning", f"{scope} layer has hooks in both hooks.json and config.toml; "
                                      "Codex loads both and warns"))
-        if "project" in installed_scopes and _get(config, "projects", str(project), "trust_level") != "trusted":
+            other = path.with_name("config.toml" if path.name == "hooks.json" else "hooks.json")
+            if self.record_path(other).exists():  # an earlier hookweave wrote into both
+                found.append(Finding("warning", f"{paths.display(other)} also holds hooks from hookweave, which this "
+                                     f"hookweave does not read while {path.name} holds some; uninstall the bundles "
+                                     f"here, then those in {other.name} are found"))
+        trusted = _get(config, "projects", os.path.realpath(project), "trust_level") == "trusted"  # as Codex matches it
+        if "project" in installed_scopes and not trusted:
             found.append(Finding("problem", "this project is not trusted in the user config.toml, so Codex ignores "
                                  ".codex/ here; trust it when Codex asks, or run codex exec --trust once"))
         return found
@@ -202,17 +214,19 @@ class CodexHost(NestedGroupsHost):
         binary = os.environ.get(BIN_ENV) or shutil.which("codex")
         if not binary or not Path(binary).is_file():
             return []
-        from hookweave.hosts.codex_appserver import hooks_list
+        from hookweave.hosts.codex_appserver import hooks_list, one_line
 
-        try:
-            listed = hooks_list(str(binary), project)
-        except OSError as exc:
-            return [Finding("warning", f"could not ask codex app-server: {exc}")]
-        out = [Finding("problem", f"codex app-server: {e}") for e in listed["errors"]]
+        try:  # from the folder Codex itself would run in: the physical one, as its keys have it
+            listed = hooks_list(str(binary), Path(os.path.realpath(project)))
+        except OSError as exc:  # AppServerError, or the binary would not start
+            return [Finding("warning", f"could not ask codex app-server: {one_line(str(exc))}")]
+        out = [Finding("problem", f"codex app-server: {one_line(str(e))}") for e in listed["errors"]]
         for hook in listed["hooks"]:
             mine = self.owner({"hooks": [{"command": hook.get("command")}]})
-            if mine and hook.get("trustStatus") not in ("trusted", "managed"):
-                out.append(Finding("problem", f"codex app-server reports it {hook.get('trustStatus')} ({hook['key']})", *mine))
+            status = hook.get("trustStatus")
+            if mine and status not in ("trusted", "managed"):
+                where = one_line(f"{status} ({hook.get('key')})")
+                out.append(Finding("problem", f"codex app-server reports it {where}", *mine))
         return out
 
 
@@ -228,6 +242,34 @@ def _check_state(config: Any, shown: str) -> None:
         if not isinstance(entry, dict):
             raise BadInput(f"{shown}: [hooks.state.{json.dumps(key, ensure_ascii=False)}] must be a table with "
                            f"trusted_hash, not {_toml_kind(entry)}; fix the file by hand")
+
+
+def _adopt_aliases(state: dict, before: list, path: Path, source: str) -> dict:
+    """``state`` with our entries keyed by another spelling of this file (``sub/../proj``, a
+    symlink: what earlier hookweave versions wrote) keyed as Codex keys them, so they move and go with us."""
+    ours = {h.key.removeprefix(source) for h in before if h.owner}
+    real = os.path.realpath(path)
+    out = dict(state)
+    for key in state:
+        parts = keys.split_key(key)
+        if parts is None or parts[0] == source or f":{parts[1]}" not in ours:
+            continue
+        canonical = f"{source}:{parts[1]}"
+        if canonical not in out and os.path.realpath(parts[0]) == real:
+            out[canonical] = out.pop(key)
+    return out
+
+
+def _check_keys(final: dict, state: dict, shown: str) -> None:
+    """Refuse, before anything is written, a trust key TOML cannot hold (a path that is not UTF-8)."""
+    for key in final.keys() - state.keys():
+        try:
+            key.encode("utf-8")
+        except UnicodeEncodeError:
+            path = json.dumps(keys.split_key(key)[0] if keys.split_key(key) else key)
+            raise BadInput(f"{shown}: [hooks.state]: the trust key would name {path}, which is not UTF-8, and a "
+                           "TOML key must be; rename the folder, or install without --trust and trust it in Codex's "
+                           "/hooks") from None
 
 
 def _toml_kind(value: Any) -> str:
@@ -246,46 +288,8 @@ def _trust_finding(entry: Any, digest: str, mine: tuple[str, str]) -> list[Findi
     return []
 
 
-def _next_state(state: dict, old_keys: list, new_keys: list, bundle: str, trust: bool) -> dict:
-    """The [hooks.state] table after the change: ours dropped or written, the operator's re-keyed."""
-    final = dict(state)
-    ours_old = {key: digest for key, mine, digest, _ in old_keys if mine and mine[0] == bundle}
-    ours_new = {key: digest for key, mine, digest, _ in new_keys if mine and mine[0] == bundle}
-    for key, digest in ours_old.items():
-        if ours_new.get(key) != digest:
-            final.pop(key, None)  # our hook left this position or changed: its trust is stale
-    old_foreign = {where: key for key, mine, _, where in old_keys if not mine}
-    new_foreign = {where: key for key, mine, _, where in new_keys if not mine}
-    moves = {old_foreign[w]: new_foreign[w] for w in old_foreign if w in new_foreign and old_foreign[w] != new_foreign[w]}
-    moved = {new: state[old] for old, new in moves.items() if old in state}
-    for old in moves:
-        final.pop(old, None)
-    final.update(moved)  # after the pops, so a chain of moves (a->b, b->c) lands right
-    if trust:
-        for key, digest in ours_new.items():
-            entry = dict(final.get(key) or {})
-            entry["trusted_hash"] = digest
-            final[key] = entry
-    return final
-
-
-def _state_ops(config: dict, state: dict, final: dict) -> list[dict]:
-    from hookweave.core.patch import diff
-
-    hooks = config.get("hooks")
-    if not final:
-        if isinstance(hooks, dict) and set(hooks) <= {"state"}:
-            return [{"op": "remove", "path": "/hooks"}]
-        return [{"op": "remove", "path": "/hooks/state"}]
-    if not isinstance(hooks, dict):
-        return [{"op": "add", "path": "/hooks", "value": {"state": final}}]
-    if "state" not in hooks:
-        return [{"op": "add", "path": "/hooks/state", "value": final}]
-    return diff(state, final, "/hooks/state")
-
-
-def _get(doc: Any, *keys: str) -> Any:
-    for key in keys:
+def _get(doc: Any, *steps: str) -> Any:
+    for key in steps:
         if not isinstance(doc, dict) or key not in doc:
             return None
         doc = doc[key]
