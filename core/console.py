@@ -16,17 +16,28 @@ def _color(stream) -> bool:
     return stream.isatty() and "NO_COLOR" not in os.environ
 
 
+def _safe(text: str) -> str:
+    """Text any terminal encoding can take: a path's undecodable bytes (surrogate escapes) shown
+    as ``\\udcff`` rather than a UnicodeEncodeError traceback."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def out(text: str = "", style: str | None = None) -> None:
+    text = _safe(text)
     if style and _color(sys.stdout):
         text = typer.style(text, fg=_STYLES[style] if style != "head" else None, bold=style == "head")
     typer.echo(text)
 
 
 def err(text: str) -> None:
+    """One line on stderr, whatever the message embeds: control characters are escaped here too."""
+    from hookweave.core.paths import printable
+
+    text = printable(_safe(text))
     if _color(sys.stderr):
         text = typer.style(text, fg="red")
     typer.echo(text, err=True)
 
 
 def json_out(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    typer.echo(_safe(json.dumps(data, indent=2, ensure_ascii=False)))

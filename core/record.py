@@ -41,7 +41,7 @@ class Record:
     bundles: dict[str, RecordedBundle] = field(default_factory=dict)
     created: tuple[str, ...] = ()  # JSON Pointers of containers install created (removed when empty)
     created_file: bool = False  # the settings file did not exist before the first install
-    created_folder: bool = False  # nor did its folder (e.g. .claude/)
+    created_folder: int = 0  # nor did its folder (e.g. .claude/): how many levels of folders, upwards
 
     @property
     def empty(self) -> bool:
@@ -71,7 +71,7 @@ def from_text(text: str | None, path: str) -> Record:
             bundles,
             tuple(created),
             bool(data.get("created_file", False)),
-            bool(data.get("created_folder", False)),
+            _levels(data.get("created_folder", False)),
         )
     except BadInput:
         raise
@@ -81,6 +81,13 @@ def from_text(text: str | None, path: str) -> Record:
             f"{path}: not a hookweave record we can read ({why}); restore it from version control "
             "or delete it (hookweave then treats marked entries as unrecorded)"
         ) from None
+
+
+def _levels(value: Any) -> int:
+    """``created_folder``: ``false``/``true`` (as older records hold it), or how many levels of folders."""
+    if isinstance(value, bool) or (isinstance(value, int) and value >= 0):
+        return int(value)
+    raise ValueError("created_folder must be true, false or a count of folders")
 
 
 def _bundle(raw: dict[str, Any]) -> RecordedBundle:
@@ -112,6 +119,6 @@ def to_text(record: Record, settings_name: str) -> str | None:
         },
         "created": list(record.created),
         "created_file": record.created_file,
-        "created_folder": record.created_folder,
+        "created_folder": record.created_folder if record.created_folder > 1 else bool(record.created_folder),
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
