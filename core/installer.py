@@ -210,7 +210,7 @@ def _check_steps(steps: list[tuple[Path, str | None, str | None, Path]]) -> None
             except UnicodeEncodeError as exc:
                 near = paths.printable(exc.object[max(exc.start - 20, 0):exc.end])
                 raise BadInput(f"{paths.display(path)}: the new text would hold a name that is not UTF-8 "
-                               f"(...{near}); rename that folder (the project's, likely) to UTF-8") from None
+                               f"(near \"{near}\"); rename that folder (the project's, likely) to UTF-8") from None
 
 
 def _steps(plans: list[FilePlan]) -> list[tuple[Path, str | None, str | None, Path]]:
