@@ -195,9 +195,9 @@ def _write_all(plans: list[FilePlan]) -> None:
                 where = paths.display(Path(exc.filename)) if exc.filename else "a settings file"
                 raise WriteFailed(f"{where}: could not write it ({exc.strerror}); every file was put back as it was") from None
             raise
-    for plan in plans:
-        if plan.remove_folder:
-            fileio.remove_empty_dir(plan.target.path.parent, levels=int(plan.remove_folder))
+        for plan in plans:  # still held: a stop here would leave an empty folder no record knows
+            if plan.remove_folder:
+                fileio.remove_empty_dir(plan.target.path.parent, levels=int(plan.remove_folder))
 
 
 def _check_steps(steps: list[tuple[Path, str | None, str | None, Path]]) -> None:
