@@ -35,14 +35,16 @@ def held() -> Iterator[Callable[[], int | None]]:
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield lambda: None  # only the main thread gets signals in Python; nothing to hold elsewhere
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    # An ignored signal stays ignored (``nohup`` ignores SIGHUP): a blocked one would still queue.
+    stops = frozenset(s for s in SIGNALS if signal.getsignal(s) is not signal.SIG_IGN)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
 
     def arrived() -> int | None:
-        waiting = SIGNALS & signal.sigpending()
+        waiting = stops & signal.sigpending()
         if not waiting:
             return None
         first = signal.sigtimedwait(waiting, 0)  # off the queue: the caller acts on it
-        while signal.sigtimedwait(SIGNALS, 0) is not None:  # a second ^C asks for the same thing
+        while signal.sigtimedwait(stops, 0) is not None:  # a second ^C asks for the same thing
             pass
         return first.si_signo if first is not None else min(waiting)
 

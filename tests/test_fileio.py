@@ -372,3 +372,18 @@ def test_folders_whose_names_are_not_utf8_are_one_line_errors(run, tmp_path: Pat
     assert (result.exit_code, result.stderr) == (2, (
         f"hooks: {tmp_path}/bundle\\xfe/hookweave.toml: the bundle's path is not UTF-8, and it would go into every "
         "{bundle_dir} command of a UTF-8 settings file; move the bundle to a folder whose name is UTF-8\n"))
+
+
+def test_an_ignored_hangup_is_still_ignored_while_writing(settings: Path) -> None:
+    """``nohup hooks install``: SIGHUP is ignored, and holding it back must not turn it into a stop."""
+    record = settings.with_name("settings.hookweave.json")
+    child = subprocess.Popen([HOOKS, "install", BUNDLE, "--host", "claude"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**os.environ, "HOOKWEAVE_TEST_SLOW_WRITE": "0.6"},
+                             preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    deadline = time.monotonic() + 15
+    while not record.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    child.send_signal(signal.SIGHUP)
+    out, err = child.communicate(timeout=20)
+    assert (child.returncode, err) == (0, "")
+    assert (settings.read_text(encoding="utf-8"), record.read_text(encoding="utf-8")) == (AFTER, RECORD)
