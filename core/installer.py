@@ -188,9 +188,10 @@ def _write_all(plans: list[FilePlan]) -> None:
             if signum is not None:
                 raise interrupt.Interrupted(signum)
         except (HooksError, OSError) as exc:
-            for path, old, new in reversed(written):
-                fileio.write_text(path, old, new)
-            fileio.remove_empty_dirs(made)
+            kept = _put_back(written, made)
+            if kept:
+                raise WriteFailed(f"{kept[0]}: saved by another program while hookweave was putting it back after "
+                                  f"an error ({exc}), so it stays as that program saved it; run hooks verify") from None
             if isinstance(exc, OSError):
                 where = paths.display(Path(exc.filename)) if exc.filename else "a settings file"
                 raise WriteFailed(f"{where}: could not write it ({exc.strerror}); every file was put back as it was") from None
@@ -198,6 +199,19 @@ def _write_all(plans: list[FilePlan]) -> None:
         for plan in plans:  # still held: a stop here would leave an empty folder no record knows
             if plan.remove_folder:
                 fileio.remove_empty_dir(plan.target.path.parent, levels=int(plan.remove_folder))
+
+
+def _put_back(written: list[tuple[Path, str | None, str | None]], made: list[Path]) -> list[str]:
+    """Undo ``written`` (newest first) and remove the folders made; the files that a host saved
+    meanwhile are left as the host saved them (never overwritten), and named."""
+    kept = []
+    for path, old, new in reversed(written):
+        try:
+            fileio.write_text(path, old, new)
+        except (HooksError, OSError):
+            kept.append(paths.display(path))
+    fileio.remove_empty_dirs(made)
+    return kept
 
 
 def _check_steps(steps: list[tuple[Path, str | None, str | None, Path]]) -> None:

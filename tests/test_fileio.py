@@ -387,3 +387,27 @@ def test_an_ignored_hangup_is_still_ignored_while_writing(settings: Path) -> Non
     out, err = child.communicate(timeout=20)
     assert (child.returncode, err) == (0, "")
     assert (settings.read_text(encoding="utf-8"), record.read_text(encoding="utf-8")) == (AFTER, RECORD)
+
+
+def test_a_file_a_host_saves_while_we_put_it_back_is_left_as_the_host_saved_it(settings: Path, monkeypatch) -> None:
+    """The second write fails; while the first is undone, the host saves it: its save wins, and we say so."""
+    local = settings.with_name("settings.local.json")
+    local.write_text('{"model": "haiku"}\n')
+    real_write, host_save = fileio.write_text, '{"model": "sonnet"}\n'
+
+    def fail_then_host_saves(path, text, expected, **kwargs):
+        if path == local and text is not None and "hookweave" in text:
+            settings.write_text(host_save)  # the host saves the file we already wrote
+            raise OSError(28, "No space left on device", str(path))
+        return real_write(path, text, expected, **kwargs)
+
+    monkeypatch.setattr(fileio, "write_text", fail_then_host_saves)
+    from hookweave.hosts.claude import ClaudeCodeHost
+
+    host = ClaudeCodeHost()
+    targets = [installer.target(host, "project", settings.parent.parent), installer.target(host, "local", settings.parent.parent)]
+    with pytest.raises(WriteFailed) as caught:
+        installer.install(targets, installer.load_bundle(BUNDLE), settings.parent.parent, force=False, dry_run=False)
+    assert str(caught.value).startswith(".claude/settings.json: saved by another program while hookweave was putting it back")
+    assert settings.read_text() == host_save and local.read_text() == '{"model": "haiku"}\n'
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json", "settings.local.json"]
