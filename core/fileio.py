@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import functools
 import os
 import stat
-import sys
 import tempfile
 from pathlib import Path
 
-from hookweave.core import filecheck
-from hookweave.core.errors import BadInput, Conflict
+from hookweave.core import filecheck, fileowners, fileswap
+from hookweave.core.errors import BadInput
 from hookweave.core.filelock import STALE_TEMP_SECONDS, TEMP_SUFFIX, existing_ancestor, locked, real, remove_stale_temps
+from hookweave.core.fileowners import missing_folders, remove_empty_dir, remove_empty_dirs
 from hookweave.core.paths import display, printable
 
 __all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "check_writable",
-           "write_text", "missing_folders", "remove_empty_dirs"]
+           "write_text", "missing_folders", "remove_empty_dir", "remove_empty_dirs"]
 
 _OPEN_FLAGS = os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO swapped in after our look cannot block the open
 
@@ -155,10 +154,10 @@ def write_text(path: Path, text: str | None, expected: str | None, *, like: Path
 
 def _write(shown: Path, target: Path, text: str | None, expected: str | None, like: Path | None) -> None:
     if read_text(target) != expected:
-        raise _conflict(shown)
+        raise fileswap.conflict(shown)
     if text is None:
         if expected is not None:
-            _delete(target, expected, shown)
+            fileswap.delete(target, expected, shown)
         return
     if expected is not None:
         info = os.stat(target)
@@ -167,22 +166,22 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
             return
         mode, owner = info.st_mode & 0o7777, (info.st_uid, info.st_gid)
     else:
-        _make_folders(target.parent)
-        mode, owner = _new_file_mode(like), _owner_of(like, target.parent)
+        fileowners.make_folders(target.parent)
+        mode, owner = fileowners.new_file_mode(like), fileowners.owner_of(like, target.parent)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
-        _give(tmp, owner, strict=expected is not None)
+        fileowners.give(tmp, owner, strict=expected is not None)
         os.chmod(tmp, mode)  # after chown, which clears set-id bits
         _test_pause()
-        _swap_in(tmp, target, expected, text, shown)
+        fileswap.swap_in(tmp, target, expected, text, shown)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)  # on success it holds the old file, or is gone (plain rename)
-    _fsync_dir(target.parent)
+    fileswap.fsync_dir(target.parent)
 
 
 def _write_in_place(target: Path, text: str, expected: str, shown: Path) -> None:
@@ -195,10 +194,10 @@ def _write_in_place(target: Path, text: str, expected: str, shown: Path) -> None
             raise problem
         old = expected.encode("utf-8")
         if _read_all(fd) != old:
-            raise _conflict(shown)
+            raise fileswap.conflict(shown)
         _test_pause()
         if os.pread(fd, len(old) + 1, 0) != old:
-            raise _conflict(shown)
+            raise fileswap.conflict(shown)
         data = text.encode("utf-8")
         written = os.pwrite(fd, data, 0)
         while written < len(data):
@@ -207,82 +206,6 @@ def _write_in_place(target: Path, text: str, expected: str, shown: Path) -> None
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _swap_in(tmp: str, target: Path, expected: str | None, text: str, shown: Path) -> None:
-    if expected is None:  # a new file: create it only if nobody has meanwhile
-        try:
-            if _rename2(tmp, target, _RENAME_NOREPLACE):
-                return
-        except FileExistsError:
-            raise _conflict(shown) from None
-    else:
-        try:
-            swapped = _rename2(tmp, target, _RENAME_EXCHANGE)
-        except FileNotFoundError:  # deleted under us
-            raise _conflict(shown) from None
-        if swapped:
-            if Path(tmp).read_bytes() != expected.encode("utf-8"):
-                _rename2(tmp, target, _RENAME_EXCHANGE)  # a host saved after our look: its file goes back
-                if Path(tmp).read_bytes() != text.encode("utf-8"):
-                    _rename2(tmp, target, _RENAME_EXCHANGE)  # and saved again since: the newest stays
-                raise _conflict(shown)
-            return
-    # No renameat2 here: look last, then rename (a save landing between the two is lost).
-    if read_text(target) != expected:
-        raise _conflict(shown)
-    os.replace(tmp, target)
-
-
-def _delete(target: Path, expected: str, shown: Path) -> None:
-    """Take the file aside first, so a save made after our look is put back, not deleted."""
-    fd, aside = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
-    os.close(fd)
-    try:
-        try:
-            os.replace(target, aside)
-        except FileNotFoundError:
-            return
-        if Path(aside).read_bytes() != expected.encode("utf-8"):
-            with contextlib.suppress(FileExistsError):
-                os.link(aside, target)  # unless the host has saved yet again: the newest stays
-            raise _conflict(shown)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(aside)
-    _fsync_dir(target.parent)
-
-
-def _conflict(path: Path) -> Conflict:
-    return Conflict(f"{display(path)}: changed while hookweave was working; run the command again")
-
-
-_RENAME_NOREPLACE, _RENAME_EXCHANGE = 1, 2
-
-
-def _rename2(src: str, dst: Path, flags: int) -> bool:
-    """Linux ``renameat2(src, dst, flags)``; ``False`` where the system or filesystem lacks it."""
-    call = _renameat2()
-    if call is None:
-        return False
-    at_fdcwd = -100
-    if call(at_fdcwd, os.fsencode(src), at_fdcwd, os.fsencode(dst), flags) == 0:
-        return True
-    import ctypes
-
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM):
-        return False
-    raise OSError(err, os.strerror(err), str(dst))
-
-
-@functools.lru_cache(maxsize=None)
-def _renameat2():
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)  # glibc 2.28 and later
 
 
 def _test_pause() -> None:
@@ -294,88 +217,3 @@ def _test_pause() -> None:
         import time
 
         time.sleep(float(delay))
-
-
-def _new_file_mode(like: Path | None) -> int:
-    if like is not None:
-        with contextlib.suppress(OSError):
-            return like.stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def _owner_of(like: Path | None, folder: Path) -> tuple[int, int]:
-    for source in (like, folder):
-        if source is not None:
-            with contextlib.suppress(OSError):
-                info = os.stat(source)
-                return info.st_uid, info.st_gid
-    return os.geteuid(), os.getegid()
-
-
-def _give(path: str | Path, owner: tuple[int, int], *, strict: bool) -> None:
-    """Set ``owner`` (uid, gid) on what we just made. ``strict`` (a replaced file): a failure is a
-    failed write; otherwise (something new) the group alone, or nothing, is the best we can do."""
-    info = os.stat(path)
-    if (info.st_uid, info.st_gid) == owner:
-        return
-    try:
-        os.chown(path, *owner)
-    except PermissionError:
-        if strict:
-            raise
-        with contextlib.suppress(OSError):
-            os.chown(path, -1, owner[1])
-
-
-def missing_folders(paths: list[Path]) -> list[Path]:
-    """The folders a write of ``paths`` would create, deepest first (to remove them again)."""
-    missing: set[Path] = set()
-    for path in paths:
-        folder = real(path).parent
-        while not folder.exists() and folder != folder.parent:
-            missing.add(folder)
-            folder = folder.parent
-    return sorted(missing, key=lambda f: len(f.parts), reverse=True)
-
-
-def _make_folders(folder: Path) -> None:
-    """``mkdir -p``, each new folder owned like the folder it is made in."""
-    missing = []
-    while not folder.exists() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
-    for made in reversed(missing):
-        owner = _owner_of(None, made.parent)
-        try:
-            os.mkdir(made)
-        except FileExistsError:  # another run made it a moment ago
-            continue
-        _give(made, owner, strict=False)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError as exc:  # some filesystems cannot fsync a folder
-        if exc.errno not in (errno.EINVAL, errno.EBADF):
-            raise
-    finally:
-        os.close(fd)
-
-
-def remove_empty_dirs(folders: list[Path]) -> None:
-    """Remove each of ``folders`` (deepest first) that is empty; keep any that is not."""
-    for folder in folders:
-        with contextlib.suppress(OSError):
-            folder.rmdir()
-
-
-def remove_empty_dir(folder: Path, levels: int = 1) -> None:
-    """Remove ``folder`` and up to ``levels - 1`` of its parents, as long as each is empty."""
-    remove_empty_dirs([folder, *list(folder.parents)[: max(levels, 1) - 1]])
