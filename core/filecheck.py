@@ -28,6 +28,15 @@ def in_place() -> bool:
     return os.environ.get(IN_PLACE_ENV) == "1"
 
 
+def kind(path) -> str:
+    """What is at ``path`` in words ("a file", "a FIFO (named pipe)"), for a message."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "a file"
+    return _KINDS.get(stat.S_IFMT(mode), "a file")
+
+
 def not_regular(path, info: os.stat_result) -> BadInput | None:
     """A FIFO, socket or device would block a read forever or feed it without end: refuse it."""
     if stat.S_ISREG(info.st_mode):

@@ -64,19 +64,21 @@ def _read_bytes(path: Path) -> bytes | None:
         os.close(fd)
 
 
-def _stat(path: Path) -> os.stat_result | None:
-    """``stat`` following links; ``None`` when nothing is there, one line for every other failure."""
+def _stat(path: Path, shown: Path | None = None) -> os.stat_result | None:
+    """``stat`` following links; ``None`` when nothing is there, one line (naming ``shown``, the
+    path as the operator gave it) for every other failure."""
+    shown = shown or path
     try:
         return os.stat(path)
     except FileNotFoundError:
         if os.path.islink(path):
-            raise BadInput(f"{display(path)}: a symlink to {printable(os.readlink(path))}, which does not exist; "
+            raise BadInput(f"{display(shown)}: a symlink to {printable(os.readlink(path))}, which does not exist; "
                            "fix or remove the link") from None
         return None
     except NotADirectoryError:
-        raise _file_for_folder(path) from None
+        raise _file_for_folder(shown) from None
     except OSError as exc:
-        raise _unreadable(path, exc) from None
+        raise _unreadable(shown, exc) from None
 
 
 def _unreadable(path: Path, exc: OSError) -> BadInput:
@@ -100,7 +102,7 @@ def check_writable(path: Path) -> None:
     target = real(path)
     if os.path.islink(target):
         raise BadInput(f"{display(path)}: a symlink loop; fix the symlink")
-    info = _stat(target)
+    info = _stat(target, path)
     if info is not None:
         problem = filecheck.not_regular(path, info)
         if problem:
@@ -128,7 +130,7 @@ def check_writable(path: Path) -> None:
 def _file_for_folder(path: Path) -> BadInput:
     """The error for a path whose folder is, in fact, a file (``.claude`` written as a file)."""
     blocker = existing_ancestor(Path(os.path.realpath(path.parent)))
-    return BadInput(f"{display(path)}: {display(blocker)} is a file, not a folder; move it away")
+    return BadInput(f"{display(path)}: {display(blocker)} is {filecheck.kind(blocker)}, not a folder; move it away")
 
 
 def write_text(path: Path, text: str | None, expected: str | None, *, like: Path | None = None) -> None:

@@ -4,7 +4,8 @@ Non-regular files: at every path hookweave reads or writes (each host's settings
 their records, Codex ``config.toml`` and ``hooks.json``, managed files and drop-ins, Gemini system
 settings and ``trustedFolders.json``) a FIFO, a socket, a link to ``/dev/zero`` or ``/dev/null``, a
 folder, a dangling link or a link loop is put (after a first install, so uninstall has work to
-do), and install, uninstall, verify and status run under a deadline. Invariants: no hang, no
+do), and install, uninstall, verify and status run under a deadline; the same things also stand where a settings folder
+or the managed drop-in folder should be. Invariants: no hang, no
 traceback, at most one line on stderr; a command that must touch that path exits 2 naming it;
 every command that does not exit 0, and every verify and status, leaves every byte, name, mode
 and owner in the tree as it was.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import shutil
 import signal
 import socket
 import stat
@@ -66,11 +68,13 @@ def _targets(root: Path) -> list[tuple[str, str | None, str, Path]]:
         stem = {"claude": "settings", "gemini": "settings"}.get(host, "hooks")
         for scope, folder in folders.items():
             out += [(host, scope, f"{scope} settings", folder / f"{stem}.json"),
-                    (host, scope, f"{scope} record", folder / f"{stem}.hookweave.json")]
+                    (host, scope, f"{scope} record", folder / f"{stem}.hookweave.json"),
+                    (host, scope, f"{scope} folder", folder)]
     out += [("claude", "local", "local settings", project / ".claude" / "settings.local.json"),
             ("claude", "local", "local record", project / ".claude" / "settings.local.hookweave.json"),
             ("claude", None, "managed", root / "managed" / "managed-settings.json"),
             ("claude", None, "managed drop-in", root / "managed" / "managed-settings.d" / "10-extra.json"),
+            ("claude", None, "managed drop-in folder", root / "managed" / "managed-settings.d"),
             ("codex", None, "user config.toml", home / ".codex" / "config.toml"),
             ("codex", None, "project config.toml", project / ".codex" / "config.toml"),
             ("gemini", None, "system defaults", root / "gemini-system" / "system-defaults.json"),
@@ -83,7 +87,7 @@ def _targets(root: Path) -> list[tuple[str, str | None, str, Path]]:
 def _put(path: Path, kind: str) -> None:
     """Replace whatever is at ``path`` by a thing of ``kind``."""
     if path.is_dir() and not path.is_symlink():
-        path.rmdir()
+        shutil.rmtree(path)
     elif path.exists() or path.is_symlink():
         path.unlink()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -151,8 +155,11 @@ def _args(op: str, host: str, scope: str) -> list[str]:
     return [op, "--host", host]
 
 
-def _must_refuse(op: str, host: str, scope: str, owner_scope: str | None, label: str) -> bool:
-    """Whether ``op`` has to touch the path: its scope's settings or record, or Codex's trust file."""
+def _must_refuse(op: str, host: str, scope: str, owner_scope: str | None, label: str, kind: str) -> bool:
+    """Whether ``op`` has to touch the path: its scope's settings, record or folder, or Codex's trust
+    file. (A dangling link where the folder should be is followed: install makes its target.)"""
+    if label.endswith("folder"):
+        return op in ("install", "uninstall") and owner_scope == scope and kind != "dangling link"
     if op not in ("install", "uninstall"):
         return op == "status" and owner_scope is not None and "record" in label
     return owner_scope == scope or (host == "codex" and label == "user config.toml")
@@ -160,9 +167,11 @@ def _must_refuse(op: str, host: str, scope: str, owner_scope: str | None, label:
 
 def test_non_regular_files_are_refused_in_one_line_without_a_hang(tmp_path: Path, monkeypatch, run, attack_report) -> None:
     rng = random.Random(os.environ.get("HOOKWEAVE_ATTACK_SEED", "8"))
-    cases = [(t, kind, op) for t in range(len(_targets(tmp_path))) for kind in KINDS for op in OPS]
+    pairs = [(t, kind) for t, (_, _, label, _) in enumerate(_targets(tmp_path)) for kind in KINDS
+             if not (kind == "folder" and label.endswith("folder"))]
+    cases = [(t, kind, op) for t, kind in pairs for op in OPS]
     if not os.environ.get("HOOKWEAVE_ATTACK") == "full":  # fast: every (path, kind) once, with a random command
-        cases = [(t, kind, rng.choice(OPS)) for t in range(len(_targets(tmp_path))) for kind in KINDS]
+        cases = [(t, kind, rng.choice(OPS)) for t, kind in pairs]
         cases = rng.sample(cases, min(len(cases), attack_size(200, len(cases))))
     failures, refused, hangs, found = [], 0, 0, 0
     for n, (index, kind, op) in enumerate(cases):
@@ -184,7 +193,7 @@ def test_non_regular_files_are_refused_in_one_line_without_a_hang(tmp_path: Path
         problem = None
         if "Traceback" in err or err.count("\n") > 1:
             problem = f"not one line: {err!r}"
-        elif _must_refuse(op, host, scope, owner_scope, label):
+        elif _must_refuse(op, host, scope, owner_scope, label, kind):
             if result.exit_code != 2 or display(path) not in err:
                 problem = f"exit {result.exit_code}, {err!r}"
         elif result.exit_code not in (0, 1, 2):
@@ -197,7 +206,7 @@ def test_non_regular_files_are_refused_in_one_line_without_a_hang(tmp_path: Path
             failures.append((label, host, kind, op, problem))
     attack_report("non-regular files", cases=len(cases), refused=refused, verify_findings=found, hangs=hangs,
                   failures=len(failures))
-    assert failures == [], failures[:10]
+    assert failures == [], "\n".join(map(str, failures))
 
 
 OWNERS = (0, 4321, 65534)
