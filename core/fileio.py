@@ -3,7 +3,7 @@
 Only regular files are read or written: a FIFO, socket or device is refused before it is opened
 (and checked again on the open descriptor), so nothing blocks forever. Writes go to a temp file
 beside the real target (a symlink is followed, and stays a link), are fsynced, get the old file's
-mode, owner and group, and replace the target only if it still holds the bytes we planned from;
+mode, owner, group and extended attributes (ACLs), and replace the target only if it still holds the bytes we planned from;
 hosts write these files too and take no lock of ours. A hard-linked file is refused, or, with
 ``HOOKWEAVE_WRITE_IN_PLACE=1``, rewritten in place under the same compare step.
 """
@@ -178,6 +178,8 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
             os.fsync(handle.fileno())
         fileowners.give(tmp, owner, strict=expected is not None)
         os.chmod(tmp, mode)  # after chown, which clears set-id bits
+        if expected is not None:
+            fileowners.copy_xattrs(target, tmp)  # after chmod: an ACL carries the mode bits too
         _test_pause()
         fileswap.swap_in(tmp, target, expected, text, shown)
     finally:

@@ -47,6 +47,20 @@ def give(path: str | Path, owner: tuple[int, int], *, strict: bool) -> None:
             os.chown(path, -1, owner[1])
 
 
+def copy_xattrs(source: Path, made: str) -> None:
+    """Give ``made`` the extended attributes of ``source``: ACLs (``system.posix_acl_*``), SELinux
+    labels, ``user.*`` tags. Best effort: a filesystem or label we may not set is left as it is."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(source)
+    except OSError:
+        return
+    for name in names:
+        with contextlib.suppress(OSError):
+            os.setxattr(made, name, os.getxattr(source, name))
+
+
 def missing_folders(paths: list[Path]) -> list[Path]:
     """The folders a write of ``paths`` would create, deepest first (to remove them again)."""
     missing: set[Path] = set()

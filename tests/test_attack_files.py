@@ -10,8 +10,9 @@ traceback, at most one line on stderr; a command that must touch that path exits
 every command that does not exit 0, and every verify and status, leaves every byte, name, mode
 and owner in the tree as it was.
 
-Owners and links: a settings file with a random owner, group, mode (set-id bits too) and link
-count is installed into and uninstalled from, with and without HOOKWEAVE_WRITE_IN_PLACE.
+Owners and links: a settings file with a random owner, group, mode (set-id bits too), link count,
+``user.*`` extended attribute, reached directly or through a symlink into a dotfiles folder, is
+installed into and uninstalled from, with and without HOOKWEAVE_WRITE_IN_PLACE.
 Invariants: a file with other names is refused (exit 2, nothing changed) or, in place, rewritten
 on the same inode so every name sees it; otherwise owner, group and mode survive, the record takes
 the settings file's owner, group and mode, and uninstall gives back the exact bytes.
@@ -223,7 +224,18 @@ def test_owner_mode_and_links_survive_install_and_uninstall(host, tmp_path: Path
         _, project = _world(tmp_path / f"case{n}", monkeypatch)
         settings = project / settings_name
         settings.parent.mkdir()
-        settings.write_bytes(operator)
+        via_link = rng.random() < 0.3  # the settings file is a symlink into a dotfiles folder
+        if via_link:
+            real_file = tmp_path / f"case{n}" / "dotfiles" / "settings.json"
+            real_file.parent.mkdir()
+            real_file.write_bytes(operator)
+            settings.symlink_to(real_file)
+            settings = real_file  # owner, mode and links are the real file's; the link must stay a link
+        else:
+            settings.write_bytes(operator)
+        tagged = rng.random() < 0.5
+        if tagged:
+            os.setxattr(settings, "user.backup-tag", b"keep me %d" % n)
         uid, gid = rng.choice(OWNERS), rng.choice(OWNERS)
         mode = rng.choice([0o600, 0o640, 0o644, 0o660, 0o664, 0o2644, 0o4700, 0o755])
         links = rng.choice([1, 1, 2, 3])
@@ -235,25 +247,30 @@ def test_owner_mode_and_links_survive_install_and_uninstall(host, tmp_path: Path
             os.link(settings, other)
         monkeypatch.setenv("HOOKWEAVE_WRITE_IN_PLACE", "1") if in_place else monkeypatch.delenv("HOOKWEAVE_WRITE_IN_PLACE", raising=False)
         inode = settings.stat().st_ino
-        before = _tree(project)
+        before = _tree(project), _tree(settings.parent)
+        xattrs = {name: os.getxattr(settings, name) for name in os.listxattr(settings)}
         trust = ["--trust"] if host == "codex" else []
         result = run("install", BUNDLE, "--host", host, *trust)
-        what = (uid, gid, oct(mode), links, in_place)
+        what = (uid, gid, oct(mode), links, in_place, via_link, tagged)
         if links > 1 and not in_place:
-            if result.exit_code != 2 or "hard links" not in result.stderr or _tree(project) != before:
+            if result.exit_code != 2 or "hard links" not in result.stderr or (_tree(project), _tree(settings.parent)) != before:
                 failures.append((what, "not refused", result.exit_code, result.stderr))
             continue
         if result.exit_code != 0:
             failures.append((what, "install failed", result.stderr))
             continue
-        record = settings.with_name(settings.name.replace(".json", ".hookweave.json"))
+        record = (project / settings_name).with_name(Path(settings_name).name.replace(".json", ".hookweave.json"))
+        if via_link and not (project / settings_name).is_symlink():
+            failures.append((what, "the symlink was replaced by a file"))
+        if {name: os.getxattr(settings, name) for name in os.listxattr(settings)} != xattrs:
+            failures.append((what, "extended attributes lost"))
         for path in (settings, record):
             info = path.stat()
             if (info.st_uid, info.st_gid) != (uid, gid) or stat.S_IMODE(info.st_mode) != (mode if path == settings else mode & 0o777):
                 failures.append((what, "owner or mode lost", path.name, info.st_uid, info.st_gid, oct(info.st_mode)))
         if any(other.read_bytes() != settings.read_bytes() for other in others) or (others and settings.stat().st_ino != inode):
             failures.append((what, "links split"))
-        if run("uninstall", "guard", "--host", host).exit_code != 0 or _tree(project) != before:
+        if run("uninstall", "guard", "--host", host).exit_code != 0 or (_tree(project), _tree(settings.parent)) != before:
             failures.append((what, "uninstall did not give everything back"))
     attack_report(f"owners and links ({host})", cases=cases, failures=len(failures))
     assert failures == [], failures[:5]

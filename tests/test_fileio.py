@@ -411,3 +411,46 @@ def test_a_file_a_host_saves_while_we_put_it_back_is_left_as_the_host_saved_it(s
     assert str(caught.value).startswith(".claude/settings.json: saved by another program while hookweave was putting it back")
     assert settings.read_text() == host_save and local.read_text() == '{"model": "haiku"}\n'
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json", "settings.local.json"]
+
+
+def _acl(uid: int) -> bytes:
+    """A POSIX access ACL (the kernel's xattr form) that also lets ``uid`` read and write."""
+    import struct
+
+    anyone = 0xFFFFFFFF
+    entries = [(0x01, 6, anyone), (0x02, 6, uid), (0x04, 4, anyone), (0x10, 6, anyone), (0x20, 0, anyone)]
+    return struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+
+
+def test_acls_and_extended_attributes_survive_install_and_uninstall(run, settings: Path) -> None:
+    try:
+        os.setxattr(settings, "system.posix_acl_access", _acl(4321))
+        os.setxattr(settings, "user.backup-tag", b"keep me")
+    except OSError:
+        pytest.skip("this filesystem has no ACLs or user xattrs")
+    before = {name: os.getxattr(settings, name) for name in os.listxattr(settings)}
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == AFTER
+    assert {name: os.getxattr(settings, name) for name in os.listxattr(settings)} == before
+    assert run("uninstall", "guard", "--host", "claude").exit_code == 0
+    assert settings.read_text(encoding="utf-8") == OPERATOR
+    assert {name: os.getxattr(settings, name) for name in os.listxattr(settings)} == before
+
+
+def test_a_stop_while_waiting_for_the_lock_is_prompt_and_writes_nothing(settings: Path) -> None:
+    """Signals are held only while writing: ^C still stops a run that waits for another's lock."""
+    import fcntl
+
+    fd = os.open(settings.parent, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        child = subprocess.Popen([HOOKS, "install", BUNDLE, "--host", "claude"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)  # well past start-up: it waits for the lock
+        child.send_signal(signal.SIGINT)
+        child.communicate(timeout=5)
+    finally:
+        os.close(fd)
+    assert child.returncode == 130
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+    assert settings.read_text(encoding="utf-8") == OPERATOR
