@@ -454,3 +454,26 @@ def test_a_stop_while_waiting_for_the_lock_is_prompt_and_writes_nothing(settings
     assert child.returncode == 130
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
     assert settings.read_text(encoding="utf-8") == OPERATOR
+
+
+def test_a_user_is_told_when_replacing_a_file_would_change_its_owner_or_group(run, settings: Path, monkeypatch) -> None:
+    """As a user (not root) the swap cannot give an owner back: refuse, or rewrite in place."""
+    os.chown(settings, 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(os, "getegid", lambda: 1000)
+    monkeypatch.setattr(os, "getgroups", lambda: [1000])
+    result = run("install", BUNDLE, "--host", "claude")
+    assert (result.exit_code, result.stderr) == (2, (
+        "hooks: .claude/settings.json: owned by uid 4321, and replacing it as uid 1000 would change its owner; "
+        "run as its owner, or set HOOKWEAVE_WRITE_IN_PLACE=1 to rewrite it in place\n"))
+    os.chown(settings, 1000, 4321)
+    result = run("install", BUNDLE, "--host", "claude")
+    assert (result.exit_code, result.stderr) == (2, (
+        "hooks: .claude/settings.json: its group 4321 is not one of yours, so replacing it would change its group; "
+        "run as a member of that group, or set HOOKWEAVE_WRITE_IN_PLACE=1 to rewrite it in place\n"))
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+    monkeypatch.setenv("HOOKWEAVE_WRITE_IN_PLACE", "1")
+    inode = settings.stat().st_ino
+    assert run("install", BUNDLE, "--host", "claude").exit_code == 0
+    info = settings.stat()
+    assert (settings.read_text(encoding="utf-8"), info.st_ino, info.st_uid, info.st_gid) == (AFTER, inode, 1000, 4321)
