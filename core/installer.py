@@ -190,8 +190,9 @@ def _write_all(plans: list[FilePlan]) -> None:
         except (HooksError, OSError) as exc:
             kept = _put_back(written, made)
             if kept:
+                cause = exc.strerror if isinstance(exc, OSError) else str(exc)
                 raise WriteFailed(f"{kept[0]}: saved by another program while hookweave was putting it back after "
-                                  f"an error ({exc}), so it stays as that program saved it; run hooks verify") from None
+                                  f"an error ({cause}), so it stays as that program saved it; run hooks verify") from None
             if isinstance(exc, OSError):
                 where = paths.display(Path(exc.filename)) if exc.filename else "a settings file"
                 raise WriteFailed(f"{where}: could not write it ({exc.strerror}); every file was put back as it was") from None
