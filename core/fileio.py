@@ -1,299 +1,223 @@
 """The only module that touches the disk: reads, locks, and atomic compare-and-swap writes.
 
-Writes go to a temp file beside the real target (a symlink is followed, and stays a link), are
-fsynced, get the old file's mode, and replace the target only if it still holds the bytes we
-planned from; hosts write these files too and take no lock of ours.
+Only regular files are read or written: a FIFO, socket or device is refused before it is opened
+(and checked again on the open descriptor), so nothing blocks forever. Writes go to a temp file
+beside the real target (a symlink is followed, and stays a link), are fsynced, get the old file's
+mode, owner, group and extended attributes (ACLs), and replace the target only if it still holds the bytes we planned from;
+hosts write these files too and take no lock of ours. A hard-linked file is refused, or, with
+``HOOKWEAVE_WRITE_IN_PLACE=1``, rewritten in place under the same compare step.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import functools
 import os
 import stat
-import sys
 import tempfile
 from pathlib import Path
-from typing import Iterator
 
-from hookweave.core.errors import BadInput, Conflict
-from hookweave.core.paths import display
+from hookweave.core import filecheck, fileowners, fileswap
+from hookweave.core.errors import BadInput
+from hookweave.core.filelock import STALE_TEMP_SECONDS, TEMP_SUFFIX, existing_ancestor, locked, real, remove_stale_temps
+from hookweave.core.fileowners import missing_folders, remove_empty_dir, remove_empty_dirs
+from hookweave.core.paths import display, printable
+
+__all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "check_writable",
+           "write_text", "missing_folders", "remove_empty_dir", "remove_empty_dirs"]
+
+_OPEN_FLAGS = os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO swapped in after our look cannot block the open
 
 
 def read_text(path: Path) -> str | None:
     """The file's text, or ``None`` when it does not exist. Refuses what we could not write back."""
-    if path.is_symlink() and not path.exists():
-        raise BadInput(f"{display(path)}: a symlink to {os.readlink(path)}, which does not exist; fix or remove the link")
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    data = _read_bytes(path)
+    if data is None:
         return None
-    except IsADirectoryError:
-        raise BadInput(f"{display(path)}: is a folder, not a settings file; move it away") from None
-    except NotADirectoryError:
-        raise _file_for_folder(path) from None
-    except OSError as exc:
-        raise BadInput(f"{display(path)}: cannot read it ({exc.strerror}); fix its permissions") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInput(f"{display(path)}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
-def _real(path: Path) -> Path:
+def _read_bytes(path: Path) -> bytes | None:
+    info = _stat(path)
+    if info is None:
+        return None
+    problem = filecheck.not_regular(path, info)
+    if problem:
+        raise problem
     try:
-        return Path(os.path.realpath(path, strict=False))
-    except OSError as exc:  # a symlink loop
-        raise BadInput(f"{display(path)}: cannot resolve it ({exc.strerror}); fix the symlink") from None
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    try:
+        problem = filecheck.not_regular(path, os.fstat(fd))
+        if problem:
+            raise problem
+        return _read_all(fd)
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    finally:
+        os.close(fd)
+
+
+def _stat(path: Path, shown: Path | None = None) -> os.stat_result | None:
+    """``stat`` following links; ``None`` when nothing is there, one line (naming ``shown``, the
+    path as the operator gave it) for every other failure."""
+    shown = shown or path
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise BadInput(f"{display(shown)}: a symlink to {printable(os.readlink(path))}, which does not exist; "
+                           "fix or remove the link") from None
+        return None
+    except NotADirectoryError:
+        raise _file_for_folder(shown) from None
+    except OSError as exc:
+        raise _unreadable(shown, exc) from None
+
+
+def _unreadable(path: Path, exc: OSError) -> BadInput:
+    if exc.errno == errno.ELOOP:
+        return BadInput(f"{display(path)}: a symlink loop; fix the symlink")
+    if exc.errno == errno.EISDIR:
+        return BadInput(f"{display(path)}: is a folder, not a settings file; move it away")
+    return BadInput(f"{display(path)}: cannot read it ({exc.strerror}); fix its permissions")
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def check_writable(path: Path) -> None:
-    """Refuse before planning when the file, or the folder it would be created in, is read-only."""
-    real = _real(path)
-    if os.path.islink(real):
+    """Refuse before planning what a write would fail on or damage: not a regular file, read-only
+    or immutable, a hard link the swap would split, an owner we could not give back."""
+    target = real(path)
+    if os.path.islink(target):
         raise BadInput(f"{display(path)}: a symlink loop; fix the symlink")
-    if real.exists():
-        if not real.stat().st_mode & stat.S_IWUSR:
+    info = _stat(target, path)
+    if info is not None:
+        problem = filecheck.not_regular(path, info)
+        if problem:
+            raise problem
+        if not info.st_mode & stat.S_IWUSR:
             raise BadInput(f"{display(path)}: the file is read-only; make it writable (chmod u+w) or choose another scope")
-        folder = real.parent
+        problem = filecheck.immutable(target)
+        if problem:
+            raise problem
+        problem = filecheck.replace_problem(path, info)
+        if problem and not filecheck.in_place():
+            raise problem
+        folder = target.parent
     else:
-        folder = _existing_ancestor(real.parent)
+        folder = existing_ancestor(target.parent)
         if not folder.is_dir():
             raise _file_for_folder(path)
     if not os.access(folder, os.W_OK) or not folder.stat().st_mode & stat.S_IWUSR:
         raise BadInput(f"{display(folder)}: the folder is read-only; make it writable or choose another scope")
+    problem = filecheck.immutable(folder, folder=True)
+    if problem:
+        raise problem
 
 
 def _file_for_folder(path: Path) -> BadInput:
     """The error for a path whose folder is, in fact, a file (``.claude`` written as a file)."""
-    blocker = _existing_ancestor(Path(os.path.realpath(path.parent)))
-    return BadInput(f"{display(path)}: {display(blocker)} is a file, not a folder; move it away")
-
-
-def _existing_ancestor(folder: Path) -> Path:
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return folder
-
-
-@contextlib.contextmanager
-def locked(paths: list[Path]) -> Iterator[None]:
-    """Advisory locks on the folders of ``paths`` (sorted, so two hookweave runs cannot deadlock).
-
-    Locking the folder, not a lock file, leaves nothing behind; the kernel drops the lock when a
-    process dies, so a killed run never blocks the next one, which also sweeps away the temp files
-    a killed run left.
-
-    The folder's parent is locked too, and first (it sorts first): the folder may not exist yet,
-    and a run that creates it, holding the lock of what existed then, would otherwise write beside
-    a run that started a moment later and locked the new folder.
-    """
-    import fcntl
-
-    required: dict[str, bool] = {}  # folder -> whether we must hold it (a parent we cannot open: best effort)
-    for path in paths:
-        folder = _real(path).parent
-        above = str(_existing_ancestor(folder.parent))
-        if folder.is_dir():
-            required[str(folder)] = True
-            required.setdefault(above, False)
-        else:
-            required[above] = True
-    fds: list[int] = []
-    try:
-        for folder in sorted(required):
-            try:
-                fd = os.open(folder, os.O_RDONLY)
-            except PermissionError:
-                if required[folder]:
-                    raise
-                continue
-            fds.append(fd)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        remove_stale_temps(paths)
-        yield
-    finally:
-        for fd in reversed(fds):
-            os.close(fd)  # closing releases the flock
+    blocker = existing_ancestor(Path(os.path.realpath(path.parent)))
+    return BadInput(f"{display(path)}: {display(blocker)} is {filecheck.kind(blocker)}, not a folder; move it away")
 
 
 def write_text(path: Path, text: str | None, expected: str | None, *, like: Path | None = None) -> None:
     """Replace ``path`` with ``text`` (``None`` deletes it) if it still holds ``expected``.
 
-    A file that exists keeps its mode; a new one gets the mode of ``like`` (the settings file a
-    record sits beside: the record of a 0600 file is 0600 too) when that exists, else the umask's.
+    A file that exists keeps its mode, owner and group; a new one gets the mode of ``like`` (the
+    settings file a record sits beside: the record of a 0600 file is 0600 too) when that exists,
+    else the umask's, and the owner and group of ``like``, else of its folder (root writing into
+    someone's project makes files that someone owns, as they would have).
 
     Hosts save these files without our lock, so "compare, then rename" would lose a save that lands
     between the two. Where the system can (Linux ``renameat2``), the new file is exchanged with the
     old one atomically and what comes out is checked: not the text we planned from means a host
     saved in between, and its file is put back (``Conflict``: we plan again).
+
+    An ``OSError`` names ``path``, never the temp file it came from.
     """
-    real = _real(path)
-    if read_text(real) != expected:
-        raise _conflict(path)
+    try:
+        _write(path, real(path), text, expected, like)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+
+
+def _write(shown: Path, target: Path, text: str | None, expected: str | None, like: Path | None) -> None:
+    if read_text(target) != expected:
+        raise fileswap.conflict(shown)
     if text is None:
         if expected is not None:
-            _delete(real, expected, path)
+            fileswap.delete(target, expected, shown)
         return
-    real.parent.mkdir(parents=True, exist_ok=True)
-    mode = real.stat().st_mode & 0o7777 if expected is not None else _new_file_mode(like)
-    fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=TEMP_SUFFIX)
+    if expected is not None:
+        info = os.stat(target)
+        if filecheck.in_place() and filecheck.replace_problem(shown, info) is not None:
+            _write_in_place(target, text, expected, shown)
+            return
+        mode, owner = info.st_mode & 0o7777, (info.st_uid, info.st_gid)
+    else:
+        fileowners.make_folders(target.parent)
+        mode, owner = fileowners.new_file_mode(like), fileowners.owner_of(like, target.parent)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        fileowners.give(tmp, owner, strict=expected is not None)
+        os.chmod(tmp, mode)  # after chown, which clears set-id bits
+        if expected is not None:
+            fileowners.copy_xattrs(target, tmp)  # after chmod: an ACL carries the mode bits too
         _test_pause()
-        _swap_in(tmp, real, expected, text, path)
+        fileswap.swap_in(tmp, target, expected, text, shown)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)  # on success it holds the old file, or is gone (plain rename)
-    _fsync_dir(real.parent)
+    fileswap.fsync_dir(target.parent)
 
 
-def _swap_in(tmp: str, real: Path, expected: str | None, text: str, shown: Path) -> None:
-    if expected is None:  # a new file: create it only if nobody has meanwhile
-        try:
-            if _rename2(tmp, real, _RENAME_NOREPLACE):
-                return
-        except FileExistsError:
-            raise _conflict(shown) from None
-    else:
-        try:
-            swapped = _rename2(tmp, real, _RENAME_EXCHANGE)
-        except FileNotFoundError:  # deleted under us
-            raise _conflict(shown) from None
-        if swapped:
-            if Path(tmp).read_bytes() != expected.encode("utf-8"):
-                _rename2(tmp, real, _RENAME_EXCHANGE)  # a host saved after our look: its file goes back
-                if Path(tmp).read_bytes() != text.encode("utf-8"):
-                    _rename2(tmp, real, _RENAME_EXCHANGE)  # and saved again since: the newest stays
-                raise _conflict(shown)
-            return
-    # No renameat2 here: look last, then rename (a save landing between the two is lost).
-    if read_text(real) != expected:
-        raise _conflict(shown)
-    os.replace(tmp, real)
-
-
-def _delete(real: Path, expected: str, shown: Path) -> None:
-    """Take the file aside first, so a save made after our look is put back, not deleted."""
-    fd, aside = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=TEMP_SUFFIX)
-    os.close(fd)
+def _write_in_place(target: Path, text: str, expected: str, shown: Path) -> None:
+    """Rewrite the same inode, so every hard link, the owner, group, mode and ACLs stay. Not
+    atomic: the compare is repeated just before the write, and the write is one call."""
+    fd = os.open(target, os.O_RDWR | _OPEN_FLAGS)
     try:
-        try:
-            os.replace(real, aside)
-        except FileNotFoundError:
-            return
-        if Path(aside).read_bytes() != expected.encode("utf-8"):
-            with contextlib.suppress(FileExistsError):
-                os.link(aside, real)  # unless the host has saved yet again: the newest stays
-            raise _conflict(shown)
+        problem = filecheck.not_regular(shown, os.fstat(fd))
+        if problem:
+            raise problem
+        old = expected.encode("utf-8")
+        if _read_all(fd) != old:
+            raise fileswap.conflict(shown)
+        _test_pause()
+        if os.pread(fd, len(old) + 1, 0) != old:
+            raise fileswap.conflict(shown)
+        data = text.encode("utf-8")
+        written = os.pwrite(fd, data, 0)
+        while written < len(data):
+            written += os.pwrite(fd, data[written:], written)
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(aside)
-    _fsync_dir(real.parent)
-
-
-def _conflict(path: Path) -> Conflict:
-    return Conflict(f"{display(path)}: changed while hookweave was working; run the command again")
-
-
-_RENAME_NOREPLACE, _RENAME_EXCHANGE = 1, 2
-
-
-def _rename2(src: str, dst: Path, flags: int) -> bool:
-    """Linux ``renameat2(src, dst, flags)``; ``False`` where the system or filesystem lacks it."""
-    call = _renameat2()
-    if call is None:
-        return False
-    at_fdcwd = -100
-    if call(at_fdcwd, os.fsencode(src), at_fdcwd, os.fsencode(dst), flags) == 0:
-        return True
-    import ctypes
-
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM):
-        return False
-    raise OSError(err, os.strerror(err), str(dst))
-
-
-@functools.lru_cache(maxsize=None)
-def _renameat2():
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)  # glibc 2.28 and later
-
-
-TEMP_SUFFIX = ".hookweave-tmp"
-STALE_TEMP_SECONDS = 5.0  # older than any live write: a temp file only lives while a write runs
-
-
-def remove_stale_temps(paths: list[Path]) -> list[Path]:
-    """Delete the temp files a killed run left beside ``paths``; call it holding their locks.
-
-    Only names ``tempfile`` makes for one of these files (``.settings.json.<8 chars>.hookweave-tmp``),
-    regular files, and none younger than ``STALE_TEMP_SECONDS``, in case some run holds no lock.
-    """
-    import re
-    import time
-
-    removed = []
-    for path in paths:
-        real = _real(path)
-        pattern = re.compile(re.escape(f".{real.name}.") + r"[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
-        try:
-            names = [n for n in os.listdir(real.parent) if pattern.fullmatch(n)]
-        except OSError:
-            continue
-        for name in names:
-            candidate = real.parent / name
-            with contextlib.suppress(OSError):
-                info = candidate.lstat()
-                if stat.S_ISREG(info.st_mode) and time.time() - info.st_mtime > STALE_TEMP_SECONDS:
-                    candidate.unlink()
-                    removed.append(candidate)
-    return removed
+        os.close(fd)
 
 
 def _test_pause() -> None:
     """TEST-ONLY: ``HOOKWEAVE_TEST_SLOW_WRITE=<seconds>`` stalls every write inside its critical
     section (temp file written, not yet swapped in), so attack tests can land a host save or a
-    SIGKILL there at will. Never set it otherwise."""
+    signal there at will. Never set it otherwise."""
     delay = os.environ.get("HOOKWEAVE_TEST_SLOW_WRITE")
     if delay:
         import time
 
         time.sleep(float(delay))
-
-
-def _new_file_mode(like: Path | None) -> int:
-    if like is not None:
-        with contextlib.suppress(OSError):
-            return like.stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError as exc:  # some filesystems cannot fsync a folder
-        if exc.errno not in (errno.EINVAL, errno.EBADF):
-            raise
-    finally:
-        os.close(fd)
-
-
-def remove_empty_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        folder.rmdir()

@@ -34,7 +34,8 @@ def target(host: Host, scope: str, project: Path) -> Target:
         choices = ", ".join(host.scopes)
         raise BadInput(f"--scope {scope}: {host.title} has no writable scope {scope!r}; use {choices}. {hint}".rstrip(". ") )
     path = host.settings_path(scope, project)
-    return Target(host, scope, path, host.record_path(path), paths.display(path), path.parent.is_dir())
+    missing = len(fileio.missing_folders([path]))  # folders install would create (uninstall removes them)
+    return Target(host, scope, path, host.record_path(path), paths.display(path), missing == 0, missing)
 
 
 def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
@@ -68,7 +69,12 @@ def _check_bundle_dir(manifest: Path) -> None:
     (a newline there splits one when displayed), and every message naming the file would break."""
     import unicodedata
 
-    bad = next((c for c in str(manifest) if unicodedata.category(c) == "Cc"), None)
+    bad = next((c for c in str(manifest) if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None and unicodedata.category(bad) == "Cs":  # a byte that is not UTF-8 in a folder name
+        raise BadInput(
+            f"{_one_line(manifest)}: the bundle's path is not UTF-8, and it would go into every {{bundle_dir}} "
+            "command of a UTF-8 settings file; move the bundle to a folder whose name is UTF-8"
+        )
     if bad is not None:
         raise BadInput(
             f"{_one_line(manifest)}: the bundle's path holds a control character ({bad!r}), which would go into "
@@ -78,9 +84,7 @@ def _check_bundle_dir(manifest: Path) -> None:
 
 def _one_line(path: Path) -> str:
     """``path`` with its control characters escaped (``\\n``, ``\\x1b``), so a message stays one line."""
-    import unicodedata
-
-    return "".join(c.encode("unicode_escape").decode() if unicodedata.category(c) == "Cc" else c for c in str(path))
+    return paths.printable(str(path))
 
 
 def _template_dir() -> Path:
@@ -184,22 +188,61 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
 
 
 def _write_all(plans: list[FilePlan]) -> None:
+    """Write every changed file, or none: every check first, then the writes with ^C held back
+    (``interrupt``); a failure or a stop signal puts back every file and folder already made."""
+    from hookweave.core import interrupt
+
+    steps = [step for step in _steps(plans) if step[1] != step[2]]
+    made = fileio.missing_folders([path for path, *_ in steps])
     written: list[tuple[Path, str | None, str | None]] = []
-    try:
-        for path, old, new, like in _steps(plans):
-            if old != new:
+    with interrupt.held() as arrived:
+        try:
+            _check_steps(steps)
+            for path, old, new, like in steps:
                 fileio.write_text(path, new, old, like=like)  # a new record: as open as its file
                 written.append((path, old, new))
-    except (HooksError, OSError) as exc:
-        for path, old, new in reversed(written):
+            signum = arrived()
+            if signum is not None:
+                raise interrupt.Interrupted(signum)
+        except (HooksError, OSError) as exc:
+            kept = _put_back(written, made)
+            if kept:
+                cause = exc.strerror if isinstance(exc, OSError) else str(exc)
+                raise WriteFailed(f"{kept[0]}: saved by another program while hookweave was putting it back after "
+                                  f"an error ({cause}), so it stays as that program saved it; run hooks verify") from None
+            if isinstance(exc, OSError):
+                where = paths.display(Path(exc.filename)) if exc.filename else "a settings file"
+                raise WriteFailed(f"{where}: could not write it ({exc.strerror}); every file was put back as it was") from None
+            raise
+        for plan in plans:  # still held: a stop here would leave an empty folder no record knows
+            if plan.remove_folder:
+                fileio.remove_empty_dir(plan.target.path.parent, levels=int(plan.remove_folder))
+
+
+def _put_back(written: list[tuple[Path, str | None, str | None]], made: list[Path]) -> list[str]:
+    """Undo ``written`` (newest first) and remove the folders made; the files that a host saved
+    meanwhile are left as the host saved them (never overwritten), and named."""
+    kept = []
+    for path, old, new in reversed(written):
+        try:
             fileio.write_text(path, old, new)
-        if isinstance(exc, OSError):
-            where = paths.display(Path(exc.filename)) if exc.filename else "a settings file"
-            raise WriteFailed(f"{where}: could not write it ({exc.strerror}); every file was put back as it was") from None
-        raise
-    for plan in plans:
-        if plan.remove_folder:
-            fileio.remove_empty_dir(plan.target.path.parent)
+        except (HooksError, OSError):
+            kept.append(paths.display(path))
+    fileio.remove_empty_dirs(made)
+    return kept
+
+
+def _check_steps(steps: list[tuple[Path, str | None, str | None, Path]]) -> None:
+    """What would fail half-way, checked before the first byte is written (under the locks)."""
+    for path, _, new, _ in steps:
+        fileio.check_writable(path)
+        if new is not None:
+            try:
+                new.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                near = paths.printable(exc.object[max(exc.start - 20, 0):exc.end])
+                raise BadInput(f"{paths.display(path)}: the new text would hold a name that is not UTF-8 "
+                               f"(near \"{near}\"); rename that folder (the project's, likely) to UTF-8") from None
 
 
 def _steps(plans: list[FilePlan]) -> list[tuple[Path, str | None, str | None, Path]]:

@@ -1,6 +1,7 @@
 """Where settings live: home and per-host folders, honouring the hosts' own variables.
 
-Every path goes through here so tests can point them all at a temporary folder.
+Every path goes through here so tests can point them all at a temporary folder, and every path a
+message shows goes through ``display``, so a message stays one line whatever the path holds.
 """
 
 from __future__ import annotations
@@ -35,16 +36,39 @@ def by_platform(linux: str, darwin: str, windows: str) -> Path:
     return Path({"darwin": darwin, "win32": windows}.get(sys.platform, linux))
 
 
+def cwd() -> Path:
+    """The current folder, or one line saying it is gone (a folder deleted under the shell)."""
+    try:
+        return Path(os.getcwd())
+    except OSError:
+        raise BadInput("the current folder no longer exists; cd to an existing folder or pass --project") from None
+
+
 def project_dir(value: str | None) -> Path:
-    path = Path(value or os.getcwd()).absolute()
+    path = Path(value) if value else cwd()
+    if not path.is_absolute():
+        path = cwd() / path
     if not path.is_dir():
-        raise BadInput(f"--project {value}: no such folder; create it or pass an existing one")
+        raise BadInput(f"--project {printable(value or str(path))}: no such folder; create it or pass an existing one")
     return path
 
 
 def display(path: Path) -> str:
-    """A short, unambiguous way to show ``path``: relative to the cwd when under it."""
+    """A short, unambiguous, one-line way to show ``path``: relative to the cwd when under it,
+    control characters and bytes that are not UTF-8 escaped (``\\n``, ``\\xff``)."""
     try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+        path = path.relative_to(Path(os.getcwd()))
+    except (ValueError, OSError):  # not under the cwd, or the cwd was deleted
+        pass
+    return printable(str(path))
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped and undecodable bytes (surrogate escapes) as ``\\xNN``."""
+    if text.isprintable():
+        return text
+    try:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte: escaped below
+        pass
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)

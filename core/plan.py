@@ -25,6 +25,7 @@ class Target:
     record_path: Path | None  # None for a companion file, which has no record of its own
     shown: str  # the path as we print it
     folder_existed: bool = True  # whether the settings file's folder existed before this command
+    folders_missing: int = 0  # how many folders, from it upwards, did not (CLAUDE_CONFIG_DIR=~/a/b)
 
 
 @dataclass
@@ -38,7 +39,7 @@ class FilePlan:
     findings: list[Finding] = field(default_factory=list)
     refused: list[Finding] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
-    remove_folder: bool = False  # the last bundle left and install had created the folder
+    remove_folder: int = 0  # the last bundle left: how many folders install had created, upwards
 
     @property
     def changed(self) -> bool:
@@ -132,7 +133,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     bundles = dict(rec.bundles)
     bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before)
     created_file = rec.created_file or text is None
-    created_folder = rec.created_folder or (text is None and not target.folder_existed)
+    created_folder = rec.created_folder or (0 if text is not None else target.folders_missing)
     new_rec = record.Record(bundles, tuple(created), created_file, created_folder)
     plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused)
     plan.actions = _install_actions(prev, bundle, regs, plan.changed)

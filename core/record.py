@@ -47,7 +47,7 @@ class Record:
     bundles: dict[str, RecordedBundle] = field(default_factory=dict)
     created: tuple[str, ...] = ()  # JSON Pointers of containers install created (removed when empty)
     created_file: bool = False  # the settings file did not exist before the first install
-    created_folder: bool = False  # nor did its folder (e.g. .claude/)
+    created_folder: int = 0  # nor did its folder (e.g. .claude/): how many levels of folders, upwards
 
     @property
     def empty(self) -> bool:
@@ -87,7 +87,7 @@ def to_text(record: Record, settings_name: str) -> str | None:
         "bundles": {name: _bundle_json(b) for name, b in sorted(record.bundles.items())},
         "created": list(record.created),
         "created_file": record.created_file,
-        "created_folder": record.created_folder,
+        "created_folder": record.created_folder if record.created_folder > 1 else bool(record.created_folder),
     }
     return escape_surrogates(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 

@@ -47,8 +47,7 @@ def record(data: Any):
             raise Bad(f"created[{i}]", f"{_show(pointer)} is not a JSON Pointer")
     if len(set(created)) != len(created):
         raise Bad("created", "lists a pointer twice")
-    flags = [_flag(data, key) for key in ("created_file", "created_folder")]
-    return Record(out, tuple(created), *flags)
+    return Record(out, tuple(created), _flag(data, "created_file"), _levels(data))
 
 
 def _bundle(raw: Any, where: str):
@@ -125,6 +124,18 @@ def _flag(data: dict, key: str) -> bool:
     if not isinstance(value, bool):
         raise Bad(key, f"must be true or false, not {_show(value)}")
     return value
+
+
+def _levels(data: dict) -> int:
+    """``created_folder``: ``false``/``true`` (as older records hold it), or how many levels of
+    folders install created, counted upwards from the settings file's own folder."""
+    value = data.get("created_folder", False)
+    if isinstance(value, bool) or (isinstance(value, int) and 0 <= value <= MAX_FOLDER_LEVELS):
+        return int(value)
+    raise Bad("created_folder", f"must be true, false or a count of folders up to {MAX_FOLDER_LEVELS}, not {_show(value)}")
+
+
+MAX_FOLDER_LEVELS = 64  # deeper than any settings path: a bigger count is a hand edit, not ours
 
 
 def _kind(value: Any) -> str:

@@ -53,11 +53,15 @@ def _toml_has_hooks(path: Path, *, unreadable: bool = True) -> bool:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomlkit as tomllib  # type: ignore[no-redef]
+    from hookweave.core import fileio
+    from hookweave.core.errors import BadInput
+
     try:
-        hooks = tomllib.loads(path.read_text(encoding="utf-8")).get("hooks", {})
-    except FileNotFoundError:
-        return False
-    except (OSError, ValueError, RecursionError):
+        text = fileio.read_text(path)  # never a bare read: a FIFO here would block it forever
+        if text is None:
+            return False
+        hooks = tomllib.loads(text).get("hooks", {})
+    except (BadInput, OSError, ValueError, RecursionError):
         return unreadable
     return not isinstance(hooks, dict) or any(key != "state" for key in hooks)
 

@@ -68,6 +68,8 @@ def _allowed(path, new) -> bool | None:
     """Whether the format lets ``new`` stand at ``path`` where the kind alone does not decide."""
     if path[-1] == "prior":
         return new is None or isinstance(new, str)
+    if path[-1] == "created_folder":  # true/false, or how many levels of folders install made
+        return isinstance(new, bool) or (isinstance(new, int) and 0 <= new <= 64)
     return None
 
 
