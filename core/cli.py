@@ -84,10 +84,10 @@ def install(
     as_json: JsonOpt = False,
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
-    from hookweave.core import installer, report
+    from hookweave.core import bundles, installer, report
 
     registry = _registry()
-    loaded = installer.load_bundle(bundle, registry.names())
+    loaded = bundles.load_bundle(bundle, registry.names())
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
     folder = paths.project_dir(project)
     targets = [installer.target(h, chosen_scope, folder) for h in hosts]
@@ -147,7 +147,7 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
-    from hookweave.core import installer, report
+    from hookweave.core import report, scopes
 
     registry = _registry()
     hosts = registry.resolve(host or ["all"])
@@ -156,7 +156,7 @@ def verify(
     for h in hosts:
         if scope is not None and scope not in h.verify_scopes:
             raise BadInput(f"--scope {scope}: {h.title} has scopes {', '.join(h.verify_scopes)}")
-        reports.append(installer.verify_host(h, [scope] if scope else list(h.verify_scopes), folder))
+        reports.append(scopes.verify_host(h, [scope] if scope else list(h.verify_scopes), folder))
     if as_json:
         console.json_out(report.verify_json(reports))
     else:
@@ -169,13 +169,13 @@ def verify(
 @handled
 def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
     """List the bundles installed per host and scope, from the records."""
-    from hookweave.core import installer
+    from hookweave.core import scopes
 
     registry = _registry()
     folder = paths.project_dir(project)
     rows = []
     for h in registry.resolve(host or ["all"]):
-        for scope, shown, rec in installer.installed(h, folder):
+        for scope, shown, rec in scopes.installed(h, folder):
             for name, b in sorted(rec.bundles.items()):
                 rows.append({"host": h.name, "scope": scope, "path": shown, "bundle": name,
                              "version": b.version, "hooks": len(b.hooks), "env": len(b.env)})

@@ -3,7 +3,7 @@
 SIGINT, SIGTERM and SIGHUP are blocked for the span of a write run; the writer asks, at its commit
 point, whether one arrived, and then puts every file back and stops with 128 + the signal's
 number (130, 143, 129). A signal that arrives after that point is delivered when the span ends,
-when the write is complete. SIGKILL cannot be blocked: the write order (``installer._steps``)
+when the write is complete. SIGKILL cannot be blocked: the write order (``transaction._steps``)
 covers it.
 """
 

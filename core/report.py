@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from hookweave.core import console
 
 if TYPE_CHECKING:
-    from hookweave.core.installer import HostReport
+    from hookweave.core.scopes import HostReport
     from hookweave.core.model import Finding
     from hookweave.core.plan import FilePlan
 

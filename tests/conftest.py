@@ -47,6 +47,14 @@ def home(isolated_home: Path) -> Path:
     return isolated_home
 
 
+@pytest.fixture
+def codex_home(home: Path) -> Path:
+    """The user's Codex folder (``$CODEX_HOME``), created empty."""
+    folder = home / ".codex"
+    folder.mkdir()
+    return folder
+
+
 CLAUDE_DATA = Path(__file__).parent / "data" / "claude"
 
 

@@ -21,13 +21,6 @@ CODEX = os.environ.get("HOOKWEAVE_TEST_CODEX") or str(REPO / ".cache" / "hosts" 
 
 
 @pytest.fixture
-def codex_home(home: Path) -> Path:
-    folder = home / ".codex"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
 def trusted_project(codex_home: Path, project: Path) -> Path:
     (codex_home / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
     hooks = project / ".codex" / "hooks.json"

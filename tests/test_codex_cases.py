@@ -31,13 +31,6 @@ def _stop_hash(command: str) -> str:
 
 
 @pytest.fixture
-def codex_home(home: Path) -> Path:
-    folder = home / ".codex"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
 def project_hooks(codex_home: Path, project: Path) -> Path:
     """A trusted project whose .codex/hooks.json holds the operator's hooks, one of them trusted."""
     hooks = project / ".codex" / "hooks.json"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import fileio, installer
+from hookweave.core import bundles, fileio, installer, transaction
 from hookweave.core.errors import BadInput, Conflict, WriteFailed
 
 DATA = Path(__file__).parent / "data" / "claude"
@@ -28,7 +28,7 @@ def settings(claude_settings: Path) -> Path:
 
 def _host_saves(settings: Path, times: int, monkeypatch) -> list[int]:
     """After each of the first ``times`` plans, the host re-saves the file as Claude does."""
-    real = installer._plan_all
+    real = transaction._plan_all
     calls = []
 
     def plan_then_host_writes(*args, **kwargs):
@@ -40,7 +40,7 @@ def _host_saves(settings: Path, times: int, monkeypatch) -> list[int]:
             settings.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         return plans
 
-    monkeypatch.setattr(installer, "_plan_all", plan_then_host_writes)
+    monkeypatch.setattr(transaction, "_plan_all", plan_then_host_writes)
     return calls
 
 
@@ -71,7 +71,7 @@ def test_a_failed_write_puts_back_the_files_already_written(settings: Path, proj
     local = project / ".claude" / "settings.local.json"
     local.write_text('{"model": "haiku"}\n')
     targets = [installer.target(host, "project", project), installer.target(host, "local", project)]
-    bundle = installer.load_bundle(BUNDLE)
+    bundle = bundles.load_bundle(BUNDLE)
     real_write = fileio.write_text
 
     def failing(path, text, expected, **kwargs):
@@ -407,7 +407,7 @@ def test_a_file_a_host_saves_while_we_put_it_back_is_left_as_the_host_saved_it(s
     host = ClaudeCodeHost()
     targets = [installer.target(host, "project", settings.parent.parent), installer.target(host, "local", settings.parent.parent)]
     with pytest.raises(WriteFailed) as caught:
-        installer.install(targets, installer.load_bundle(BUNDLE), settings.parent.parent, force=False, dry_run=False)
+        installer.install(targets, bundles.load_bundle(BUNDLE), settings.parent.parent, force=False, dry_run=False)
     assert str(caught.value) == (".claude/settings.json: saved by another program while hookweave was putting it back after an "
                                  "error (No space left on device), so it stays as that program saved it; run hooks verify")
     assert settings.read_text() == host_save and local.read_text() == '{"model": "haiku"}\n'

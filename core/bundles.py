@@ -1,0 +1,71 @@
+"""Finding a bundle: a manifest path, a folder holding ``hookweave.toml``, or a shipped template."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hookweave.core import fileio, paths
+from hookweave.core.errors import BadInput
+
+if TYPE_CHECKING:
+    from hookweave.core.model import Bundle
+
+
+def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
+    """A manifest path, a folder holding ``hookweave.toml``, or the name of a shipped template;
+    ``hosts``: the registered host names, which every host the manifest names must be one of."""
+    candidate = Path(spec) if spec else Path("hookweave.toml")
+    if candidate.is_dir():
+        candidate = candidate / "hookweave.toml"
+    if not candidate.exists() and spec and "/" not in spec and not spec.endswith(".toml"):
+        candidate = _template_dir() / spec / "hookweave.toml"
+        if not candidate.exists():
+            names = ", ".join(template_names()) or "none"
+            raise BadInput(f"no bundle {spec!r}: not a path, and not a template (templates: {names})")
+    if not candidate.exists():
+        raise BadInput(f"{_one_line(candidate)}: no such manifest; pass a bundle path or a template name")
+    path = candidate.absolute()
+    if ".." in path.parts:  # the kernel's reading of "..", not a lexical one that a symlink could fool
+        path = path.resolve()
+    _check_bundle_dir(path)
+    text = fileio.read_text(path) or ""
+    from hookweave.core import manifest
+
+    bundle = manifest.parse_manifest(text, path)
+    if hosts is not None:
+        manifest.check_hosts(bundle, hosts)
+    return bundle
+
+
+def _check_bundle_dir(manifest: Path) -> None:
+    """Refuse a manifest path with a control character: ``{bundle_dir}`` would put it into commands
+    (a newline there splits one when displayed), and every message naming the file would break."""
+    import unicodedata
+
+    bad = next((c for c in str(manifest) if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None and unicodedata.category(bad) == "Cs":  # a byte that is not UTF-8 in a folder name
+        raise BadInput(
+            f"{_one_line(manifest)}: the bundle's path is not UTF-8, and it would go into every {{bundle_dir}} "
+            "command of a UTF-8 settings file; move the bundle to a folder whose name is UTF-8"
+        )
+    if bad is not None:
+        raise BadInput(
+            f"{_one_line(manifest)}: the bundle's path holds a control character ({bad!r}), which would go into "
+            "every {bundle_dir} command; move the bundle to a folder whose path has none"
+        )
+
+
+def _one_line(path: Path) -> str:
+    """``path`` with its control characters escaped (``\\n``, ``\\x1b``), so a message stays one line."""
+    return paths.printable(str(path))
+
+
+def _template_dir() -> Path:
+    from importlib.resources import files
+
+    return Path(str(files("hookweave.templates")))
+
+
+def template_names() -> list[str]:
+    return sorted(p.name for p in _template_dir().iterdir() if (p / "hookweave.toml").is_file())

@@ -1,0 +1,133 @@
+"""Reading every scope of a host as the host reads it: for verify, status and install's gates.
+
+A file that cannot be read is a finding, not a crash: the host ignores it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hookweave.core import fileio, paths, record
+from hookweave.core.errors import BadInput
+from hookweave.core.model import Finding
+
+if TYPE_CHECKING:
+    from hookweave.core import verify
+    from hookweave.core.host import Host
+
+
+@dataclass
+class HostReport:
+    host: Host
+    files: list[verify.FileReport] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def problems(self) -> int:
+        return sum(f.problems for f in self.files) + sum(1 for f in self.findings if f.level == "problem")
+
+
+def _text(path: Path, planned: dict[Path, str | None] | None) -> str | None:
+    if planned and path in planned:
+        return planned[path]
+    return fileio.read_text(path)
+
+
+def read_scope(
+    host: Host, scope: str, project: Path, planned: dict[Path, str | None] | None = None
+) -> tuple[object, record.Record, str | None]:
+    """One scope's data, record and error (data ``None`` when missing, unparseable or not an
+    object at the top, which no host reads as settings)."""
+    path = host.settings_path(scope, project)
+    shown = paths.display(path)
+    try:
+        text = _text(path, planned)
+        doc = None if text is None else _settings_object(host.parse(text, shown), shown)
+        for extra in host.extra_paths(scope):
+            extra_text = _text(extra, planned)
+            if extra_text is not None:
+                drop_in = _settings_object(host.parse(extra_text, paths.display(extra)), paths.display(extra))
+                doc = {**(doc or {}), **drop_in}
+    except BadInput as exc:
+        return None, record.Record(), f"{exc} ({host.title} ignores a file it cannot read)"
+    try:
+        rec_path = host.record_path(path)
+        return doc, record.from_text(_text(rec_path, planned), str(rec_path)), None
+    except BadInput as exc:
+        return doc, record.Record(), f"{exc} (so this scope's hooks cannot be checked)"
+
+
+def _settings_object(doc: object, shown: str) -> dict:
+    if not isinstance(doc, dict):
+        raise BadInput(f"{shown}: the top level must be a JSON object, not {_json_kind(doc)}")
+    return doc
+
+
+def _json_kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number")
+
+
+def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
+    from hookweave.core import verify
+
+    report = HostReport(host)
+    docs: dict[str, object] = {}
+    records: dict[str, record.Record] = {}
+    for scope in host.verify_scopes:
+        doc, rec, error = read_scope(host, scope, project)
+        docs[scope] = doc
+        if error:
+            level = "problem" if scope in scopes else "note"
+            report.findings.append(Finding(level, error))
+        if not rec.empty:
+            records[scope] = rec
+        if scope in scopes and (not rec.empty or _has_markers(host, doc)):
+            shown = paths.display(host.settings_path(scope, project))
+            report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
+    if report.files:
+        for label, path in host.context_paths(project).items():
+            docs[label] = read_context(host, path)
+        report.findings += host.gates(docs, set(records), project)
+        report.findings += verify.env_shadowing(host, docs, records)
+        report.findings += verify.cross_scope_duplicates(host, docs, records)
+        report.findings += host.verify_extra(project, scopes)
+        if host.execution:
+            report.findings.append(Finding("note", host.execution))
+    return report
+
+
+def read_context(host: Host, path: Path, planned: dict[Path, str | None] | None = None) -> object:
+    """Another file a host's gates look at, parsed as that host parses files of its kind;
+    ``None`` when missing or unreadable. Its shape is the gate's to judge, as the host would."""
+    from hookweave.core import jsontext
+
+    try:
+        text = _text(path, planned)
+        if text is None:
+            return None
+        if path.suffix == ".toml":
+            return host.parse(text, str(path))
+        return jsontext.parse(text, str(path), comments=True).value
+    except BadInput:
+        return None
+
+
+def _has_markers(host: Host, doc: object) -> bool:
+    hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
+    if not isinstance(hooks, dict):
+        return False
+    return any(host.owner(e) for es in hooks.values() if isinstance(es, list) for e in es)
+
+
+def installed(host: Host, project: Path) -> list[tuple[str, str, record.Record]]:
+    """``(scope, shown path, record)`` for every scope of ``host`` with something installed."""
+    out = []
+    for scope in host.verify_scopes:
+        path = host.settings_path(scope, project)
+        rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))
+        if not rec.empty:
+            out.append((scope, paths.display(path), rec))
+    return out
