@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import traceback
 from typing import Annotated, Callable, Optional
 
 import typer
@@ -38,6 +37,8 @@ def handled(func: Callable) -> Callable:
                 console.json_out({"error": str(exc), "exit_code": exc.exit_code})
             console.err(f"hooks: {exc}")
             if os.environ.get("HOOKWEAVE_DEBUG"):
+                import traceback
+
                 traceback.print_exc()
             raise typer.Exit(exc.exit_code) from None
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from hookweave.core.model import EnvVar
+if TYPE_CHECKING:  # read by the record on every command; the manifest's data loads with install
+    from hookweave.core.model import EnvVar
 
 _INT = re.compile(r"^\s*-?[0-9]+\s*$")  # ASCII digits: what the hosts parse as a number
 

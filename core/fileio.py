@@ -14,13 +14,11 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 
-from hookweave.core import filecheck, fileowners, fileswap
+from hookweave.core import filecheck
 from hookweave.core.errors import BadInput
 from hookweave.core.filelock import STALE_TEMP_SECONDS, TEMP_SUFFIX, existing_ancestor, locked, real, remove_stale_temps
-from hookweave.core.fileowners import missing_folders, remove_empty_dir, remove_empty_dirs
 from hookweave.core.paths import display, printable
 
 __all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "check_writable",
@@ -154,7 +152,29 @@ def write_text(path: Path, text: str | None, expected: str | None, *, like: Path
         raise OSError(exc.errno, exc.strerror, str(path)) from None
 
 
+def missing_folders(paths: list[Path]) -> list[Path]:
+    from hookweave.core import fileowners  # the write side loads with the commands that write
+
+    return fileowners.missing_folders(paths)
+
+
+def remove_empty_dir(folder: Path, levels: int = 1) -> None:
+    from hookweave.core import fileowners
+
+    fileowners.remove_empty_dir(folder, levels)
+
+
+def remove_empty_dirs(folders: list[Path]) -> None:
+    from hookweave.core import fileowners
+
+    fileowners.remove_empty_dirs(folders)
+
+
 def _write(shown: Path, target: Path, text: str | None, expected: str | None, like: Path | None) -> None:
+    import tempfile
+
+    from hookweave.core import fileowners, fileswap
+
     if read_text(target) != expected:
         raise fileswap.conflict(shown)
     if text is None:
@@ -191,6 +211,8 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
 def _write_in_place(target: Path, text: str, expected: str, shown: Path) -> None:
     """Rewrite the same inode, so every hard link, the owner, group, mode and ACLs stay. Not
     atomic: the compare is repeated just before the write, and the write is one call."""
+    from hookweave.core import fileswap
+
     fd = os.open(target, os.O_RDWR | _OPEN_FLAGS)
     try:
         problem = filecheck.not_regular(shown, os.fstat(fd))

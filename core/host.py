@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 
 from hookweave.core.errors import BadInput
-from hookweave.core.model import Bundle, Finding, HookForHost
+from hookweave.core.findings import Finding
 from hookweave.core.render import marker, marker_in, shell_command
+
+if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
+    from hookweave.core.model import Bundle, HookForHost
 
 
 class Host(ABC):

@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 Position = Literal["first", "last"]
 Policy = Literal["if-absent", "override", "at-least"]
-POSITIONS = ("first", "last")
-POLICIES = ("if-absent", "override", "at-least")
+from hookweave.core.findings import Finding  # noqa: F401 - one import for the core's data
+from hookweave.core.names import POLICIES, POSITIONS  # noqa: F401 - likewise
 HOOK_FIELDS = ("event", "matcher", "command", "timeout", "position")
 
 
@@ -68,16 +68,3 @@ class Registration:
     event: str  # native event name
     position: Position
     entry: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Finding:
-    """Something verify or an operation wants the user to know; ``problem`` makes verify exit 1."""
-
-    level: Literal["problem", "warning", "note"]
-    message: str
-    bundle: str | None = None
-    hook: str | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        return {"level": self.level, "bundle": self.bundle, "hook": self.hook, "message": self.message}

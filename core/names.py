@@ -36,3 +36,6 @@ def column(host: str, table: dict[str, tuple[str | None, ...]]) -> dict[str, str
     """The mapping for one built-in host: neutral name to native name (or None)."""
     index = HOSTS.index(host)
     return {neutral: natives[index] for neutral, natives in table.items()}
+
+POSITIONS = ("first", "last")  # where a hook goes among the operator's (manifest `position`)
+POLICIES = ("if-absent", "override", "at-least")  # how an env var meets the operator's value

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from hookweave.core.envmerge import RecordedEnv
-from hookweave.core.model import POLICIES, POSITIONS
+from hookweave.core.names import POLICIES, POSITIONS
 
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # bundle and hook ids, as the manifest allows them
 ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -12,7 +12,7 @@ from hookweave.core import console
 
 if TYPE_CHECKING:
     from hookweave.core.scopes import HostReport
-    from hookweave.core.model import Finding
+    from hookweave.core.findings import Finding
     from hookweave.core.plan import FilePlan
 
 

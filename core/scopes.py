@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from hookweave.core import fileio, paths, record
 from hookweave.core.errors import BadInput
-from hookweave.core.model import Finding
+from hookweave.core.findings import Finding
 
 if TYPE_CHECKING:
     from hookweave.core import verify

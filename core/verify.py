@@ -7,7 +7,7 @@ from typing import Any
 
 from hookweave.core import merge
 from hookweave.core.host import Host
-from hookweave.core.model import Finding
+from hookweave.core.findings import Finding
 from hookweave.core.patch import sha256
 from hookweave.core.record import Record, RecordedBundle
 

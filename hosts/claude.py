@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from hookweave.core import names, paths
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
-from hookweave.core.model import Finding
+from hookweave.core.findings import Finding
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json is looked for
 

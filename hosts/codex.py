@@ -20,9 +20,7 @@ from hookweave.core import names, paths
 from hookweave.core.errors import BadInput
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
-from hookweave.core.model import Finding
-from hookweave.hosts import codex_trust as keys
-from hookweave.hosts.codex_trust import event_label, trust_hash  # noqa: F401  (tests and plugins import them here)
+from hookweave.core.findings import Finding
 
 HOOKS_JSON_KEYS = ("description", "hooks")
 BIN_ENV = "HOOKWEAVE_CODEX_BIN"  # the codex binary verify asks; default: codex on PATH
@@ -67,7 +65,7 @@ def _toml_has_hooks(path: Path, *, unreadable: bool = True) -> bool:
 
 
 def trust_source(path: Path, scope: str) -> str:
-    """``path`` as Codex spells it in trust keys. Codex canonicalizes ``CODEX_HOME`` and runs in
+    """``path`` as Codex spells it in trust _trust(). Codex canonicalizes ``CODEX_HOME`` and runs in
     the physical working folder (``getcwd``), then appends ``.codex/<file>`` without resolving
     further (checked against codex 0.169 ``hooks/list`` and ``codex exec`` from a symlinked folder)."""
     base, tail = (path.parent, [path.name]) if scope == "user" else (path.parent.parent, [path.parent.name, path.name])
@@ -77,7 +75,7 @@ def trust_source(path: Path, scope: str) -> str:
 def handler_keys(doc: Any, source: Path | str, owner: Callable) -> list[tuple[str, Any, str, tuple]]:
     """``(trust key, owner, hash, identity)`` for every handler of a known event."""
     return [(h.key, h.owner, h.digest, h.identity)
-            for h in keys.handler_keys(doc, str(source), owner, CodexHost.native_events)]
+            for h in _trust().handler_keys(doc, str(source), owner, CodexHost.native_events)]
 
 
 class CodexHost(NestedGroupsHost):
@@ -134,9 +132,9 @@ class CodexHost(NestedGroupsHost):
             if extra:
                 raise BadInput(f"{path}: root key {extra[0]!r}: Codex rejects the whole hooks.json when it has a "
                                "key other than description and hooks; remove it")
-        bad = keys.lone_surrogate(doc, self.native_events)
+        bad = _trust().lone_surrogate(doc, self.native_events)
         if bad:
-            raise BadInput(f"{path}: {keys.shown(bad)}: holds a lone surrogate (an unpaired \\ud800-\\udfff "
+            raise BadInput(f"{path}: {_trust().shown(bad)}: holds a lone surrogate (an unpaired \\ud800-\\udfff "
                            "escape), so Codex cannot read the file and runs none of its hooks; fix that string")
 
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
@@ -157,14 +155,14 @@ class CodexHost(NestedGroupsHost):
         state = _get(config, "hooks", "state")
         state = dict(state) if isinstance(state, dict) else {}
         source = trust_source(target.path, target.scope)
-        before = keys.handler_keys(old, source, self.owner, self.native_events)
-        after = keys.handler_keys(new, source, self.owner, self.native_events)
+        before = _trust().handler_keys(old, source, self.owner, self.native_events)
+        after = _trust().handler_keys(new, source, self.owner, self.native_events)
         working = _adopt_aliases(state, before, target.path, source)
-        final = keys.next_state(working, before, after, bundle, trust)
+        final = _trust().next_state(working, before, after, bundle, trust)
         if final == state:
             return {}
         _check_keys(final, state, paths.display(config_path))
-        return {config_path: keys.state_ops(config, state, final)}
+        return {config_path: _trust().state_ops(config, state, final)}
 
     def companion_text(self, path: Path, old: str | None, new: str) -> tuple[str | None, bool]:
         """A user config.toml we create says so in its first line; once it holds nothing else
@@ -191,11 +189,11 @@ class CodexHost(NestedGroupsHost):
         state = state if isinstance(state, dict) else {}
         for scope in sorted(installed_scopes):
             path = self.settings_path(scope, project)
-            bad = keys.lone_surrogate(docs.get(scope), self.native_events)
+            bad = _trust().lone_surrogate(docs.get(scope), self.native_events)
             if bad:
-                found.append(Finding("problem", f"{paths.display(path)}: {keys.shown(bad)} holds a lone surrogate: "
+                found.append(Finding("problem", f"{paths.display(path)}: {_trust().shown(bad)} holds a lone surrogate: "
                                      "Codex cannot read the file and runs none of its hooks; fix that string"))
-            for h in keys.handler_keys(docs.get(scope), trust_source(path, scope), self.owner, self.native_events):
+            for h in _trust().handler_keys(docs.get(scope), trust_source(path, scope), self.owner, self.native_events):
                 if h.owner:
                     found += _trust_finding(state.get(h.key), h.digest, h.owner)
             both = (_toml_has_hooks(path.with_name("config.toml"), unreadable=False) if path.name == "hooks.json"
@@ -255,7 +253,7 @@ def _adopt_aliases(state: dict, before: list, path: Path, source: str) -> dict:
     real = os.path.realpath(path)
     out = dict(state)
     for key in state:
-        parts = keys.split_key(key)
+        parts = _trust().split_key(key)
         if parts is None or parts[0] == source or f":{parts[1]}" not in ours:
             continue
         canonical = f"{source}:{parts[1]}"
@@ -270,7 +268,7 @@ def _check_keys(final: dict, state: dict, shown: str) -> None:
         try:
             key.encode("utf-8")
         except UnicodeEncodeError:
-            path = json.dumps(keys.split_key(key)[0] if keys.split_key(key) else key)
+            path = json.dumps(_trust().split_key(key)[0] if _trust().split_key(key) else key)
             raise BadInput(f"{shown}: [hooks.state]: the trust key would name {path}, which is not UTF-8, and a "
                            "TOML key must be; rename the folder, or install without --trust and trust it in Codex's "
                            "/hooks") from None
@@ -298,6 +296,18 @@ def _get(doc: Any, *steps: str) -> Any:
             return None
         doc = doc[key]
     return doc
+
+
+def _trust():
+    """The trust keying and hashing module, loaded by the commands that look at trust, not at start-up."""
+    from hookweave.hosts import codex_trust
+
+    return codex_trust
+
+
+def trust_hash(event: str, group: dict, handler: dict) -> str:
+    """Codex's hash of a hook's identity (``codex_trust.trust_hash``; kept here for plugins and tests)."""
+    return _trust().trust_hash(event, group, handler)
 
 
 @hookimpl

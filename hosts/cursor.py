@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core import names, paths
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost
-from hookweave.core.model import Bundle, Finding, HookForHost
+from hookweave.core.findings import Finding
 from hookweave.hosts.claude import ClaudeCodeHost
+
+if TYPE_CHECKING:
+    from hookweave.core.model import Bundle, HookForHost
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CURSOR_MANAGED_DIR"  # where the enterprise hooks.json is looked for
 CLAUDE_SCOPES = ("user", "project", "local")  # the Claude files Cursor loads as third-party hooks

@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core import names, paths
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
-from hookweave.core.model import Bundle, Finding, HookForHost
+from hookweave.core.findings import Finding
+
+if TYPE_CHECKING:
+    from hookweave.core.model import Bundle, HookForHost
 
 
 def _system_dir() -> Path:
