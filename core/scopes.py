@@ -76,7 +76,14 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
     report = HostReport(host)
     docs: dict[str, object] = {}
     records: dict[str, record.Record] = {}
+    aliases = same_file_scopes(host, project)
     for scope in host.verify_scopes:
+        if scope in aliases:
+            if scope in scopes:
+                shown = paths.display(host.settings_path(scope, project))
+                report.findings.append(Finding("note", f"{scope} and {aliases[scope]} scope are the same file here "
+                                               f"({shown}); checked once, as {aliases[scope]}"))
+            continue
         doc, rec, error = read_scope(host, scope, project)
         docs[scope] = doc
         if error:
@@ -125,9 +132,31 @@ def _has_markers(host: Host, doc: object) -> bool:
 def installed(host: Host, project: Path) -> list[tuple[str, str, record.Record]]:
     """``(scope, shown path, record)`` for every scope of ``host`` with something installed."""
     out = []
+    aliases = same_file_scopes(host, project)
     for scope in host.verify_scopes:
+        if scope in aliases:
+            continue  # the same file as an earlier scope (CLAUDE_CONFIG_DIR pointing into the project)
         path = host.settings_path(scope, project)
         rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))
         if not rec.empty:
             out.append((scope, paths.display(path), rec))
     return out
+
+
+def same_file_scopes(host: Host, project: Path) -> dict[str, str]:
+    """``{scope: earlier scope}`` for scopes whose settings file is an earlier scope's file (a user
+    folder variable pointing into the project): one file, read and reported once."""
+    import os
+
+    seen: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    for scope in host.verify_scopes:
+        try:
+            where = os.path.realpath(host.settings_path(scope, project))
+        except (OSError, ValueError):
+            continue
+        if where in seen:
+            aliases[scope] = seen[where]
+        else:
+            seen[where] = scope
+    return aliases
