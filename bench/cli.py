@@ -10,8 +10,8 @@ Claude settings grow: ``N`` ``permissions.allow`` entries and ``N / 10`` operato
 
 from __future__ import annotations
 
-import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -47,19 +47,26 @@ def measure(argv, cwd, env, runs: int, prepare=None) -> tuple[float, int]:
     return statistics.median(times), max(peaks)
 
 
-def claude_settings(entries: int) -> str:
-    groups = max(1, entries // 10)
-    doc = {
-        "$schema": "https://json.schemastore.org/claude-code-settings.json",
-        "permissions": {"allow": [f"Bash(tool-{i} --flag:*)" for i in range(entries)], "deny": ["Bash(curl:*)"]},
-        "env": {"GREETING": "grüß dich ☕"},
-        "hooks": {
-            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"~/bin/check-{i}.sh",
-                                                          "timeout": 5}]} for i in range(groups)],
-            "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}],
-        },
-    }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+def claude_settings(entries: int, path: Path) -> None:
+    """Write a generated settings file from a child process: a child forked from a parent that
+    had built the text would count the parent's memory in its own peak."""
+    script = f"""
+import json, sys
+entries = {entries}
+groups = max(1, entries // 10)
+doc = {{
+    "$schema": "https://json.schemastore.org/claude-code-settings.json",
+    "permissions": {{"allow": [f"Bash(tool-{{i}} --flag:*)" for i in range(entries)], "deny": ["Bash(curl:*)"]}},
+    "env": {{"GREETING": "grüß dich ☕"}},
+    "hooks": {{
+        "PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": f"~/bin/check-{{i}}.sh", "timeout": 5}}]}}
+                       for i in range(groups)],
+        "Stop": [{{"hooks": [{{"type": "command", "command": "say done"}}]}}],
+    }},
+}}
+open(sys.argv[1], "w", encoding="utf-8").write(json.dumps(doc, indent=2, ensure_ascii=False) + "\\n")
+"""
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True)
 
 
 def many_hook_bundle(folder: Path, count: int) -> Path:
@@ -98,11 +105,12 @@ def main() -> None:
             project = root / f"p{entries}"
             settings = project / ".claude" / "settings.json"
             settings.parent.mkdir(parents=True)
-            text = claude_settings(entries)
-            size = f"{len(text.encode()) / 1024:,.0f} KiB"
+            pristine = root / f"settings-{entries}.json"
+            claude_settings(entries, pristine)
+            size = f"{pristine.stat().st_size / 1024:,.0f} KiB"
 
-            def fresh(text=text, settings=settings):
-                settings.write_text(text, encoding="utf-8")
+            def fresh(pristine=pristine, settings=settings):
+                shutil.copyfile(pristine, settings)
                 settings.with_name("settings.hookweave.json").unlink(missing_ok=True)
 
             def installed(project=project, fresh=fresh):
@@ -124,10 +132,11 @@ def main() -> None:
             settings = project / ".claude" / "settings.json"
             settings.parent.mkdir(parents=True)
             bundle = many_hook_bundle(root / f"many{count}", count)
-            text = claude_settings(100)
+            pristine = root / f"settings-hooks-{count}.json"
+            claude_settings(100, pristine)
 
-            def fresh(text=text, settings=settings):
-                settings.write_text(text, encoding="utf-8")
+            def fresh(pristine=pristine, settings=settings):
+                shutil.copyfile(pristine, settings)
                 settings.with_name("settings.hookweave.json").unlink(missing_ok=True)
 
             argv = [HOOKS, "install", str(bundle), "--host", "claude"]
