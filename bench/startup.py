@@ -39,7 +39,10 @@ def heavy_imports(argv: list[str], cwd: str, env: dict[str, str]) -> str:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "HOME": tmp, "CLAUDE_CONFIG_DIR": f"{tmp}/.claude", "NO_COLOR": "1"}
+        from cli import precompile, without_bytecode_switch  # bench/cli.py, beside this file
+
+        precompile()
+        env = {**without_bytecode_switch(os.environ), "HOME": tmp, "CLAUDE_CONFIG_DIR": f"{tmp}/.claude", "NO_COLOR": "1"}
         project = Path(tmp) / "project"
         project.mkdir()
         hooks = str(BIN / "hooks")

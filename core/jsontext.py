@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,7 +100,7 @@ def load(text: str, path: str, *, comments: bool = False, comment_fix: str = "")
         body = _STRING_OR_COMMENT.sub(_blank_comment, body)
     try:
         value = json.loads(body, parse_constant=_refuse)  # NaN, Infinity: not JSON
-        if _nesting(body) <= MAX_DEPTH or _depth(value) <= MAX_DEPTH:
+        if _depth(value) <= MAX_DEPTH:
             return value
     except (ValueError, RecursionError):
         pass
@@ -117,17 +116,6 @@ def _blank_comment(match: re.Match) -> str:
 
 def _refuse(name: str) -> Any:
     raise ValueError(name)
-
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}.__getitem__
-
-
-def _nesting(body: str) -> int:
-    """How many brackets are open at most, in valid JSON (no comments): at least ``_depth``."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", body))
-    return max(accumulate(map(_STEP, brackets)), default=0)
 
 
 def _depth(value: Any) -> int:

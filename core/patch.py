@@ -53,6 +53,8 @@ def _diff_object(old: dict, new: dict, path: str) -> list[dict]:
 
 
 def _diff_array(old: list, new: list, path: str) -> list[dict]:
+    if old == new and canonical(old) == canonical(new):  # the common case, at C speed (== alone takes 1 for true)
+        return []
     matcher = difflib.SequenceMatcher(
         a=[canonical(v) for v in old], b=[canonical(v) for v in new], autojunk=False
     )

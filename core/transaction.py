@@ -99,6 +99,8 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
 
     for plan in list(plans):
         host = plan.target.host
+        if not host.companion_paths(plan.target):
+            continue  # no companion files: no need to parse this file's old and new text again
         old = {} if plan.old_text is None else host.parse(plan.old_text, plan.target.shown)
         new = {} if plan.new_text is None else host.parse(plan.new_text, plan.target.shown)
         edits = host.companion_ops(old, new, plan.target, bundle, lambda p: current(p, host), trust=trust)
