@@ -76,6 +76,12 @@ def _diff_array(old: list, new: list, path: str) -> list[dict]:
 
 def check_patch(old: Any, ops: list[dict], new: Any) -> bool:
     """True when jsonpatch, applying ``ops`` to ``old``, arrives at ``new``."""
+    return canonical(applied(old, ops)) == canonical(new)
+
+
+def applied(old: Any, ops: list[dict], *, in_place: bool = False) -> Any:
+    """``old`` with ``ops`` applied by jsonpatch; ``in_place`` spares a copy of a big file's data
+    when the caller needs ``old`` no more."""
     import jsonpatch
 
-    return canonical(jsonpatch.JsonPatch(ops).apply(old)) == canonical(new)
+    return jsonpatch.JsonPatch(ops).apply(old, in_place=in_place)

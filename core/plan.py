@@ -228,8 +228,11 @@ def _finish(target, text, record_text, doc, new, new_rec, findings, refused) -> 
     if ops:
         # Two independent routes to the same data, or we write nothing: the text editor's result
         # re-parsed, and jsonpatch applying the same operations to the parsed file.
-        reparsed = host.parse(new_text, target.shown)
-        if patch.canonical(reparsed) != patch.canonical(new) or not patch.check_patch(doc, ops, new):
+        # One canonical text of the plan, and no copy of the file's data for jsonpatch: ``doc`` is
+        # not used after this, so it is patched in place (memory stays a few times the file).
+        wanted = patch.canonical(new)
+        if (patch.canonical(host.parse(new_text, target.shown)) != wanted
+                or patch.canonical(patch.applied(doc, ops, in_place=True)) != wanted):
             raise RuntimeError(f"internal error: the edit of {target.shown} does not match its plan; nothing written")
     new_record = record.to_text(new_rec, target.path.name)
     return FilePlan(target, text, new_text, record_text, new_record, ops, findings, refused)
