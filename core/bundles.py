@@ -24,7 +24,7 @@ def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
             names = ", ".join(template_names()) or "none"
             raise BadInput(f"no bundle {spec!r}: not a path, and not a template (templates: {names})")
     if not candidate.exists():
-        raise BadInput(f"{_one_line(candidate)}: no such manifest; pass a bundle path or a template name")
+        raise BadInput(f"{paths.printable(str(candidate))}: no such manifest; pass a bundle path or a template name")
     path = candidate.absolute()
     if ".." in path.parts:  # the kernel's reading of "..", not a lexical one that a symlink could fool
         path = path.resolve()
@@ -46,19 +46,14 @@ def _check_bundle_dir(manifest: Path) -> None:
     bad = next((c for c in str(manifest) if unicodedata.category(c) in ("Cc", "Cs")), None)
     if bad is not None and unicodedata.category(bad) == "Cs":  # a byte that is not UTF-8 in a folder name
         raise BadInput(
-            f"{_one_line(manifest)}: the bundle's path is not UTF-8, and it would go into every {{bundle_dir}} "
+            f"{paths.printable(str(manifest))}: the bundle's path is not UTF-8, and it would go into every {{bundle_dir}} "
             "command of a UTF-8 settings file; move the bundle to a folder whose name is UTF-8"
         )
     if bad is not None:
         raise BadInput(
-            f"{_one_line(manifest)}: the bundle's path holds a control character ({bad!r}), which would go into "
+            f"{paths.printable(str(manifest))}: the bundle's path holds a control character ({bad!r}), which would go into "
             "every {bundle_dir} command; move the bundle to a folder whose path has none"
         )
-
-
-def _one_line(path: Path) -> str:
-    """``path`` with its control characters escaped (``\\n``, ``\\x1b``), so a message stays one line."""
-    return paths.printable(str(path))
 
 
 def _template_dir() -> Path:

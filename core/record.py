@@ -10,13 +10,12 @@ checked before any is used (``recordcheck``), and a bad one is refused naming it
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookweave.core.envmerge import RecordedEnv
 from hookweave.core.errors import BadInput
-from hookweave.core.paths import display
+from hookweave.core.paths import display, printable
 from hookweave.core.textsafe import escape_surrogates
 
 FORMAT = 1
@@ -63,7 +62,7 @@ def from_text(text: str | None, path: str) -> Record:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise BadInput(f"{shown}: not a hookweave record we can read ({_one_line(str(exc))}); {FIX}") from None
+        raise BadInput(f"{shown}: not a hookweave record we can read ({printable(str(exc))}); {FIX}") from None
     version = data.get("hookweave_record") if isinstance(data, dict) else None
     if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT:
         raise BadInput(f"{shown}: written by a newer hookweave (record format {version}); upgrade hookweave")
@@ -71,10 +70,6 @@ def from_text(text: str | None, path: str) -> Record:
         return recordcheck.record(data)
     except recordcheck.Bad as bad:
         raise BadInput(f"{shown}: {bad.place}: {bad.cause}; {FIX}") from None
-
-
-def _one_line(text: str) -> str:
-    return re.sub(r"[\x00-\x1f\x7f]", lambda m: m.group().encode("unicode_escape").decode(), text)
 
 
 def to_text(record: Record, settings_name: str) -> str | None:

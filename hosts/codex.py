@@ -47,18 +47,14 @@ def _toml_has_hooks(path: Path, *, unreadable: bool = True) -> bool:
     [hooks.state], or a ``hooks`` key of another type. A file that cannot be read or parsed
     counts as ``unreadable``: installing picks it, so that it is refused with its own error
     rather than passed over for a second representation beside it."""
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomlkit as tomllib  # type: ignore[no-redef]
-    from hookweave.core import fileio
+    from hookweave.core import fileio, tomlload
     from hookweave.core.errors import BadInput
 
     try:
         text = fileio.read_text(path)  # never a bare read: a FIFO here would block it forever
         if text is None:
             return False
-        hooks = tomllib.loads(text).get("hooks", {})
+        hooks = tomlload.load(text, path).get("hooks", {})
     except (BadInput, OSError, ValueError, RecursionError):
         return unreadable
     return not isinstance(hooks, dict) or any(key != "state" for key in hooks)

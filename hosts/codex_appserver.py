@@ -135,10 +135,9 @@ def _brief(value: Any) -> str:
 
 def one_line(text: str, limit: int = 300) -> str:
     """``text`` with its control characters escaped and cut to ``limit`` characters, for a finding."""
-    import unicodedata
+    from hookweave.core.paths import printable
 
-    clean = "".join(c.encode("unicode_escape").decode() if unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") else c
-                    for c in text[: limit * 2])
+    clean = printable(text[: limit * 2])
     return clean if len(clean) <= limit else clean[: limit - 1] + "…"
 
 
