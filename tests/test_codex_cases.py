@@ -195,17 +195,24 @@ def test_operators_empty_state_table_and_its_comments_survive(run, write_bundle,
 
 # -- 7: inline arrays and CRLF files come back byte for byte ----------------------------------------
 
-def test_inline_array_of_hooks_round_trips(run, write_bundle, codex_home, project) -> None:
+def _project_config_round_trip(run, write_bundle, project: Path, original: str, installed: str) -> None:
+    """Install bundle alpha into a project config.toml holding ``original``: the file becomes
+    ``installed``, and uninstall gives ``original`` back byte for byte."""
     config = project / ".codex" / "config.toml"
     config.parent.mkdir()
-    original = 'hooks.Stop = [ {hooks = [{type = "command", command = "say done"}]} ]\n'
     config.write_text(original)
     assert run("install", _bundle(write_bundle, "alpha", "echo alpha"), "--host", "codex").exit_code == 0
-    assert config.read_text() == (
-        'hooks.Stop = [ {hooks = [{type = "command", command = "say done"}]}, '
-        '{hooks = [{type = "command", command = "echo alpha # hookweave:alpha/h0"}]} ]\n')
+    assert config.read_text() == installed
     assert run("uninstall", "alpha", "--host", "codex").exit_code == 0
     assert config.read_text() == original
+
+
+def test_inline_array_of_hooks_round_trips(run, write_bundle, codex_home, project) -> None:
+    _project_config_round_trip(
+        run, write_bundle, project,
+        'hooks.Stop = [ {hooks = [{type = "command", command = "say done"}]} ]\n',
+        'hooks.Stop = [ {hooks = [{type = "command", command = "say done"}]}, '
+        '{hooks = [{type = "command", command = "echo alpha # hookweave:alpha/h0"}]} ]\n')
 
 
 def test_crlf_config_toml_keeps_its_line_ending(run, write_bundle, codex_home) -> None:
@@ -370,16 +377,11 @@ def test_non_utf8_project_path_with_trust_is_refused_before_writing(run, write_b
 # -- 7, more: new entries look like their neighbours; spacing round-trips -----------------------------
 
 def test_new_entries_are_written_like_their_sibling(run, write_bundle, codex_home, project) -> None:
-    config = project / ".codex" / "config.toml"
-    config.parent.mkdir()
-    original = '# team hooks\n[[hooks.Stop]]\nhooks = [{ type = "command", command = "say done" }]\n\n[tui]\nx = 1\n'
-    config.write_text(original)
-    assert run("install", _bundle(write_bundle, "alpha", "echo alpha"), "--host", "codex").exit_code == 0
-    assert config.read_text() == (
+    _project_config_round_trip(
+        run, write_bundle, project,
+        '# team hooks\n[[hooks.Stop]]\nhooks = [{ type = "command", command = "say done" }]\n\n[tui]\nx = 1\n',
         '# team hooks\n[[hooks.Stop]]\nhooks = [{ type = "command", command = "say done" }]\n\n'
         '[[hooks.Stop]]\nhooks = [{type = "command", command = "echo alpha # hookweave:alpha/h0"}]\n\n[tui]\nx = 1\n')
-    assert run("uninstall", "alpha", "--host", "codex").exit_code == 0
-    assert config.read_text() == original
 
 
 @pytest.mark.parametrize("original", [
