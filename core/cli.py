@@ -224,4 +224,13 @@ def _root(
 
 
 def main() -> None:
+    # typer turns every command's signature into click objects before it runs one (0.5 ms a
+    # command); when the first word names a command, only that one is built. Anything else (no
+    # command, --help, --version, a typo) gets the whole group, with its help and did-you-mean.
+    import sys
+
+    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    chosen = [c for c in app.registered_commands if c.callback is not None and c.callback.__name__ == wanted]
+    if chosen:
+        app.registered_commands = chosen
     app(prog_name="hooks")

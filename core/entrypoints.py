@@ -15,11 +15,10 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class EntryPoint:
+class EntryPoint(NamedTuple):
     name: str
     value: str  # "module" or "module:attribute"
     dist: str  # the distribution's name, from its metadata

@@ -7,8 +7,7 @@ reinstall follows the same policy as the first install and uninstall can put the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # read by the record on every command; the manifest's data loads with install
     from hookweave.core.model import EnvVar
@@ -16,8 +15,7 @@ if TYPE_CHECKING:  # read by the record on every command; the manifest's data lo
 _INT = re.compile(r"^\s*-?[0-9]+\s*$")  # ASCII digits: what the hosts parse as a number
 
 
-@dataclass(frozen=True)
-class RecordedEnv:
+class RecordedEnv(NamedTuple):
     value: str
     policy: str
     prior: str | None  # None: the variable was absent

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """Something verify or an operation wants the user to know; ``problem`` makes verify exit 1."""
 
     level: Literal["problem", "warning", "note"]

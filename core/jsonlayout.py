@@ -8,7 +8,7 @@ and its colon, one entry indented by hand) is the operator's, and is not copied 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from hookweave.core.jsontext import Node
 
@@ -19,8 +19,7 @@ _PLAIN_UNIT = re.compile(r" +|\t+")
 SIBLINGS_LOOKED_AT = 16  # a few members tell the style; never scan a 10,000-entry array for it
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     nl: str
     unit: str
     sep: str

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from hookweave.core.errors import ParseError
 
@@ -31,18 +30,25 @@ _TOKEN = re.compile(
 _LITERALS = {"true": True, "false": False, "null": None}
 
 
-@dataclass(eq=False)
 class Node:
-    """A JSON value and its ``[start, end)`` span; containers also know their children's spans."""
+    """A JSON value and its ``[start, end)`` span; containers also know their children's spans.
 
-    kind: str  # object | array | string | number | literal
-    start: int
-    end: int
-    value: Any = None
-    children: list[Node] = field(default_factory=list)
-    keys: list[str] = field(default_factory=list)
-    key_spans: list[tuple[int, int]] = field(default_factory=list)
-    commas: list[int] = field(default_factory=list)  # offset of the comma after child i
+    A plain slotted class: a file holds many nodes, and a dataclass costs start-up time."""
+
+    __slots__ = ("kind", "start", "end", "value", "children", "keys", "key_spans", "commas")
+
+    def __init__(self, kind: str, start: int, end: int, value: Any = None) -> None:
+        self.kind = kind  # object | array | string | number | literal
+        self.start = start
+        self.end = end
+        self.value = value
+        self.children: list[Node] = []
+        self.keys: list[str] = []
+        self.key_spans: list[tuple[int, int]] = []
+        self.commas: list[int] = []  # offset of the comma after child i
+
+    def __repr__(self) -> str:
+        return f"Node({self.kind!r}, {self.start}, {self.end})"
 
     def member_span(self, i: int) -> tuple[int, int]:
         """Span of child ``i`` including its key, for objects."""
@@ -61,8 +67,7 @@ class Node:
         return None
 
 
-@dataclass
-class Document:
+class Document(NamedTuple):
     text: str
     root: Node
     comments: list[tuple[int, int]]

@@ -13,8 +13,7 @@ second install write nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from hookweave.core.model import Registration
 from hookweave.core.patch import sha256
@@ -22,11 +21,15 @@ from hookweave.core.patch import sha256
 Owner = Callable[[Any], "tuple[str, str] | None"]
 
 
-@dataclass
 class Item:
-    entry: Any
-    hook_id: str | None = None  # set when the item is ours
-    foreign: bool = True
+    """One entry of an event's list while it is being merged (mutable: a match adopts it)."""
+
+    __slots__ = ("entry", "hook_id", "foreign")
+
+    def __init__(self, entry: Any, hook_id: str | None = None, foreign: bool = True) -> None:
+        self.entry = entry
+        self.hook_id = hook_id  # set when the item is ours
+        self.foreign = foreign
 
 
 def accounted(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> dict[int, str]:
@@ -126,12 +129,11 @@ def _canonical(items: list[Item], regs: list[Registration]) -> list[Item]:
     return others[:cut] + firsts + others[cut:] + lasts
 
 
-@dataclass
-class Outcome:
+class Outcome(NamedTuple):
     entries: list[Any]
     refused: list[tuple[str, str]]  # (hook id, why) for entries the operator edited
-    notes: list[tuple[str, str]] = field(default_factory=list)
-    ours: dict[str, Any] = field(default_factory=dict)  # hook id -> the entry of ours now in place
+    notes: list[tuple[str, str]] = []  # noqa: RUF012 - never mutated
+    ours: dict[str, Any] = {}  # noqa: RUF012 - hook id -> the entry of ours now in place; never mutated
 
 
 def update_event(

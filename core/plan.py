@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hookweave.core import envmerge, merge, patch, paths, record, resolve
 from hookweave.core.errors import BadInput
@@ -15,8 +14,7 @@ from hookweave.core.model import Bundle, Finding
 from hookweave.core.patch import escape, sha256
 
 
-@dataclass
-class Target:
+class Target(NamedTuple):
     """One settings file of one host."""
 
     host: Host
@@ -28,18 +26,27 @@ class Target:
     folders_missing: int = 0  # how many folders, from it upwards, did not (CLAUDE_CONFIG_DIR=~/a/b)
 
 
-@dataclass
 class FilePlan:
-    target: Target
-    old_text: str | None
-    new_text: str | None
-    old_record: str | None
-    new_record: str | None
-    ops: list[dict] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    refused: list[Finding] = field(default_factory=list)
-    actions: list[str] = field(default_factory=list)
-    remove_folder: int = 0  # the last bundle left: how many folders install had created, upwards
+    """What a command will write to one file (mutable: companions and gates add to it)."""
+
+    __slots__ = ("target", "old_text", "new_text", "old_record", "new_record", "ops", "findings", "refused",
+                 "actions", "remove_folder")
+
+    def __init__(
+        self, target: Target, old_text: str | None, new_text: str | None, old_record: str | None,
+        new_record: str | None, ops: list[dict] | None = None, findings: list[Finding] | None = None,
+        refused: list[Finding] | None = None, actions: list[str] | None = None, remove_folder: int = 0,
+    ) -> None:
+        self.target, self.old_text, self.new_text = target, old_text, new_text
+        self.old_record, self.new_record = old_record, new_record
+        self.ops = ops if ops is not None else []
+        self.findings = findings if findings is not None else []
+        self.refused = refused if refused is not None else []
+        self.actions = actions if actions is not None else []
+        self.remove_folder = remove_folder  # the last bundle left: how many folders install had created, upwards
+
+    def __repr__(self) -> str:
+        return f"FilePlan({self.target.shown!r}, changed={self.changed})"
 
     @property
     def changed(self) -> bool:

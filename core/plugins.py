@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import pluggy
 
@@ -51,8 +51,7 @@ def get_plugin_manager(*, load_entrypoints: bool = True) -> HostPluginManager:
     return pm
 
 
-@dataclass(frozen=True)
-class HostInfo:
+class HostInfo(NamedTuple):
     cls: type[Host]
     origin: str  # "built-in" or "<distribution> <version>"
 

@@ -10,7 +10,7 @@ checked before any is used (``recordcheck``), and a bad one is refused naming it
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from typing import NamedTuple
 from pathlib import Path
 
 from hookweave.core.envmerge import RecordedEnv
@@ -22,28 +22,25 @@ FORMAT = 1
 FIX = "restore it from version control or delete it (hookweave then treats marked entries as unrecorded)"
 
 
-@dataclass(frozen=True)
-class RecordedHook:
+class RecordedHook(NamedTuple):
     id: str
     event: str
     position: str
     sha256: str
 
 
-@dataclass(frozen=True)
-class RecordedBundle:
+class RecordedBundle(NamedTuple):
     version: str
     hooks: tuple[RecordedHook, ...] = ()
-    env: dict[str, RecordedEnv] = field(default_factory=dict)
+    env: dict[str, RecordedEnv] = {}  # noqa: RUF012 - read only, like every field
     traces_before: tuple[str, ...] = ()  # ids whose host traces (Gemini's disabled list) predate us
 
     def hashes(self, event: str | None = None) -> dict[str, str]:
         return {h.id: h.sha256 for h in self.hooks if event is None or h.event == event}
 
 
-@dataclass(frozen=True)
-class Record:
-    bundles: dict[str, RecordedBundle] = field(default_factory=dict)
+class Record(NamedTuple):
+    bundles: dict[str, RecordedBundle] = {}  # noqa: RUF012 - read only, like every field
     created: tuple[str, ...] = ()  # JSON Pointers of containers install created (removed when empty)
     created_file: bool = False  # the settings file did not exist before the first install
     created_folder: int = 0  # nor did its folder (e.g. .claude/): how many levels of folders, upwards

@@ -8,11 +8,11 @@ bundle being changed are dropped (it left, or its hook changed) or written (``--
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, NamedTuple
+
+from hookweave.core.patch import sha256_text
 
 # What Codex decodes as a string in a known event: a lone surrogate there makes serde_json reject
 # the whole hooks.json ("unexpected end of hex escape"), and the file's hooks vanish. In a group
@@ -21,8 +21,7 @@ from typing import Any, Callable, Collection
 GROUP_STRINGS = ("matcher",)
 
 
-@dataclass(frozen=True)
-class Handler:
+class Handler(NamedTuple):
     key: str  # Codex's trust key
     identity: tuple  # what stays the same when the handler moves: our marker, or its rank among foreign ones
     owner: tuple[str, str] | None  # (bundle, hook id) when we wrote it
@@ -49,7 +48,7 @@ def trust_hash(event: str, group: dict, handler: dict) -> str:
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     # surrogatepass: never a traceback; a file holding a lone surrogate is refused (or reported)
     # by ``lone_surrogate`` anyway, because Codex cannot read it.
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256_text(text)
 
 
 def groups_of(doc: Any, events: Collection[str]) -> list[tuple[str, list]]:
