@@ -1,6 +1,6 @@
 """What verify, install and uninstall tell the user: a light module, loaded by every command."""
 
-from __future__ import annotations
+# No postponed annotations: NamedTuple would compile each string annotation (see model.py).
 
 from typing import Any, Literal, NamedTuple
 

@@ -3,9 +3,8 @@
 Values are ``NamedTuple`` classes rather than frozen dataclasses: a dataclass compiles its methods
 when its module loads (about 0.4 ms a class), a cost every command paid at start-up. Their
 defaults are never mutated (a dict default is shared, as ``field(default_factory=...)`` avoided).
+Annotations are real objects, not postponed strings: ``NamedTuple`` would compile each string.
 """
-
-from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Literal, NamedTuple

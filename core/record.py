@@ -7,7 +7,7 @@ A record is input like any other: an operator (or a merge) can edit it, so every
 checked before any is used (``recordcheck``), and a bad one is refused naming its place.
 """
 
-from __future__ import annotations
+# No postponed annotations: NamedTuple would compile each string annotation (see model.py).
 
 import json
 from typing import NamedTuple

@@ -107,7 +107,7 @@ def verify_json(reports: list[HostReport]) -> dict[str, Any]:
                         "path": f.shown,
                         "bundles": [
                             {"name": b.name, "version": b.version,
-                             "hooks": [vars(h) for h in b.hooks]}
+                             "hooks": [h._asdict() for h in b.hooks]}
                             for b in f.bundles
                         ],
                         "findings": [x.as_json() for x in f.findings],

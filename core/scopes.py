@@ -5,7 +5,6 @@ A file that cannot be read is a finding, not a crash: the host ignores it too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,11 +17,15 @@ if TYPE_CHECKING:
     from hookweave.core.host import Host
 
 
-@dataclass
 class HostReport:
-    host: Host
-    files: list[verify.FileReport] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    """What verify found for one host: a report per scope file, and the host-wide findings."""
+
+    __slots__ = ("host", "files", "findings")
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.files: list[verify.FileReport] = []
+        self.findings: list[Finding] = []
 
     @property
     def problems(self) -> int:

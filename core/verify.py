@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from hookweave.core import merge
 from hookweave.core.host import Host
@@ -12,8 +11,7 @@ from hookweave.core.patch import sha256
 from hookweave.core.record import Record, RecordedBundle
 
 
-@dataclass
-class HookStatus:
+class HookStatus(NamedTuple):
     id: str
     event: str
     position: str
@@ -21,19 +19,23 @@ class HookStatus:
     detail: str = ""
 
 
-@dataclass
 class BundleReport:
-    name: str
-    version: str
-    hooks: list[HookStatus] = field(default_factory=list)
+    __slots__ = ("name", "version", "hooks")
+
+    def __init__(self, name: str, version: str) -> None:
+        self.name, self.version = name, version
+        self.hooks: list[HookStatus] = []
 
 
-@dataclass
 class FileReport:
-    scope: str
-    shown: str
-    bundles: list[BundleReport] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    """One scope file's bundles and findings (built up by ``verify_file``, hence mutable)."""
+
+    __slots__ = ("scope", "shown", "bundles", "findings")
+
+    def __init__(self, scope: str, shown: str) -> None:
+        self.scope, self.shown = scope, shown
+        self.bundles: list[BundleReport] = []
+        self.findings: list[Finding] = []
 
     @property
     def problems(self) -> int:
