@@ -41,10 +41,8 @@ def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
 def _check_bundle_dir(manifest: Path) -> None:
     """Refuse a manifest path with a control character: ``{bundle_dir}`` would put it into commands
     (a newline there splits one when displayed), and every message naming the file would break."""
-    import unicodedata
-
-    bad = next((c for c in str(manifest) if unicodedata.category(c) in ("Cc", "Cs")), None)
-    if bad is not None and unicodedata.category(bad) == "Cs":  # a byte that is not UTF-8 in a folder name
+    bad = next((c for c in str(manifest) if _control(c) or _surrogate(c)), None)
+    if bad is not None and _surrogate(bad):  # a byte that is not UTF-8 in a folder name
         raise BadInput(
             f"{paths.printable(str(manifest))}: the bundle's path is not UTF-8, and it would go into every {{bundle_dir}} "
             "command of a UTF-8 settings file; move the bundle to a folder whose name is UTF-8"
@@ -54,6 +52,16 @@ def _check_bundle_dir(manifest: Path) -> None:
             f"{paths.printable(str(manifest))}: the bundle's path holds a control character ({bad!r}), which would go into "
             "every {bundle_dir} command; move the bundle to a folder whose path has none"
         )
+
+
+def _control(char: str) -> bool:
+    """Unicode category Cc (C0, DEL, C1), without loading ``unicodedata`` for it."""
+    return char < " " or "\x7f" <= char <= "\x9f"
+
+
+def _surrogate(char: str) -> bool:
+    """Category Cs: how Python spells a path byte that is not UTF-8."""
+    return "\ud800" <= char <= "\udfff"
 
 
 def _template_dir() -> Path:

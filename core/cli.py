@@ -55,10 +55,10 @@ def _registry():
 
 def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str):
     """Hosts and scope from the flags, or asked on a terminal; returns (hosts, scope, asked)."""
-    from hookweave.core import prompts
-
     if hosts:
         return registry.resolve(hosts), scope or "project", False
+    from hookweave.core import prompts
+
     if not prompts.interactive():
         raise BadInput(
             f"{command}: --host is required without a terminal; e.g. --host claude "

@@ -82,7 +82,6 @@ def immutable(path, *, folder: bool = False) -> BadInput | None:
     """A file or folder with ``chattr +i`` (or ``+a``): even root cannot replace or create in it."""
     if not sys.platform.startswith("linux"):
         return None
-    import array
     import fcntl
 
     try:
@@ -90,13 +89,13 @@ def immutable(path, *, folder: bool = False) -> BadInput | None:
     except OSError:
         return None
     try:
-        flags = array.array("i", [0, 0])
-        fcntl.ioctl(fd, _FS_IOC_GETFLAGS, flags, True)
+        buffer = bytearray(8)  # the kernel writes an int; 8 bytes leave room for a long
+        fcntl.ioctl(fd, _FS_IOC_GETFLAGS, buffer, True)
     except OSError:  # a filesystem without these flags
         return None
     finally:
         os.close(fd)
-    if not flags[0] & (_FS_IMMUTABLE_FL | _FS_APPEND_FL):
+    if not int.from_bytes(buffer[:4], sys.byteorder) & (_FS_IMMUTABLE_FL | _FS_APPEND_FL):
         return None
     what = "folder" if folder else "file"
     return BadInput(f"{display(path)}: the {what} is immutable or append-only (chattr +i or +a); "

@@ -13,10 +13,12 @@ second install write nothing.
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from hookweave.core.model import Registration
 from hookweave.core.patch import sha256
+
+if TYPE_CHECKING:  # verify reads entries without loading the manifest's data types
+    from hookweave.core.model import Registration
 
 Owner = Callable[[Any], "tuple[str, str] | None"]
 

@@ -117,9 +117,11 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
 def _write_all(plans: list[FilePlan]) -> None:
     """Write every changed file, or none: every check first, then the writes with ^C held back
     (``interrupt``); a failure or a stop signal puts back every file and folder already made."""
+    steps = [step for step in _steps(plans) if step[1] != step[2]]
+    if not steps:
+        return  # nothing changed: no signal handling, no folder checks to load
     from hookweave.core import interrupt
 
-    steps = [step for step in _steps(plans) if step[1] != step[2]]
     made = fileio.missing_folders([path for path, *_ in steps])
     written: list[tuple[Path, str | None, str | None]] = []
     with interrupt.held() as arrived:
