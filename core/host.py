@@ -134,7 +134,12 @@ class Host(ABC):
         return None
 
     def forget(self, doc: dict[str, Any], bundle: str, hook_ids: list[str]) -> None:
-        """Remove other traces of these registrations from ``doc`` (in place) when they go away."""
+        """Remove other traces of these registrations from ``doc`` when they go away.
+
+        ``doc`` is the plan's copy of the file's data, but it shares every container below its top
+        level with the data as read (copying a 100,000-entry file cost more than the edit): assign
+        a changed value to its top-level key (``doc["x"] = {**doc["x"], ...}``), never change a
+        nested container in place."""
 
     def traces(self, doc: Any, bundle: str) -> set[str]:
         """Ids of ``bundle``'s hooks that already have traces in ``doc`` (what ``forget`` removes).

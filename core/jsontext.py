@@ -99,7 +99,28 @@ def parse(text: str, path: str, *, comments: bool = False, comment_fix: str = ""
 
 def load(text: str, path: str, *, comments: bool = False, comment_fix: str = "") -> Any:
     """The value ``parse`` gives, read by the stdlib's C decoder when the text is well formed
-    (comments blanked out first); anything it refuses goes to ``parse`` for the exact error."""
+    (comments blanked out first); anything it refuses goes to ``parse`` for the exact error.
+
+    A command meets the same text several times (the plan reads it, the editor and the gates
+    read what the plan made), so the last few values are kept by the text's identity and given
+    again: a value from ``load`` is shared, to be read and never changed (``plan._editable``
+    copies what a plan changes)."""
+    key = (id(text), comments)
+    seen = _RECENT.get(key)
+    if seen is not None and seen[0] is text:
+        return seen[1]
+    value = _load(text, path, comments, comment_fix)
+    if len(_RECENT) >= RECENT_TEXTS:
+        del _RECENT[next(iter(_RECENT))]
+    _RECENT[key] = (text, value)  # holding the text keeps its id from being reused
+    return value
+
+
+RECENT_TEXTS = 8
+_RECENT: dict[tuple[int, bool], tuple[str, Any]] = {}
+
+
+def _load(text: str, path: str, comments: bool, comment_fix: str) -> Any:
     body = text[1:] if text.startswith("\ufeff") else text
     if comments and "/" in body:
         body = _STRING_OR_COMMENT.sub(_blank_comment, body)
@@ -131,8 +152,14 @@ def _depth(value: Any) -> int:
         children = node.values() if isinstance(node, dict) else node
         if children:
             deepest = max(deepest, depth + 1)
-            stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+            # The element types, gathered at C speed, tell whether anything below is a container:
+            # a 100,000-string list is skipped without a Python step per string.
+            if not _CONTAINERS.isdisjoint(set(map(type, children))):
+                stack.extend([(c, depth + 1) for c in children if type(c) is dict or type(c) is list])
     return deepest
+
+
+_CONTAINERS = frozenset((dict, list))  # what json.loads makes; no subclasses come out of it
 
 
 class _Parser:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -84,7 +83,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     env_wanted, env_notes = resolve.env_vars(host, bundle)
     findings += env_notes
     prev = rec.bundles.get(bundle.name)
-    new = copy.deepcopy(doc)
+    new = _editable(doc, host)
     created = list(rec.created)
     refused: list[Finding] = []
     hooks_key = host.hooks_key
@@ -153,7 +152,7 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
     prev = rec.bundles.get(name)
     if prev is None:
         return FilePlan(target, text, text, record_text, record_text, actions=[f"{name} is not installed here"])
-    new = copy.deepcopy(doc)
+    new = _editable(doc, host)
     findings: list[Finding] = []
     refused: list[Finding] = []
     hooks = new.get(host.hooks_key) or {}
@@ -185,6 +184,19 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
         plan.remove_folder = rec.created_folder
     plan.actions = [f"removed {name} {prev.version}"]
     return plan
+
+
+def _editable(doc: dict, host: Host) -> dict:
+    """The plan's copy of the file's data: new containers only where the plan writes (the top
+    level and the hooks object; event lists and env come back from ``merge`` and ``envmerge`` as
+    new lists and dicts, and ``Host.forget`` assigns top-level keys), every other value shared
+    with ``doc``, which stays as read. A deep copy cost a 100,000-entry file more time than its
+    edit, and as much memory again as its data. Should anything still change a shared container,
+    ``_finish``'s two independent checks would refuse the plan."""
+    new = dict(doc)
+    if isinstance(new.get(host.hooks_key), dict):
+        new[host.hooks_key] = dict(new[host.hooks_key])
+    return new
 
 
 def _install_env(new: dict, created: list[str], key: str, wanted, recorded) -> tuple[dict, list]:
@@ -235,11 +247,11 @@ def _finish(target, text, record_text, doc, new, new_rec, findings, refused) -> 
     if ops:
         # Two independent routes to the same data, or we write nothing: the text editor's result
         # re-parsed, and jsonpatch applying the same operations to the parsed file.
-        # One canonical text of the plan, and no copy of the file's data for jsonpatch: ``doc`` is
-        # not used after this, so it is patched in place (memory stays a few times the file).
+        # One canonical text of the plan; jsonpatch copies only the containers the operations
+        # change (memory stays a few times the file).
         wanted = patch.canonical(new)
         if (patch.canonical(host.parse(new_text, target.shown)) != wanted
-                or patch.canonical(patch.applied(doc, ops, in_place=True)) != wanted):
+                or patch.canonical(patch.applied(doc, ops)) != wanted):
             raise RuntimeError(f"internal error: the edit of {target.shown} does not match its plan; nothing written")
     new_record = record.to_text(new_rec, target.path.name)
     return FilePlan(target, text, new_text, record_text, new_record, ops, findings, refused)

@@ -97,7 +97,7 @@ class GeminiHost(NestedGroupsHost):
         if not isinstance(config, dict) or not isinstance(config.get("disabled"), list):
             return
         gone = {hook_name(bundle, h) for h in hook_ids}
-        config["disabled"] = [n for n in config["disabled"] if n not in gone]
+        doc["hooksConfig"] = {**config, "disabled": [n for n in config["disabled"] if n not in gone]}
 
     def traces(self, doc: Any, bundle: str) -> set[str]:
         """Our hooks' names already in hooksConfig.disabled: the operator's entries, kept on uninstall."""
