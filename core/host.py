@@ -97,6 +97,13 @@ class Host(ABC):
 
         return jsonedit.apply_ops(text, ops, path, comments=self.comments)
 
+    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str) -> bool:
+        """Whether ``new_text`` (``apply``'s result on ``old_text``) parses to ``new``; nothing is
+        written otherwise. JSON hosts prove it on the changed stretch only (``jsoncheck``)."""
+        from hookweave.core import jsoncheck
+
+        return jsoncheck.reads_as(old_text, new_text, new, path, comments=self.comments)
+
     def new_file_text(self) -> str:
         """The text of a settings file that does not exist yet, before our change."""
         return "{}\n"

@@ -53,11 +53,12 @@ def _gate_findings(plans: list[FilePlan], project: Path) -> None:
     """Installed but inert is worse than not installed: say so now, from the files as they will be
     after this install (planned texts over the disk), before anything is written."""
     planned = {p.target.path: p.new_text for p in plans}
+    parsed = {p.target.path: p.new_doc for p in plans if p.new_doc is not None and p.new_text is not None}
     for plan in plans:
         if plan.target.record_path is None:
             continue  # a companion file, checked with its main file
         host = plan.target.host
-        docs = {scope: read_scope(host, scope, project, planned)[0] for scope in host.verify_scopes}
+        docs = {scope: read_scope(host, scope, project, planned, parsed)[0] for scope in host.verify_scopes}
         docs.update({label: read_context(host, path, planned) for label, path in host.context_paths(project).items()})
         plan.findings += [f for f in host.gates(docs, {plan.target.scope}, project) if f.level == "problem"]
 

@@ -27,8 +27,10 @@ __all__ = ["apply_ops", "split_pointer"]
 def apply_ops(text: str, ops: list[dict], path: str, *, comments: bool = False) -> str:
     """Return ``text`` with every operation applied in order (``add``, ``remove``, ``replace``)."""
     runs = _runs(ops)
+    checked = False  # the text as given is checked once; later rounds read our own splices
     while runs:
-        editor = Editor(text, jsonspans.root(text, path, comments=comments))
+        editor = Editor(text, jsonspans.root(text, path, comments=comments, checked=checked))
+        checked = True
         splices: list[Splice] = []
         touched: list[tuple[list[str], set[str] | None]] = []
         while runs and not (touched and _depends(runs[0], touched)):

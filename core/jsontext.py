@@ -120,12 +120,17 @@ RECENT_TEXTS = 8
 _RECENT: dict[tuple[int, bool], tuple[str, Any]] = {}
 
 
+def forget_recent() -> None:
+    """Drop the kept values (a command about to write needs texts only)."""
+    _RECENT.clear()
+
+
 def _load(text: str, path: str, comments: bool, comment_fix: str) -> Any:
     body = text[1:] if text.startswith("\ufeff") else text
     if comments and "/" in body:
-        body = _STRING_OR_COMMENT.sub(_blank_comment, body)
+        body = blank_comments(body)
     try:
-        value = json.loads(body, parse_constant=_refuse)  # NaN, Infinity: not JSON
+        value = json.loads(body, parse_constant=refuse_constant)  # NaN, Infinity: not JSON
         if _depth(value) <= MAX_DEPTH:
             return value
     except (ValueError, RecursionError):
@@ -136,11 +141,17 @@ def _load(text: str, path: str, comments: bool, comment_fix: str) -> Any:
 _STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
 
 
+def blank_comments(text: str) -> str:
+    """``text`` with each comment turned into one space (strings untouched), for the C decoder."""
+    return _STRING_OR_COMMENT.sub(_blank_comment, text)
+
+
 def _blank_comment(match: re.Match) -> str:
     return match.group() if match.group().startswith('"') else " "
 
 
-def _refuse(name: str) -> Any:
+def refuse_constant(name: str) -> Any:
+    """``parse_constant`` for ``json.loads``: NaN and Infinity are not JSON."""
     raise ValueError(name)
 
 

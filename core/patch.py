@@ -36,6 +36,21 @@ def sha256_text(text: str) -> str:
     return "sha256:" + _new_sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def same(a: Any, b: Any) -> bool:
+    """Exact JSON equality, as of the canonical texts (``1``, ``1.0`` and ``true`` differ; key
+    order does not matter), without making them. An object is equal to itself at no cost, so data
+    that shares what did not change (``plan._editable``) compares in the time of what did."""
+    if a is b:
+        return True
+    if isinstance(a, dict):
+        return isinstance(b, dict) and len(a) == len(b) and all(k in b and same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if type(a) is float:
+        return type(b) is float and repr(a) == repr(b)  # -0.0 is not 0.0 in the text
+    return type(a) is type(b) and a == b
+
+
 def escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 

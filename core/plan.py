@@ -29,7 +29,7 @@ class FilePlan:
     """What a command will write to one file (mutable: companions and gates add to it)."""
 
     __slots__ = ("target", "old_text", "new_text", "old_record", "new_record", "ops", "findings", "refused",
-                 "actions", "remove_folder")
+                 "actions", "remove_folder", "new_doc")
 
     def __init__(
         self, target: Target, old_text: str | None, new_text: str | None, old_record: str | None,
@@ -43,6 +43,7 @@ class FilePlan:
         self.refused = refused if refused is not None else []
         self.actions = actions if actions is not None else []
         self.remove_folder = remove_folder  # the last bundle left: how many folders install had created, upwards
+        self.new_doc: Any = None  # the data ``new_text`` reads as, when the plan knows it (shared: read only)
 
     def __repr__(self) -> str:
         return f"FilePlan({self.target.shown!r}, changed={self.changed})"
@@ -246,15 +247,15 @@ def _finish(target, text, record_text, doc, new, new_rec, findings, refused) -> 
     new_text = host.apply(base, ops, target.shown) if ops else text
     if ops:
         # Two independent routes to the same data, or we write nothing: the text editor's result
-        # re-parsed, and jsonpatch applying the same operations to the parsed file.
-        # One canonical text of the plan; jsonpatch copies only the containers the operations
-        # change (memory stays a few times the file).
-        wanted = patch.canonical(new)
-        if (patch.canonical(host.parse(new_text, target.shown)) != wanted
-                or patch.canonical(patch.applied(doc, ops)) != wanted):
+        # read back, and jsonpatch applying the same operations to the parsed file. Both cost what
+        # changed: the text proof reads only the changed stretch again (``jsoncheck``), and
+        # jsonpatch copies only the containers on the operations' paths.
+        if not host.reads_as(base, new_text, new, target.shown) or not patch.same(patch.applied(doc, ops), new):
             raise RuntimeError(f"internal error: the edit of {target.shown} does not match its plan; nothing written")
     new_record = record.to_text(new_rec, target.path.name)
-    return FilePlan(target, text, new_text, record_text, new_record, ops, findings, refused)
+    plan = FilePlan(target, text, new_text, record_text, new_record, ops, findings, refused)
+    plan.new_doc = new if ops else doc  # what the new text reads as, proven above: the gates read it
+    return plan
 
 
 def _install_actions(prev, bundle: Bundle, regs, changed: bool) -> list[str]:

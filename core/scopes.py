@@ -39,15 +39,20 @@ def _text(path: Path, planned: dict[Path, str | None] | None) -> str | None:
 
 
 def read_scope(
-    host: Host, scope: str, project: Path, planned: dict[Path, str | None] | None = None
+    host: Host, scope: str, project: Path, planned: dict[Path, str | None] | None = None,
+    parsed: dict[Path, object] | None = None,
 ) -> tuple[object, record.Record, str | None]:
     """One scope's data, record and error (data ``None`` when missing, unparseable or not an
-    object at the top, which no host reads as settings)."""
+    object at the top, which no host reads as settings). ``planned`` texts stand in for files a
+    command is about to write, and ``parsed`` holds what some of them read as, already proven."""
     path = host.settings_path(scope, project)
     shown = paths.display(path)
     try:
         text = _text(path, planned)
-        doc = None if text is None else _settings_object(host.parse(text, shown), shown)
+        if text is not None and parsed and path in parsed:
+            doc = _settings_object(parsed[path], shown)
+        else:
+            doc = None if text is None else _settings_object(host.parse(text, shown), shown)
         for extra in host.extra_paths(scope):
             extra_text = _text(extra, planned)
             if extra_text is not None:

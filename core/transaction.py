@@ -8,6 +8,7 @@ already written and every folder made.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from hookweave.core.host import Host
     from hookweave.core.plan import FilePlan, Target
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 ATTEMPTS = 3  # a host saving its settings mid-run makes us plan again from its new text
 Planner = Callable[["Target", "str | None", "str | None"], "FilePlan"]
 
@@ -53,6 +55,7 @@ def run(
                         fileio.check_writable(plan.target.path)
                 if check:
                     check(plans)
+                _release(plans)
                 _write_all(plans)
                 return plans
         except Conflict:
@@ -114,6 +117,16 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
     return extra
 
 
+def _release(plans: list[FilePlan]) -> None:
+    """Let the parsed files go before the writes, which need only texts: on a big file the data
+    is several times the text, and it would still be held while the new text is encoded."""
+    from hookweave.core import jsontext
+
+    for plan in plans:
+        plan.new_doc = None
+    jsontext.forget_recent()
+
+
 def _write_all(plans: list[FilePlan]) -> None:
     """Write every changed file, or none: every check first, then the writes with ^C held back
     (``interrupt``); a failure or a stop signal puts back every file and folder already made."""
@@ -167,7 +180,8 @@ def _check_steps(steps: list[tuple[Path, str | None, str | None, Path]]) -> None
         fileio.check_writable(path)
         if new is not None:
             try:
-                new.encode("utf-8")
+                if _SURROGATE.search(new):  # the one thing UTF-8 cannot encode; found without a copy of the text
+                    new.encode("utf-8")
             except UnicodeEncodeError as exc:
                 near = paths.printable(exc.object[max(exc.start - 20, 0):exc.end])
                 raise BadInput(f"{paths.display(path)}: the new text would hold a name that is not UTF-8 "

@@ -121,6 +121,13 @@ class CodexHost(NestedGroupsHost):
             return tomledit.apply_ops(text, ops, path)
         return super().apply(text, ops, path)
 
+    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str) -> bool:
+        if path.endswith(".toml"):  # a small file: read it again whole
+            from hookweave.core.patch import same
+
+            return same(self.parse(new_text, path), new)
+        return super().reads_as(old_text, new_text, new, path)
+
     def check_document(self, doc: Any, path: str) -> None:
         super().check_document(doc, path)
         if not path.endswith(".toml"):
