@@ -97,12 +97,12 @@ class Host(ABC):
 
         return jsonedit.apply_ops(text, ops, path, comments=self.comments)
 
-    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str) -> bool:
-        """Whether ``new_text`` (``apply``'s result on ``old_text``) parses to ``new``; nothing is
-        written otherwise. JSON hosts prove it on the changed stretch only (``jsoncheck``)."""
+    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str, ops: list[dict]) -> bool:
+        """Whether ``new_text`` (``apply``'s result of ``ops`` on ``old_text``) parses to ``new``;
+        nothing is written otherwise. JSON hosts prove it on the changed values only (``jsoncheck``)."""
         from hookweave.core import jsoncheck
 
-        return jsoncheck.reads_as(old_text, new_text, new, path, comments=self.comments)
+        return jsoncheck.reads_as(old_text, new_text, new, path, comments=self.comments, ops=ops)
 
     def new_file_text(self) -> str:
         """The text of a settings file that does not exist yet, before our change."""

@@ -24,10 +24,28 @@ _DECODER = json.JSONDecoder()
 
 def root(text: str, path: str, *, comments: bool = False, checked: bool = False) -> Node | LazyNode:
     """The top value of ``text``, its members unread; raises ``ParseError`` if the text is bad
-    (unless ``checked``: the editor's own intermediate text, whose result is proven after)."""
+    (unless ``checked``: the editor's own intermediate text, whose result is proven after).
+
+    The editor and the edit's proof (``jsoncheck``) both walk the file as read: its nodes are kept
+    by the text's identity, so a member list read once (skipping a 100,000-entry list) is not read
+    again."""
     if not checked:
         jsontext.load(text, path, comments=comments)
-    return _value_at(text, _gap_end(text, 1 if text.startswith("\ufeff") else 0))
+    seen = _ROOTS.get(id(text))
+    if seen is not None and seen[0] is text:
+        return seen[1]
+    node = _value_at(text, _gap_end(text, 1 if text.startswith("\ufeff") else 0))
+    if len(_ROOTS) >= jsontext.RECENT_TEXTS:
+        del _ROOTS[next(iter(_ROOTS))]
+    _ROOTS[id(text)] = (text, node)  # holding the text keeps its id from being reused
+    return node
+
+
+_ROOTS: dict[int, tuple[str, Node | LazyNode]] = {}
+
+
+def forget_roots() -> None:
+    _ROOTS.clear()
 
 
 def break_outside_comments(text: str, start: int, end: int) -> int:
@@ -52,14 +70,14 @@ def _gap_end(text: str, pos: int) -> int:
 def _value_at(text: str, pos: int) -> Node | LazyNode:
     ch = text[pos]
     if ch in "{[":
-        return LazyNode(text, "object" if ch == "{" else "array", pos, _container_end(text, pos))
+        return LazyNode(text, "object" if ch == "{" else "array", pos, container_end(text, pos))
     if ch == '"':
         return Node("string", pos, _STRING.match(text, pos).end())
     m = _SCALAR.match(text, pos)
     return Node("number" if m.group()[0] in "-0123456789" else "literal", pos, m.end())
 
 
-def _container_end(text: str, pos: int) -> int:
+def container_end(text: str, pos: int) -> int:
     try:
         return _DECODER.raw_decode(text, pos)[1]  # C speed; refuses a comment inside: scan then
     except (ValueError, RecursionError):

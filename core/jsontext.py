@@ -121,8 +121,11 @@ _RECENT: dict[tuple[int, bool], tuple[str, Any]] = {}
 
 
 def forget_recent() -> None:
-    """Drop the kept values (a command about to write needs texts only)."""
+    """Drop the kept values and spans (a command about to write needs texts only)."""
+    from hookweave.core import jsonspans
+
     _RECENT.clear()
+    jsonspans.forget_roots()
 
 
 def _load(text: str, path: str, comments: bool, comment_fix: str) -> Any:

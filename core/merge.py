@@ -34,13 +34,14 @@ class Item:
         self.foreign = foreign
 
 
-def accounted(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> dict[int, str]:
+def accounted(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner,
+              owners: list | None = None) -> dict[int, str]:
     """Index to hook id of the entries the record accounts for; ``recorded`` maps the ids that the
     record lists under this event to their hashes. One entry per id at most: the first with the
-    recorded hash, else (an edit of ours) the first with the marker."""
+    recorded hash, else (an edit of ours) the first with the marker. ``owners``: each entry's
+    ``owner``, when the caller has them already."""
     candidates: dict[str, list[int]] = {}
-    for i, entry in enumerate(entries):
-        found = owner(entry)
+    for i, found in enumerate(owners if owners is not None else map(owner, entries)):
         if found and found[0] == bundle and found[1] in recorded:
             candidates.setdefault(found[1], []).append(i)
     out: dict[int, str] = {}
@@ -51,16 +52,17 @@ def accounted(entries: list[Any], bundle: str, recorded: dict[str, str], owner: 
 
 
 def classify(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> list[Item]:
-    ours = accounted(entries, bundle, recorded, owner)
-    return [Item(e, ours.get(i), i not in ours and owner(e) is None) for i, e in enumerate(entries)]
+    owners = [owner(e) for e in entries]  # a marker search per entry, once: an event can hold 10,000
+    ours = accounted(entries, bundle, recorded, owner, owners)
+    return [Item(e, ours.get(i), i not in ours and owners[i] is None) for i, e in enumerate(entries)]
 
 
 def copies(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> list[tuple[int, str]]:
     """``(index, hook id)`` of entries with this bundle's marker that the record does not account for."""
-    ours = accounted(entries, bundle, recorded, owner)
+    owners = [owner(e) for e in entries]
+    ours = accounted(entries, bundle, recorded, owner, owners)
     out = []
-    for i, entry in enumerate(entries):
-        found = owner(entry)
+    for i, found in enumerate(owners):
         if found and found[0] == bundle and i not in ours:
             out.append((i, found[1]))
     return out

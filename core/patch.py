@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import operator
 from typing import Any
 
 try:  # the interpreter's own SHA-256: hashlib loads OpenSSL first, 3 ms of every command's start-up
@@ -83,16 +84,23 @@ def _diff_object(old: dict, new: dict, path: str) -> list[dict]:
 
 
 def _diff_array(old: list, new: list, path: str) -> list[dict]:
-    if old == new and canonical(old) == canonical(new):  # the common case, at C speed (== alone takes 1 for true)
+    if len(old) == len(new) and all(map(operator.is_, old, new)):  # a plan's list that kept every element
         return []
-    # An element both lists hold (the same object) is matched by identity; only the others are
-    # compared by their canonical text, so a 1,000-group event with one new group costs one dump.
-    shared = {id(v) for v in new} & {id(v) for v in old}
-    matcher = difflib.SequenceMatcher(a=[_token(v, shared) for v in old], b=[_token(v, shared) for v in new],
+    if old == new and canonical(old) == canonical(new):  # equal copies, at C speed (== alone takes 1 for true)
+        return []
+    # The same objects at both ends (what a plan kept) are left out before matching the middle;
+    # in it, an element both lists hold is matched by identity and only the others by their
+    # canonical text, so a 10,000-group event with one new group costs one dump.
+    head = _same_run(old, new, range(min(len(old), len(new))))
+    tail = _same_run(old, new, (-1 - k for k in range(min(len(old), len(new)) - head)))
+    old_mid, new_mid = old[head : len(old) - tail], new[head : len(new) - tail]
+    shared = {id(v) for v in new_mid} & {id(v) for v in old_mid}
+    matcher = difflib.SequenceMatcher(a=[_token(v, shared) for v in old_mid], b=[_token(v, shared) for v in new_mid],
                                       autojunk=False)
+    opcodes = [(tag, i1 + head, i2 + head, j1 + head, j2 + head) for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
     ops: list[dict] = []
     # Work from the end so each operation's index still refers to the untouched prefix.
-    for tag, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
+    for tag, i1, i2, j1, j2 in reversed(opcodes):
         if tag == "equal":
             continue
         if tag == "replace" and i2 - i1 == j2 - j1:
@@ -104,6 +112,16 @@ def _diff_array(old: list, new: list, path: str) -> list[dict]:
         for k in range(j1, j2):
             ops.append({"op": "add", "path": f"{path}/{i1 + k - j1}", "value": new[k]})
     return ops
+
+
+def _same_run(old: list, new: list, indexes) -> int:
+    """How many of ``indexes`` (counting from the start, or from the end) hold the same object in both."""
+    count = 0
+    for i in indexes:
+        if old[i] is not new[i]:
+            break
+        count += 1
+    return count
 
 
 def _token(value: Any, shared: set[int]) -> Any:

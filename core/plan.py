@@ -248,9 +248,9 @@ def _finish(target, text, record_text, doc, new, new_rec, findings, refused) -> 
     if ops:
         # Two independent routes to the same data, or we write nothing: the text editor's result
         # read back, and jsonpatch applying the same operations to the parsed file. Both cost what
-        # changed: the text proof reads only the changed stretch again (``jsoncheck``), and
+        # changed: the text proof reads only the changed values again (``jsoncheck``), and
         # jsonpatch copies only the containers on the operations' paths.
-        if not host.reads_as(base, new_text, new, target.shown) or not patch.same(patch.applied(doc, ops), new):
+        if not host.reads_as(base, new_text, new, target.shown, ops) or not patch.same(patch.applied(doc, ops), new):
             raise RuntimeError(f"internal error: the edit of {target.shown} does not match its plan; nothing written")
     new_record = record.to_text(new_rec, target.path.name)
     plan = FilePlan(target, text, new_text, record_text, new_record, ops, findings, refused)

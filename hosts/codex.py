@@ -121,12 +121,12 @@ class CodexHost(NestedGroupsHost):
             return tomledit.apply_ops(text, ops, path)
         return super().apply(text, ops, path)
 
-    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str) -> bool:
+    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str, ops: list[dict]) -> bool:
         if path.endswith(".toml"):  # a small file: read it again whole
             from hookweave.core.patch import same
 
             return same(self.parse(new_text, path), new)
-        return super().reads_as(old_text, new_text, new, path)
+        return super().reads_as(old_text, new_text, new, path, ops)
 
     def check_document(self, doc: Any, path: str) -> None:
         super().check_document(doc, path)

@@ -3,8 +3,8 @@
 The proof replaces re-reading the whole file after every edit, so it must never accept a text that
 does not read as the plan's data. Each case edits a random JSON or JSONC text with the real editor
 (must be accepted), then spoils the result at random (one character changed, added or removed, a
-hidden duplicate key edited, a second stretch changed) and checks the proof says exactly what a
-full read says.
+hidden duplicate key edited, a second stretch changed) and checks the proof never accepts what a
+full read refuses.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def spoiled(text: str, r: random.Random) -> str:
 @pytest.mark.parametrize("comments", [False, True])
 def test_the_proof_says_what_a_full_read_says(comments, attack_report):
     r = random.Random(9 + comments)
-    cases = accepted = refused = 0
+    cases = accepted = stricter = 0
     for _ in range(attack_size(1500, 30000)):
         old = {r.choice(KEYS): value(r, 1) for _ in range(r.randint(1, 5))}
         key = r.choice(list(old))
@@ -112,16 +112,19 @@ def test_the_proof_says_what_a_full_read_says(comments, attack_report):
         if not ops:
             continue
         new_text = jsonedit.apply_ops(old_text, ops, "t.json", comments=comments)
-        assert jsoncheck.reads_as(old_text, new_text, new, "t.json", comments=comments), (old_text, new_text)
+        assert jsoncheck.reads_as(old_text, new_text, new, "t.json", comments=comments, ops=ops), (old_text, new_text)
         for _ in range(3):
             bad = spoiled(new_text, r)
-            truth = full_read(bad, new, comments)
-            assert jsoncheck.reads_as(old_text, bad, new, "t.json", comments=comments) == truth, (old_text, bad, new)
+            proved = jsoncheck.reads_as(old_text, bad, new, "t.json", comments=comments, ops=ops)
+            # Sound: nothing is proven that a full read denies. Stricter than a full read where
+            # the text changed outside the changed values (a blank moved): refused, as a
+            # fidelity fault of the editor would be.
+            assert not proved or full_read(bad, new, comments), (old_text, bad, new)
             cases += 1
-            accepted += truth
-            refused += not truth
-    attack_report("edit proof vs full read", cases=cases, accepted=accepted, refused=refused, failures=0)
-    assert refused > cases // 2
+            accepted += proved
+            stricter += not proved and full_read(bad, new, comments)
+    attack_report("edit proof vs full read", cases=cases, accepted=accepted, stricter=stricter, failures=0)
+    assert accepted and cases - accepted > cases // 2
 
 
 def test_an_edit_of_a_member_a_later_duplicate_hides_is_refused():
@@ -129,13 +132,24 @@ def test_an_edit_of_a_member_a_later_duplicate_hides_is_refused():
     new = {"hooks": {"Stop": [1]}}
     hidden = '{"hooks": {"Stop": [1]}, "hooks": {"Stop": []}}'  # reads as the old data
     shown = '{"hooks": {"Stop": []}, "hooks": {"Stop": [1]}}'
-    assert not jsoncheck.reads_as(old_text, hidden, new, "t.json", comments=False)
-    assert jsoncheck.reads_as(old_text, shown, new, "t.json", comments=False)
+    ops = diff(jsontext.load(old_text, "t.json"), new)
+    assert not jsoncheck.reads_as(old_text, hidden, new, "t.json", comments=False, ops=ops)
+    assert jsoncheck.reads_as(old_text, shown, new, "t.json", comments=False, ops=ops)
 
 
 def test_a_change_beside_the_planned_one_is_refused():
     old_text = '{"permissions": {"allow": ["a", "b"]}, "hooks": {"Stop": []}}'
     new = {"permissions": {"allow": ["a", "b"]}, "hooks": {"Stop": [1]}}
     sneaky = '{"permissions": {"allow": ["a", "c"]}, "hooks": {"Stop": [1]}}'
-    assert not jsoncheck.reads_as(old_text, sneaky, new, "t.json", comments=False)
-    assert jsoncheck.reads_as(old_text, sneaky.replace('"c"', '"b"'), new, "t.json", comments=False)
+    ops = diff(jsontext.load(old_text, "t.json"), new)
+    assert not jsoncheck.reads_as(old_text, sneaky, new, "t.json", comments=False, ops=ops)
+    assert jsoncheck.reads_as(old_text, sneaky.replace('"c"', '"b"'), new, "t.json", comments=False, ops=ops)
+
+
+def test_a_line_comment_that_swallows_what_follows_is_refused():
+    old_text = '{"a": [1], "b": 2}'
+    new = {"a": [1, 2], "b": 2}
+    ops = diff(jsontext.load(old_text, "t.json", comments=True), new)
+    swallowed = '{"a": [1, 2] // x, "b": 2}'
+    assert not jsoncheck.reads_as(old_text, swallowed, new, "t.json", comments=True, ops=ops)
+    assert jsoncheck.reads_as(old_text, '{"a": [1, 2 /* x */], "b": 2}', new, "t.json", comments=True, ops=ops)
