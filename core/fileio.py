@@ -88,10 +88,13 @@ def _unreadable(path: Path, exc: OSError) -> BadInput:
 
 
 def _read_all(fd: int) -> bytes:
-    chunks = []
+    # One read of the whole size (and a byte more, to see a file that grew) is one buffer; chunks
+    # joined would hold the file twice, and a big file's read is an install's memory peak.
+    first = os.read(fd, os.fstat(fd).st_size + 1)
+    chunks = [first]
     while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
-    return b"".join(chunks)
+    return first if len(chunks) == 1 else b"".join(chunks)
 
 
 def check_writable(path: Path) -> None:

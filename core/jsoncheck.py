@@ -27,7 +27,7 @@ from typing import Any
 
 from hookweave.core import jsonspans, jsontext
 from hookweave.core.errors import ParseError
-from hookweave.core.patch import canonical, same
+from hookweave.core.patch import same
 
 _FIRST = set('{["-0123456789tfn')  # how a JSON value can start, and end: never with a comment
 _LAST = set('}]"0123456789el')
@@ -55,7 +55,7 @@ def reads_as(old_text: str | None, new_text: str, new: Any, path: str, *, commen
         except (ValueError, LookupError):
             return _whole(new_text, new, path, comments)  # e.g. a trailing comma the C decoder refuses
         target = _at(new, tokens)
-        if target is _MISSING or canonical(value) != canonical(target):
+        if target is _MISSING or not same(value, target):
             return False
         old_at, new_at = b, d
     return old_text[old_at:] == new_text[new_at:] and _same_beside(old, new, pointers)
