@@ -186,7 +186,7 @@ def feature_findings(stack: list[Layer]) -> list[Finding]:
                              "no hooks, user and project ones alike; remove it or set it to true"))
         return found
     for other, off, layer in setters:
-        if off is False and layer is not winner:
+        if off is False and not (other == key and layer is winner):
             why = "a later layer" if other == key else f"{key} = true beside it"
             found.append(Finding("note", f"[features] {other} = false in {layer.shown} is overridden by {key} = true in "
                                  f"{winner.shown} ({why}): hooks run"))
