@@ -74,7 +74,7 @@ def trust(rules: Any, rules_exist: bool, folder_trust: bool, project: Path, envi
         return None, "is not a JSON object"
     bad = next((level for level in rules.values() if level not in LEVELS), UNSET)
     if bad is not UNSET:
-        return None, f"holds the trust level {json.dumps(bad, ensure_ascii=False)[:60]}, which is not one of {', '.join(LEVELS)}"
+        return None, f"holds the trust level {json.dumps(bad)[:60]}, which is not one of {', '.join(LEVELS)}"
     return _longest_match(rules, project)
 
 
