@@ -47,7 +47,7 @@ def system_dir() -> Path:
 def context_paths(project: Path, user_config: Path) -> dict[str, Path]:
     """Every config.toml Codex may load for a session in ``project``, by label."""
     out = {"codex-system": system_dir() / "config.toml", "user-config": user_config,
-           "codex-managed": system_dir() / "managed_config.toml"}
+           "codex-managed": system_dir() / "managed_config.toml", "codex-requirements": system_dir() / "requirements.toml"}
     home = os.path.realpath(user_config.parent)
     for folder in [project, *project.parents]:
         dot = folder / ".codex"
@@ -190,4 +190,22 @@ def feature_findings(stack: list[Layer]) -> list[Finding]:
             why = "a later layer" if other == key else f"{key} = true beside it"
             found.append(Finding("note", f"[features] {other} = false in {layer.shown} is overridden by {key} = true in "
                                  f"{winner.shown} ({why}): hooks run"))
+    return found
+
+
+def requirement_findings(requirements: Any) -> list[Finding]:
+    """The admin's ``requirements.toml`` (read in source, not measured: it lives in /etc): a
+    top-level ``allow_managed_hooks_only = true`` keeps only managed hooks, and its ``[features]``
+    pin a feature for every layer."""
+    if not isinstance(requirements, dict):
+        return []
+    found = []
+    if requirements.get("allow_managed_hooks_only") is True:
+        found.append(Finding("problem", "requirements.toml sets allow_managed_hooks_only = true: Codex runs only the "
+                             "admin's managed hooks, none of hookweave's"))
+    features = requirements.get("features")
+    pinned = next((k for k in FEATURE_KEYS if isinstance(features, dict) and features.get(k) is False), None)
+    if pinned:
+        found.append(Finding("problem", f"requirements.toml pins [features] {pinned} = false: Codex runs no hooks, "
+                             "whatever the other layers say"))
     return found

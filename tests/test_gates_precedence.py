@@ -218,6 +218,20 @@ def test_codex_system_and_managed_layers_take_part(run, codex_home, project, tmp
     assert "hooks = false in the managed_config.toml" in run("verify", "--host", "codex").stdout
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("allow_managed_hooks_only = true\n", "requirements.toml sets allow_managed_hooks_only = true: Codex runs only "
+                                         "the admin's managed hooks, none of hookweave's"),
+    ("[features]\ncodex_hooks = false\n", "requirements.toml pins [features] codex_hooks = false: Codex runs no "
+                                           "hooks, whatever the other layers say"),
+])
+def test_codex_admin_requirements_are_gates(run, codex_home, project, tmp_path, text, message) -> None:
+    _write(tmp_path / "codex-system" / "requirements.toml", text)
+    _codex_config(codex_home, "[features]\nhooks = true\n")
+    install = run("install", BUNDLE, "--host", "codex", "--scope", "user", "--trust", "--json")
+    assert _problems(install) == [message]
+    assert f"  problem: {message}\n" in run("verify", "--host", "codex").stdout
+
+
 # -- Gemini: trust and hooksConfig.enabled --------------------------------------------------------
 
 OFF = '{"hooksConfig": {"enabled": false}}\n'
