@@ -89,6 +89,7 @@ def _check(run, host: str, scope: str, blocked: bool, files: dict[Path, str], ex
 # -- Claude ----------------------------------------------------------------------------------------
 
 CLAUDE_VALUES = [ABSENT, True, False, ABSENT, True, False, "yes", None]
+MANAGED_VALUES = [ABSENT] * 5 + [True, False, "yes", None]  # policy set rarely, or nothing else would run
 STRICT = [ABSENT, ABSENT, True, False, ["hooks"], ["skills"], ["skills", "hooks"], "hooks"]
 
 
@@ -121,9 +122,9 @@ def test_claude_gates_follow_the_merged_settings(run, tmp_path, monkeypatch, att
             docs[scope] = _pick(rng, {"disableAllHooks": CLAUDE_VALUES, "allowManagedHooksOnly": CLAUDE_VALUES})
             if docs[scope] or rng.random() < 0.3:
                 _put(path, json.dumps({"model": "opus", **docs[scope]}, indent=rng.choice([2, 4])) + "\n", files)
-        main = _pick(rng, {"disableAllHooks": CLAUDE_VALUES, "allowManagedHooksOnly": CLAUDE_VALUES,
+        main = _pick(rng, {"disableAllHooks": MANAGED_VALUES, "allowManagedHooksOnly": MANAGED_VALUES,
                            "strictPluginOnlyCustomization": STRICT})
-        drop = _pick(rng, {"disableAllHooks": CLAUDE_VALUES, "allowManagedHooksOnly": CLAUDE_VALUES})
+        drop = _pick(rng, {"disableAllHooks": MANAGED_VALUES, "allowManagedHooksOnly": MANAGED_VALUES})
         if main:
             _put(case / "managed" / "managed-settings.json", json.dumps(main), files)
         if drop:

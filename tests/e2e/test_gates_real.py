@@ -21,7 +21,8 @@ def claude(mock, home: Path, project: Path):
 def test_claude_case_1_merged_disable_all_hooks(run, claude, probe, project) -> None:
     """Project disableAllHooks true, local false (and a local allowManagedHooksOnly, read only from
     managed settings): Claude 2.1.197 ran every hook, the operator's and ours; verify passes. Then a
-    local true: nothing ran, and verify fails naming local settings."""
+    local true: nothing ran, and verify fails naming local settings. Then a local "no" under a
+    project true: nothing ran (the odd value counts as unset), and verify fails naming the project."""
     hooks = probe.operator_hooks(("SessionStart", "Stop"))
     write_operator_file(project / ".claude" / "settings.json",
                         json.dumps({"disableAllHooks": True, "hooks": hooks}, indent=2) + "\n")
@@ -37,6 +38,14 @@ def test_claude_case_1_merged_disable_all_hooks(run, claude, probe, project) -> 
     project_settings.write_text(project_settings.read_text().replace('"disableAllHooks": true', '"disableAllHooks": false'))
     verify = run("verify", "--host", "claude")
     assert verify.exit_code == 1 and "  problem: local settings set disableAllHooks" in verify.stdout
+    claude()
+    assert probe.calls() == []
+    # A value that is not a boolean is dropped, as if unset: it does not override the project's true.
+    local.write_text('{"disableAllHooks": "no"}\n')
+    project_settings.write_text(project_settings.read_text().replace('"disableAllHooks": false', '"disableAllHooks": true'))
+    verify = run("verify", "--host", "claude")
+    assert verify.exit_code == 1 and "  problem: project settings set disableAllHooks" in verify.stdout
+    assert "  warning: local settings: disableAllHooks should be true or false; hookweave reads it as unset" in verify.stdout
     claude()
     assert probe.calls() == []
 
