@@ -183,6 +183,7 @@ class CodexHost(NestedGroupsHost):
         config = docs.get("user-config") if isinstance(docs.get("user-config"), dict) else {}
         found = codex_layers.feature_findings(codex_layers.layers(docs, project, user_config()))
         found += codex_layers.requirement_findings(docs.get("codex-requirements"))
+        found += codex_layers.startup_findings(docs.get("user-config"))
         state = _get(config, "hooks", "state")
         state = state if isinstance(state, dict) else {}
         for scope in sorted(installed_scopes):

@@ -51,7 +51,7 @@ def context_paths(project: Path, user_config: Path) -> dict[str, Path]:
     home = os.path.realpath(user_config.parent)
     for folder in [project, *project.parents]:
         dot = folder / ".codex"
-        if dot.is_dir() and os.path.realpath(dot) != home:  # Codex skips its own home as a project layer
+        if os.path.isdir(dot) and os.path.realpath(dot) != home:  # os.path: an unreadable folder is just no layer  # Codex skips its own home as a project layer
             out[PROJECT_LABEL + str(folder)] = dot / "config.toml"
     return out
 
@@ -107,7 +107,7 @@ def repository_root(folder: Path) -> Path | None:
     """The git repository a folder is in (the main checkout for a linked worktree)."""
     for above in [folder, *folder.parents]:
         dot_git = above / ".git"
-        if dot_git.is_file():
+        if os.path.isfile(dot_git):
             try:
                 target = dot_git.read_text(encoding="utf-8", errors="replace").strip().removeprefix("gitdir:").strip()
             except OSError:
@@ -123,8 +123,8 @@ def repository_root(folder: Path) -> Path | None:
 
 def _is_marker(path: Path, marker: str) -> bool:
     try:
-        if marker == ".git" and path.is_dir():
-            return (path / "HEAD").exists()  # measured: an empty .git folder does not make a root
+        if marker == ".git" and os.path.isdir(path):
+            return os.path.exists(path / "HEAD")  # measured: an empty .git folder does not make a root
         return os.path.lexists(path)
     except OSError:
         return False
@@ -157,7 +157,7 @@ def feature_findings(stack: list[Layer]) -> list[Finding]:
         if not layer.loaded:
             continue
         if layer.doc is None:
-            if layer.path.exists():
+            if os.path.exists(layer.path):
                 found.append(Finding("problem", f"{layer.shown} cannot be read as TOML: Codex refuses to start and "
                                      "runs no hooks; fix the file"))
             continue
@@ -209,3 +209,12 @@ def requirement_findings(requirements: Any) -> list[Finding]:
         found.append(Finding("problem", f"requirements.toml pins [features] {pinned} = false: Codex runs no hooks, "
                              "whatever the other layers say"))
     return found
+
+
+def startup_findings(user: Any) -> list[Finding]:
+    """User-config settings that stop codex 0.169 from starting at all (measured): a legacy
+    top-level ``profile = "<name>"`` ("no longer supported; use --profile")."""
+    if isinstance(user, dict) and "profile" in user:
+        return [Finding("problem", "the user config.toml selects a profile with a top-level profile key, which Codex "
+                        "no longer supports: it refuses to start and runs no hooks; remove the key and pass --profile")]
+    return []

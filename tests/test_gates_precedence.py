@@ -232,6 +232,19 @@ def test_codex_admin_requirements_are_gates(run, codex_home, project, tmp_path, 
     assert f"  problem: {message}\n" in run("verify", "--host", "codex").stdout
 
 
+def test_codex_a_legacy_profile_key_stops_codex(run, codex_home, project) -> None:
+    """Measured (0.169.0): profile = "p" in the user config.toml: "legacy `profile = \"p\"` config is
+    no longer supported", exit 1 before anything runs. A [profiles.p] table alone is fine."""
+    _codex_config(codex_home, '[profiles.p]\nmodel = "x"\n')
+    run("install", BUNDLE, "--host", "codex", "--scope", "user", "--trust")
+    assert run("verify", "--host", "codex").exit_code == 0
+    _codex_config(codex_home, 'profile = "p"\n' + (codex_home / "config.toml").read_text())
+    verify = run("verify", "--host", "codex")
+    assert verify.exit_code == 1
+    assert ("  problem: the user config.toml selects a profile with a top-level profile key, which Codex no longer "
+            "supports: it refuses to start and runs no hooks; remove the key and pass --profile\n") in verify.stdout
+
+
 # -- Gemini: trust and hooksConfig.enabled --------------------------------------------------------
 
 OFF = '{"hooksConfig": {"enabled": false}}\n'
