@@ -6,6 +6,7 @@ one and refuse to edit a file that has one.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Any, Mapping
@@ -69,30 +70,77 @@ class ClaudeCodeHost(NestedGroupsHost):
         return user_dir.is_dir() or shutil.which("claude") is not None
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        found: list[Finding] = []
-        managed = docs.get("managed") if isinstance(docs.get("managed"), dict) else {}
-        for scope in ("managed", "user", "project", "local"):
-            doc = docs.get(scope)
-            for key in ("disableAllHooks", "allowManagedHooksOnly"):
-                value = doc.get(key) if isinstance(doc, dict) else None
-                if value is not None and not isinstance(value, bool):
-                    found.append(Finding("warning", f"{scope} settings: {key} should be true or false; hookweave "
-                                         "reads it as false, and Claude may reject the file: fix it"))
-        if managed.get("disableAllHooks") is True:
-            found.append(Finding("problem", "managed settings set disableAllHooks: Claude runs no hooks at all"))
-        elif managed.get("allowManagedHooksOnly") is True:
-            found.append(Finding("problem", "managed settings set allowManagedHooksOnly: Claude runs only managed hooks"))
-        for scope in ("user", "project", "local"):
-            doc = docs.get(scope)
-            if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
-                found.append(
-                    Finding(
-                        "problem",
-                        f"{scope} settings set disableAllHooks: Claude runs only managed hooks, none of "
-                        "hookweave's; remove the key or set it to false",
-                    )
-                )
-        return found
+        return claude_gates(docs, os.environ)
+
+
+GATE_KEYS = ("disableAllHooks", "allowManagedHooksOnly")
+PRECEDENCE = ("user", "project", "local", "managed")  # Claude's merge order, lowest first (flag settings unseen)
+ONLY_MANAGED = "Claude runs only managed hooks, none of hookweave's"
+
+
+def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str]) -> list[Finding]:
+    """Claude's kill switches as it applies them (2.1.197, functions ``K7r``/``Xce``): policy
+    ``disableAllHooks`` stops every hook; policy ``allowManagedHooksOnly`` or
+    ``strictPluginOnlyCustomization`` covering hooks keeps managed hooks only; otherwise the
+    *merged* ``disableAllHooks`` (user < project < local < managed, the later scalar wins) does.
+    ``allowManagedHooksOnly`` outside managed settings is never read."""
+    found = [Finding("warning", f"{scope} settings: {key} should be true or false; hookweave reads it as unset, and "
+                     "Claude may reject the file: fix it")
+             for scope in PRECEDENCE for key in GATE_KEYS
+             if isinstance(docs.get(scope), dict) and docs[scope].get(key) is not None
+             and not isinstance(docs[scope][key], bool)]
+    managed = docs.get("managed") if isinstance(docs.get("managed"), dict) else {}
+    strict = managed.get("strictPluginOnlyCustomization")
+    value, winner, overridden = _merged(docs, "disableAllHooks")
+    if managed.get("disableAllHooks") is True:
+        return found + [Finding("problem", "managed settings set disableAllHooks: Claude runs no hooks at all")]
+    if managed.get("allowManagedHooksOnly") is True:
+        found.append(Finding("problem", "managed settings set allowManagedHooksOnly: Claude runs only managed hooks"))
+    elif strict is True or (isinstance(strict, list) and "hooks" in strict):
+        found.append(Finding("problem", "managed settings set strictPluginOnlyCustomization for hooks: "
+                             f"{ONLY_MANAGED}"))
+    elif value is True:
+        found.append(Finding("problem", f"{winner} settings set disableAllHooks: {ONLY_MANAGED}; remove the key or "
+                             "set it to false" + (f" (it overrides {' and '.join(overridden)})" if overridden else "")))
+    for scope in overridden if value is False else ():
+        found.append(Finding("note", f"{scope} settings set disableAllHooks, but {winner} settings set it to false, "
+                             "which Claude uses: hooks run"))
+    for scope in ("user", "project", "local"):
+        if isinstance(docs.get(scope), dict) and docs[scope].get("allowManagedHooksOnly") is True:
+            found.append(Finding("note", f"{scope} settings set allowManagedHooksOnly, which Claude reads only in "
+                                 "managed settings: it changes nothing here"))
+    found += _environment_gates(environ)
+    return found
+
+
+def _merged(docs: Mapping[str, Any], key: str) -> tuple[bool | None, str, list[str]]:
+    """The boolean Claude ends up with for ``key``, the scope it comes from, and the scopes below
+    it that set ``key`` to the other value (their setting is overridden)."""
+    value, winner, setters = None, "", []
+    for scope in PRECEDENCE:
+        doc = docs.get(scope)
+        found = doc.get(key) if isinstance(doc, dict) else None
+        if isinstance(found, bool):
+            value, winner = found, scope
+            setters.append((scope, found))
+    return value, winner, [scope for scope, v in setters if v is not value and scope != winner]
+
+
+def _environment_gates(environ: Mapping[str, str]) -> list[Finding]:
+    """Variables in this shell that switch hooks off in a Claude started from it (``--bare`` and
+    ``--safe-mode`` set the same on the command line, which verify cannot see)."""
+    out = []
+    if _truthy(environ.get("CLAUDE_CODE_SIMPLE")):
+        out.append(Finding("warning", "CLAUDE_CODE_SIMPLE is set in this shell: a Claude started from it (bare "
+                           "mode) runs no hooks"))
+    if _truthy(environ.get("CLAUDE_CODE_SAFE_MODE")):
+        out.append(Finding("warning", f"CLAUDE_CODE_SAFE_MODE is set in this shell: a Claude started from it "
+                           f"(safe mode) runs only managed hooks"))
+    return out
+
+
+def _truthy(value: str | None) -> bool:
+    return value is not None and value.strip().lower() in ("1", "true", "yes", "on")  # Claude's own test
 
 
 @hookimpl

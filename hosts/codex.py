@@ -180,14 +180,17 @@ class CodexHost(NestedGroupsHost):
     # -- verify --------------------------------------------------------------------------------
 
     def context_paths(self, project: Path) -> dict[str, Path]:
-        return {"user-config": user_config()}
+        from hookweave.hosts import codex_layers
+
+        return codex_layers.context_paths(project, user_config())
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+        from hookweave.hosts import codex_layers
+
         config = docs.get("user-config") if isinstance(docs.get("user-config"), dict) else {}
-        found: list[Finding] = []
-        features = config.get("features") if isinstance(config.get("features"), dict) else {}
-        if features.get("hooks") is False or features.get("codex_hooks") is False:
-            found.append(Finding("problem", "[features] turns hooks off in the user config.toml: Codex runs none"))
+        found = codex_layers.feature_findings(codex_layers.layers(docs, project, user_config()))
+        found += codex_layers.requirement_findings(docs.get("codex-requirements"))
+        found += codex_layers.startup_findings(docs.get("user-config"))
         state = _get(config, "hooks", "state")
         state = state if isinstance(state, dict) else {}
         for scope in sorted(installed_scopes):
@@ -209,9 +212,10 @@ class CodexHost(NestedGroupsHost):
                 found.append(Finding("warning", f"{paths.display(other)} also holds hooks from hookweave, which this "
                                      f"hookweave does not read while {path.name} holds some; uninstall the bundles "
                                      f"here, then those in {other.name} are found"))
-        trusted = _get(config, "projects", os.path.realpath(project), "trust_level") == "trusted"  # as Codex matches it
-        if "project" in installed_scopes and not trusted:
-            found.append(Finding("problem", "this project is not trusted in the user config.toml, so Codex ignores "
+        level = codex_layers.project_trust(docs, project)  # its own entry, else the project or repository root's
+        if "project" in installed_scopes and level != "trusted":
+            why = "marked untrusted" if level == "untrusted" else "not trusted"
+            found.append(Finding("problem", f"this project is {why} in the user config.toml, so Codex ignores "
                                  ".codex/ here; trust it when Codex asks, or run codex exec --trust once"))
         return found
 

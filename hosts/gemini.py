@@ -8,6 +8,7 @@ which makes the *whole* event sequential across every scope. Gemini substitutes
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -109,21 +110,30 @@ class GeminiHost(NestedGroupsHost):
         return {n[len(prefix):] for n in disabled if isinstance(n, str) and n.startswith(prefix)}
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        scoped = [docs.get(s) for s in self.verify_scopes if isinstance(docs.get(s), dict)]
+        from hookweave.hosts import gemini_trust as gt
+
         found = _odd_types(self, docs)
-        enabled = _last(scoped, ("hooksConfig", "enabled"), True)
-        if enabled is False:
+        before_project = [docs.get(s) for s in self.verify_scopes if s != "project"]  # what trust is read from
+        folder_trust = gt.switched_on(gt.merged(before_project, ("security", "folderTrust", "enabled")))
+        rules_path = self.context_paths(project)["trustedFolders"]
+        trusted, why = gt.trust(docs.get("trustedFolders"), rules_path.exists(), folder_trust, project, os.environ)
+        if trusted is None:
+            found.append(Finding("problem", f"{paths.display(rules_path)} {why}: Gemini stops at start and runs "
+                                 "nothing; fix the file"))
+        elif not trusted:
+            found.append(Finding("problem", f"the project folder is not trusted ({why}): Gemini skips every settings "
+                                 "hook, user ones too, and a headless run stops (exit 55); trust it in Gemini (or "
+                                 "set GEMINI_CLI_TRUST_WORKSPACE=true)"))
+        loaded = [docs.get(s) for s in gt.loaded_scopes(self.verify_scopes, bool(trusted), project)]
+        if not gt.switched_on(gt.merged(loaded, ("hooksConfig", "enabled"))):
             found.append(Finding("problem", "hooksConfig.enabled is false: Gemini runs no hooks; set it to true"))
-        disabled = {n for d in scoped for n in _list(_get(d, ("hooksConfig", "disabled"))) if isinstance(n, str)}
+        disabled = {n for d in loaded for n in _list(_get(d, ("hooksConfig", "disabled"))) if isinstance(n, str)}
         ours = _our_names(self, [docs.get(s) for s in installed_scopes])
         for name in sorted(disabled & ours):
             bundle, _, hook_id = name.partition("/")
             found.append(Finding("problem", "listed in hooksConfig.disabled, so Gemini skips it; "
                                  "enable it with /hooks enable or remove it from the list", bundle, hook_id))
-        if _last(scoped, ("security", "folderTrust", "enabled"), True) and not _trusted(docs.get("trustedFolders"), project):
-            found.append(Finding("problem", "the project folder is not trusted: Gemini skips every settings hook, "
-                                 "user ones too; trust it in Gemini (or set GEMINI_CLI_TRUST_WORKSPACE=true)"))
-        if "project" in installed_scopes and project == paths.home():
+        if "project" in installed_scopes and os.path.realpath(project) == os.path.realpath(paths.home()):
             found.append(Finding("problem", "the project is the home folder, where Gemini does not load project settings"))
         for event in sorted(_sequential_events(self, docs, installed_scopes)):
             found.append(Finding("note", f"{event}: \"sequential\": true makes every {event} hook, from every scope, "
@@ -149,13 +159,12 @@ def _odd_types(host: GeminiHost, docs: Mapping[str, Any]) -> list[Finding]:
             value = _get(docs.get(scope), keys)
             bad = value is not None and (not isinstance(value, kind) or (
                 kind is list and not all(isinstance(n, str) for n in value)))
-            if bad:
+            if bad and kind is bool and value is not None and not value:  # 0 or "": Gemini reads it as false
+                out.append(Finding("warning", f"{scope} settings: {'.'.join(keys)} should be {what}; Gemini reads "
+                                   f"{json.dumps(value)} as false, and may reject the file: fix it"))
+            elif bad:
                 out.append(Finding("warning", f"{scope} settings: {'.'.join(keys)} should be {what}; hookweave reads "
                                    "it as unset, and Gemini may reject the file: fix it"))
-    rules = docs.get("trustedFolders")
-    if rules is not None and not isinstance(rules, dict):
-        out.append(Finding("warning", "trustedFolders.json should be an object of folder paths and trust levels; "
-                           "hookweave reads it as trusting no folder: fix it"))
     return out
 
 
@@ -169,16 +178,6 @@ def _get(doc: Any, keys: tuple[str, ...]) -> Any:
             return None
         doc = doc[key]
     return doc
-
-
-def _last(docs: list[Any], keys: tuple[str, ...], default: Any) -> Any:
-    """The value of the highest-precedence scope that sets it (later scopes win)."""
-    value = default
-    for doc in docs:
-        found = _get(doc, keys)
-        if isinstance(found, type(default)):  # a value of another type counts as unset (_odd_types says so)
-            value = found
-    return value
 
 
 def _our_names(host: GeminiHost, docs: list[Any]) -> set[str]:
@@ -201,23 +200,6 @@ def _sequential_events(host: GeminiHost, docs: Mapping[str, Any], scopes: set[st
             if isinstance(groups, list) and any(isinstance(g, dict) and g.get("sequential") is True for g in groups):
                 events.add(event)
     return events
-
-
-def _trusted(rules: Any, project: Path) -> bool:
-    """Gemini's folder-trust rules: TRUST_FOLDER covers the folder, TRUST_PARENT its parent."""
-    if os.environ.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
-        return True
-    if not isinstance(rules, dict):
-        return False
-    trusted = False
-    for raw, level in rules.items():
-        where = Path(raw)
-        if level == "DO_NOT_TRUST" and where == project:
-            return False
-        root = where.parent if level == "TRUST_PARENT" else where
-        if level in ("TRUST_FOLDER", "TRUST_PARENT") and (project == root or root in project.parents):
-            trusted = True
-    return trusted
 
 
 @hookimpl

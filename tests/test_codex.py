@@ -121,7 +121,7 @@ def test_untrusted_project_and_disabled_feature_fail_verify(run, codex_home) -> 
     assert result.exit_code == 0
     verify = run("verify", "--host", "codex")
     assert verify.exit_code == 1
-    assert "  problem: [features] turns hooks off in the user config.toml: Codex runs none\n" in verify.stdout
+    assert "  problem: [features] hooks = false in the user config.toml, the value Codex uses: Codex runs no hooks, user and project ones alike; remove it or set it to true\n" in verify.stdout
     assert "  problem: this project is not trusted in the user config.toml, so Codex ignores .codex/ here" in verify.stdout
 
 

@@ -65,14 +65,15 @@ class Probe:
         return [json.loads(line) for line in lines]
 
 
-def run_agent(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    """Run an agent to completion; where strace exists, prove it connected to nothing but loopback."""
+def run_agent(argv: list[str], cwd: Path, env: dict[str, str], returncode: int = 0) -> subprocess.CompletedProcess:
+    """Run an agent to completion (it must exit with ``returncode``); where strace exists, prove it
+    connected to nothing but loopback."""
     base = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "NO_COLOR": "1"}
     trace = cwd.parent / f"connect-{len(list(cwd.parent.glob('connect-*')))}.strace"
     traced = ["strace", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv] if shutil.which("strace") else argv
     result = subprocess.run(traced, cwd=cwd, env={**base, **env}, capture_output=True, text=True,
                             timeout=AGENT_TIMEOUT, stdin=subprocess.DEVNULL)
-    assert result.returncode == 0, f"{argv[0]} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}"
+    assert result.returncode == returncode, f"{argv[0]} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
     if trace.exists():
         outside = off_loopback(trace.read_text())
         assert not outside, f"{Path(argv[0]).name} tried to reach {outside}: only 127.0.0.1 is allowed"

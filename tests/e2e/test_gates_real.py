@@ -1,0 +1,95 @@
+"""Issue 10, gates on the real binaries: verify's verdict against what fired, for the gates judged
+on merged settings (Claude case 1, Codex case 3) and the gate facts each host showed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from realhosts import agent_binary, ids, run_agent, write_operator_file
+
+
+@pytest.fixture
+def claude(mock, home: Path, project: Path):
+    binary = agent_binary("claude")
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
+           "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    return lambda: run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, env)
+
+
+def test_claude_case_1_merged_disable_all_hooks(run, claude, probe, project) -> None:
+    """Project disableAllHooks true, local false (and a local allowManagedHooksOnly, read only from
+    managed settings): Claude 2.1.197 ran every hook, the operator's and ours; verify passes. Then a
+    local true: nothing ran, and verify fails naming local settings. Then a local "no" under a
+    project true: nothing ran (the odd value counts as unset), and verify fails naming the project."""
+    hooks = probe.operator_hooks(("SessionStart", "Stop"))
+    write_operator_file(project / ".claude" / "settings.json",
+                        json.dumps({"disableAllHooks": True, "hooks": hooks}, indent=2) + "\n")
+    local = project / ".claude" / "settings.local.json"
+    local.write_text('{"disableAllHooks": false, "allowManagedHooksOnly": true}\n')
+    assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
+    verify = run("verify", "--host", "claude")
+    assert verify.exit_code == 0, verify.stdout
+    claude()
+    assert ids(probe.calls()) == ["op-SessionStart", "op-Stop", "probe-pre", "probe-start", "probe-stop"]
+    local.write_text('{"disableAllHooks": true}\n')
+    project_settings = project / ".claude" / "settings.json"
+    project_settings.write_text(project_settings.read_text().replace('"disableAllHooks": true', '"disableAllHooks": false'))
+    verify = run("verify", "--host", "claude")
+    assert verify.exit_code == 1 and "  problem: local settings set disableAllHooks" in verify.stdout
+    claude()
+    assert probe.calls() == []
+    # A value that is not a boolean is dropped, as if unset: it does not override the project's true.
+    local.write_text('{"disableAllHooks": "no"}\n')
+    project_settings.write_text(project_settings.read_text().replace('"disableAllHooks": false', '"disableAllHooks": true'))
+    verify = run("verify", "--host", "claude")
+    assert verify.exit_code == 1 and "  problem: project settings set disableAllHooks" in verify.stdout
+    assert "  warning: local settings: disableAllHooks should be true or false; hookweave reads it as unset" in verify.stdout
+    claude()
+    assert probe.calls() == []
+
+
+# -- Codex -------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def codex_env(mock, home: Path, project: Path) -> dict[str, str]:
+    codex_home = home / ".codex"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text(
+        'model = "mock-model"\nmodel_provider = "mock"\n'
+        f'check_for_update_on_startup = false\nchatgpt_base_url = "{mock.url}/backend-api/"\n\n'
+        f'[model_providers.mock]\nname = "Mock"\nbase_url = "{mock.url}/v1"\nwire_api = "responses"\n'
+        'env_key = "MOCK_API_KEY"\n\n[analytics]\nenabled = false\n\n'
+        '[features]\nplugins = false\nremote_plugin = false\nplugin_sharing = false\napps = false\n'
+        f'in_app_updates = false\n\n[projects."{project}"]\ntrust_level = "trusted"\n')
+    return {"HOME": str(home), "CODEX_HOME": str(codex_home), "MOCK_API_KEY": "dummy"}
+
+
+@pytest.fixture
+def codex(codex_env, project: Path):
+    binary = agent_binary("codex")
+    argv = [str(binary), "exec", "--skip-git-repo-check", "-s", "danger-full-access", "run the echo"]
+    return lambda: run_agent(argv, project, codex_env)
+
+
+def test_codex_case_3_project_features_switch_off_user_hooks(run, codex, codex_env, probe, project) -> None:
+    """codex 0.169.0: a trusted project's [features] hooks = false, or the deprecated
+    codex_hooks = false, and no hook of the user layer ran; verify fails. The same file in an
+    untrusted project is not loaded: the hooks ran, and verify passes."""
+    assert run("install", probe.bundle(), "--host", "codex", "--scope", "user", "--trust").exit_code == 0
+    assert run("verify", "--host", "codex").exit_code == 0
+    layer = project / ".codex" / "config.toml"
+    layer.parent.mkdir()
+    for key in ("hooks", "codex_hooks"):
+        layer.write_text(f"[features]\n{key} = false\n")
+        verify = run("verify", "--host", "codex")
+        assert verify.exit_code == 1
+        assert f"  problem: [features] {key} = false in .codex/config.toml, the value Codex uses" in verify.stdout
+        codex()
+        assert probe.calls() == [], key
+    config = Path(codex_env["CODEX_HOME"]) / "config.toml"
+    config.write_text(config.read_text().replace('trust_level = "trusted"', 'trust_level = "untrusted"'))
+    assert run("verify", "--host", "codex").exit_code == 0
+    codex()
+    assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
