@@ -71,7 +71,7 @@ def _json_kind(value: object) -> str:
 
 
 def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
-    from hookweave.core import verify
+    from hookweave.core import duplicates, verify
 
     report = HostReport(host)
     docs: dict[str, object] = {}
@@ -104,7 +104,7 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
             docs[label] = read_context(host, path)
         report.findings += host.gates(docs, set(records), project)
         report.findings += verify.env_shadowing(host, docs, records)
-        report.findings += verify.cross_scope_duplicates(host, docs, records, project)
+        report.findings += duplicates.cross_scope(host, docs, records, project)
         report.findings += host.verify_extra(project, scopes)
         if host.execution:
             report.findings.append(Finding("note", host.execution))

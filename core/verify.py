@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from hookweave.core import merge
@@ -149,57 +148,3 @@ def env_shadowing(host: Host, docs: dict[str, Any], records: dict[str, Record]) 
                         break
     return out
 
-
-def cross_scope_duplicates(host: Host, docs: dict[str, Any], records: dict[str, Record], project: Path) -> list[Finding]:
-    """The same bundle installed at several scopes: how often each hook fires, judged on what the
-    host really loads and runs (``Host.running_docs``) with the host's own key (``Host.run_key``)."""
-    scopes_by_bundle: dict[str, list[str]] = {}
-    for scope in host.verify_scopes:
-        for name in records[scope].bundles if scope in records else ():
-            scopes_by_bundle.setdefault(name, []).append(scope)
-    running = host.running_docs(docs, project)
-    out: list[Finding] = []
-    for name, scopes in scopes_by_bundle.items():
-        if len(scopes) < 2:
-            continue
-        where = " and ".join(scopes)
-        copies = _running_copies(host, running, name)
-        twice = {hook: keys for hook, keys in copies.items() if _runs(keys) > 1}
-        for (event, hook_id), keys in sorted(twice.items()):
-            n, from_scopes = _runs(keys), " and ".join(dict.fromkeys(scope for scope, _ in keys))
-            if host.dedup_known:
-                out.append(Finding("problem", f"installed at {where} scope; {host.title} runs the copies in {from_scopes} "
-                                   f"each, so it fires {n} times per {event}: uninstall it from all but one scope",
-                                   name, hook_id))
-            else:
-                out.append(Finding("warning", f"installed at {where} scope; {host.title}'s documentation does not say "
-                                   f"whether it runs identical commands once, so it may fire {n} times per {event}: "
-                                   "uninstall it from all but one scope", name, hook_id))
-        if twice:
-            continue
-        live = [s for s in scopes if any(scope == s for keys in copies.values() for scope, _ in keys)]
-        if len(live) < len(scopes):
-            idle = " and ".join(s for s in scopes if s not in live)
-            out.append(Finding("note", f"installed at {where} scope; {host.title} does not run the {idle} copy here "
-                               "(see above), so each hook fires once", name))
-        else:
-            out.append(Finding("note", f"installed at {where} scope; {host.title} runs identical commands once", name))
-    return out
-
-
-def _running_copies(host: Host, running: dict[str, Any], name: str) -> dict[tuple[str, str], list[tuple[str, Any]]]:
-    """``{(event, hook id): [(scope, run key), ...]}`` for every copy of ``name``'s hooks the host runs."""
-    out: dict[tuple[str, str], list[tuple[str, Any]]] = {}
-    for scope, doc in running.items():
-        hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
-        for event, entries in hooks.items() if isinstance(hooks, dict) else ():
-            for entry in entries if isinstance(entries, list) else ():
-                owner = host.owner(entry)
-                if owner and owner[0] == name:
-                    out.setdefault((event, owner[1]), []).append((scope, host.run_key(event, entry)))
-    return out
-
-
-def _runs(keys: list[tuple[str, Any]]) -> int:
-    """How many of these copies run: one per distinct key, every copy without a key."""
-    return len({key for _, key in keys if key is not None}) + sum(1 for _, key in keys if key is None)
