@@ -168,3 +168,14 @@ def test_codex_operator_file_codex_refuses_without_hooks_of_ours_is_a_warning(ru
     assert "  warning: .codex/hooks.json: /$schema: unknown root key" in result.stdout
     assert result.exit_code == 0
 
+
+
+def test_codex_copies_for_different_tools_never_fire_together(run, write_bundle, codex_config) -> None:
+    folder = _bundle(write_bundle, 30)
+    run("install", str(folder), "--host", "codex", "--scope", "user", "--trust")
+    (folder / "hookweave.toml").write_text((folder / "hookweave.toml").read_text().replace('"shell"', '"edit"'))
+    run("install", str(folder), "--host", "codex", "--scope", "project", "--trust")
+    result = run("verify", "--host", "codex")
+    assert result.exit_code == 0, result.stdout
+    assert ("  note: guard: installed at user and project scope; the copies' matchers name different tools, so each "
+            "hook fires once per tool call\n") in result.stdout

@@ -8,7 +8,9 @@ project scope, so a line in the log also says which copy's timeout the host used
 
 from __future__ import annotations
 
+import json
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,9 @@ from realhosts import agent_binary
 from test_codex_real import codex, codex_env  # noqa: F401  (fixtures)
 from test_gemini_real import gemini  # noqa: F401  (fixture)
 from test_claude_real import claude  # noqa: F401  (fixture)
+
+from hookweave.hosts.codex_appserver import hooks_list
+from tests.conftest import attack_size
 
 
 def _manifest(probe, user: bool) -> str:
@@ -109,3 +114,80 @@ def test_codex_runs_every_copy_it_loads_and_verify_agrees(run, codex, codex_env,
     monkeypatch.setenv("HOOKWEAVE_CODEX_BIN", str(project / "no-codex-here"))
     without = run("verify", "--host", "codex")
     assert without.exit_code == 1 and f"  problem: {hooks}: /$schema: unknown root key" in without.stdout
+
+
+# -- hooks.json shapes: our model of what Codex refuses whole, against codex app-server ------------------
+
+ODD = [None, True, 5, -1, 1.5, 2**64, "5", "", [], {}, ["x"], {"a": 1}]
+
+
+def _variant(r: random.Random) -> dict:
+    """A hooks.json holding one good hook and one random change somewhere Codex reads (or does not)."""
+    good = {"matcher": "^Bash$", "hooks": [{"type": "command", "command": "echo ok # hookweave:probe/pre", "timeout": 30}]}
+    handler: dict = {"type": "command", "command": "echo theirs"}
+    group: dict = {"hooks": [handler]}
+    doc: dict = {"description": "d", "hooks": {"PreToolUse": [good], "Stop": [group]}}
+    where = r.choice(["root", "description", "hooks", "event", "unknown-event", "group", "matcher", "group-hooks",
+                      "handler", "type", "command", "timeout", "async", "statusMessage", "commandWindows",
+                      "mcp", "other-type", "extra-key", "group-list", "handler-list", "events-list"])
+    value = r.choice(ODD)
+    if where == "root":
+        doc[r.choice(["$schema", "version", "Hooks"])] = value
+    elif where == "description":
+        doc["description"] = value
+    elif where == "hooks":
+        doc["hooks"] = value
+    elif where == "event":
+        doc["hooks"]["Stop"] = value
+    elif where == "unknown-event":
+        doc["hooks"]["BeforeTool"] = value
+    elif where == "group":
+        doc["hooks"]["Stop"] = [value]
+    elif where == "matcher":
+        group["matcher"] = value
+    elif where == "group-hooks":
+        group["hooks"] = value
+    elif where == "handler":
+        group["hooks"] = [value]
+    elif where == "type":
+        handler["type"] = r.choice([value, "foo", "mcpTool", "prompt", "agent"])
+    elif where in ("command", "timeout", "async", "statusMessage", "commandWindows"):
+        handler[where] = r.choice([value, 0, 7, True, False])
+    elif where == "mcp":
+        group["hooks"] = [{"type": "mcp_tool", r.choice(["server", "tool"]): value}]
+    elif where == "other-type":
+        group["hooks"] = [{"type": r.choice(["prompt", "agent"]), "prompt": value, "timeout": value}]
+    elif where == "group-list":  # serde also reads a struct from a list, field by field
+        doc["hooks"]["Stop"] = [[r.choice([value, "^x$", None]), r.choice([[handler], [], value])][: r.randint(0, 3)]]
+    elif where == "handler-list":
+        fields = [r.choice(["command", "prompt", "agent", "x"]), "echo theirs", None, 5, True, "s", None, value]
+        group["hooks"] = [fields[: r.randint(0, len(fields))]]
+    elif where == "events-list":
+        doc["hooks"] = [r.choice([[], [group], value]) for _ in range(r.randint(0, 16))]
+    else:
+        handler[r.choice(["x_installer", "name", "timeoutSec", "additionalContextLimit"])] = value
+    if r.random() < 0.2:
+        del handler["type"]
+    return doc
+
+
+@pytest.mark.attack
+def test_our_hooks_json_shape_check_agrees_with_codex(tmp_path, attack_report) -> None:
+    from hookweave.hosts.codex import CodexHost
+
+    binary = str(agent_binary("codex"))
+    home, work = tmp_path / "h", tmp_path / "w"
+    (home / ".codex").mkdir(parents=True)
+    work.mkdir()
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "CODEX_HOME": str(home / ".codex")}
+    hooks, cases, disagree = home / ".codex" / "hooks.json", attack_size(25, 300), []
+    for i in range(cases):
+        doc = _variant(random.Random(i))
+        hooks.write_text(json.dumps(doc))
+        listed = hooks_list(binary, work, env=env, timeout=20)
+        codex_refuses = any("failed to parse hooks config" in w for w in listed["warnings"])
+        ours = CodexHost().rejects(doc, str(hooks))
+        if codex_refuses != (ours is not None):
+            disagree.append((json.dumps(doc), listed["warnings"], ours))
+    attack_report("codex hooks.json shape", cases=cases, failures=len(disagree))
+    assert not disagree, "\n".join(map(str, disagree[:8]))
