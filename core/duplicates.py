@@ -16,7 +16,8 @@ from hookweave.core.findings import Finding
 from hookweave.core.host import Host
 from hookweave.core.record import Record
 
-Copy = tuple[str, Any, "frozenset[str] | None"]  # (scope, run key, the tools its matcher names; None: any)
+# (scope, run key, the tools its matcher names (None: any), timeout)
+Copy = tuple[str, Any, "frozenset[str] | None", Any]
 
 
 def cross_scope(host: Host, docs: dict[str, Any], records: dict[str, Record], project: Path) -> list[Finding]:
@@ -33,7 +34,7 @@ def cross_scope(host: Host, docs: dict[str, Any], records: dict[str, Record], pr
         copies = running_copies(host, running, name)
         twice = {hook: found for hook, found in copies.items() if fires(found) > 1}
         for (event, hook_id), found in sorted(twice.items()):
-            n, from_scopes = fires(found), " and ".join(dict.fromkeys(scope for scope, _, _ in found))
+            n, from_scopes = fires(found), " and ".join(dict.fromkeys(scope for scope, _, _, _ in found))
             if host.dedup_known:
                 out.append(Finding("problem", f"installed at {where} scope; {host.title} runs the copies in {from_scopes} "
                                    f"each, so it fires {n} times per {event}: uninstall it from all but one scope",
@@ -48,13 +49,23 @@ def cross_scope(host: Host, docs: dict[str, Any], records: dict[str, Record], pr
 
 
 def _once(host: Host, where: str, scopes: list[str], copies: dict[tuple[str, str], list[Copy]]) -> str:
-    live = [s for s in scopes if any(scope == s for found in copies.values() for scope, _, _ in found)]
+    live = [s for s in scopes if any(scope == s for found in copies.values() for scope, _, _, _ in found)]
     if len(live) < len(scopes):
         idle = " and ".join(s for s in scopes if s not in live)
         return f"installed at {where} scope; {host.title} does not run the {idle} copy here (see above), so each hook fires once"
-    if all(len({key for _, key, _ in found}) == 1 and None not in {key for _, key, _ in found} for found in copies.values()):
-        return f"installed at {where} scope; {host.title} runs identical commands once"
+    if all(len({key for _, key, _, _ in found}) == 1 and None not in {key for _, key, _, _ in found}
+           for found in copies.values()):
+        return f"installed at {where} scope; {host.title} runs identical commands once" + _whose_timeout(host, copies)
     return f"installed at {where} scope; the copies' matchers name different tools, so each hook fires once per tool call"
+
+
+def _whose_timeout(host: Host, copies: dict[tuple[str, str], list[Copy]]) -> str:
+    """Which copy's timeout applies, when the copies' timeouts differ."""
+    differ = [found for found in copies.values() if len({repr(timeout) for *_, timeout in found}) > 1]
+    if not differ:
+        return ""
+    keeps = differ[0][0 if host.dedup_keeps == "first" else -1][0]
+    return f", with the timeout of the {keeps} copy where the timeouts differ"
 
 
 def running_copies(host: Host, running: dict[str, Any], name: str) -> dict[tuple[str, str], list[Copy]]:
@@ -67,9 +78,10 @@ def running_copies(host: Host, running: dict[str, Any], name: str) -> dict[tuple
             for entry in entries if isinstance(entries, list) else ():
                 owner = host.owner(entry)
                 if owner and owner[0] == name:
-                    matcher = entry.get("matcher")
-                    out.setdefault((event, owner[1]), []).append(
-                        (scope, host.run_key(event, entry), named_tools(matcher, tools)))
+                    handler = host.handler_of(entry) or {}
+                    out.setdefault((event, owner[1]), []).append((scope, host.run_key(event, entry),
+                                                                  named_tools(entry.get("matcher"), tools),
+                                                                  handler.get("timeout")))
     return out
 
 
@@ -77,11 +89,11 @@ def fires(copies: list[Copy]) -> int:
     """How many copies run for one call, at most: for each tool a matcher names (and for any other
     tool), one per distinct key among the copies that match it, and every copy without a key."""
     points: set[str | None] = {None}
-    for _, _, tools in copies:
+    for _, _, tools, _ in copies:
         points |= tools or set()
     best = 0
     for point in points:
-        matching = [key for _, key, tools in copies if tools is None or point in tools]
+        matching = [key for _, key, tools, _ in copies if tools is None or point in tools]
         best = max(best, len({k for k in matching if k is not None}) + matching.count(None))
     return best
 

@@ -37,6 +37,8 @@ class Host(ABC):
     - ``execution``: one sentence on how the host runs an event's hooks (shown by verify).
     - ``dedup_across_scopes``: whether the host runs an identical command found in several scopes once
       (what the default ``run_key`` goes by; hosts with a precise key override ``run_key`` instead).
+    - ``dedup_keeps``: which of the copies run once the host takes its settings (timeout) from:
+      ``"first"`` or ``"last"`` in ``verify_scopes`` order.
     - ``dedup_known``: whether the host's de-duplication is known at all (``False``: undocumented, so a
       second copy is a warning that it *may* fire twice, not a problem that it does).
     - ``positional``: whether ``first``/``last`` are honoured and repaired. ``False`` for hosts whose
@@ -61,6 +63,7 @@ class Host(ABC):
     execution: ClassVar[str] = ""
     dedup_across_scopes: ClassVar[bool] = False
     dedup_known: ClassVar[bool] = True
+    dedup_keeps: ClassVar[str] = "first"
     required: ClassVar[Mapping[str, Any]] = {}
     positional: ClassVar[bool] = True
     needs_trust: ClassVar[bool] = False

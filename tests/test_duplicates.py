@@ -26,13 +26,15 @@ def _user_and_project(run, write_bundle, host: str, *extra: str) -> Path:
 
 # -- case 2: Claude and Gemini run an identical command once, whatever the timeouts --------------------
 
-@pytest.mark.parametrize("host, title", [("claude", "Claude Code"), ("gemini", "Gemini CLI")])
-def test_same_command_at_user_and_project_with_other_timeouts_runs_once(run, write_bundle, host, title, monkeypatch) -> None:
+@pytest.mark.parametrize("host, title, keeps", [("claude", "Claude Code", "project"), ("gemini", "Gemini CLI", "user")])
+def test_same_command_at_user_and_project_with_other_timeouts_runs_once(run, write_bundle, host, title, keeps,
+                                                                        monkeypatch) -> None:
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     _user_and_project(run, write_bundle, host)
     result = run("verify", "--host", host)
     assert result.exit_code == 0, result.stdout
-    assert f"  note: guard: installed at user and project scope; {title} runs identical commands once\n" in result.stdout
+    assert (f"  note: guard: installed at user and project scope; {title} runs identical commands once, with the "
+            f"timeout of the {keeps} copy where the timeouts differ\n") in result.stdout
     assert "fires 2 times" not in result.stdout
 
 

@@ -53,7 +53,7 @@ def test_claude_runs_the_copies_once_with_the_later_scope_settings(run, claude, 
     _install_at_user_and_project(run, probe, "claude")
     verify = run("verify", "--host", "claude")
     assert verify.exit_code == 0, verify.stdout
-    assert "Claude Code runs identical commands once" in verify.stdout
+    assert "Claude Code runs identical commands once, with the timeout of the project copy" in verify.stdout
     claude()
     # Once each; pre finished its 2 s: the project copy's 10 s timeout applied, not the user's 1 s.
     assert _count(probe.calls()) == {"probe-start": 1, "probe-pre": 1, "probe-stop": 1}
@@ -63,7 +63,7 @@ def test_gemini_runs_the_copies_once_with_the_first_scope_settings(run, gemini, 
     _install_at_user_and_project(run, probe, "gemini")
     verify = run("verify", "--host", "gemini")
     assert verify.exit_code == 0, verify.stdout
-    assert "Gemini CLI runs identical commands once" in verify.stdout
+    assert "Gemini CLI runs identical commands once, with the timeout of the user copy" in verify.stdout
     gemini()
     # Once each; pre never logged: the user copy (first) ran, and its 1 s timeout killed it.
     assert _count(probe.calls()) == {"probe-start": 1, "probe-stop": 1}
