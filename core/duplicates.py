@@ -36,9 +36,9 @@ def cross_scope(host: Host, docs: dict[str, Any], records: dict[str, Record], pr
         for (event, hook_id), found in sorted(twice.items()):
             n, from_scopes = fires(found), " and ".join(dict.fromkeys(scope for scope, _, _, _ in found))
             if host.dedup_known:
-                out.append(Finding("problem", f"installed at {where} scope; {host.title} runs the copies in {from_scopes} "
-                                   f"each, so it fires {n} times per {event}: uninstall it from all but one scope",
-                                   name, hook_id))
+                out.append(Finding("problem", f"installed at {where} scope; {host.title} runs the copies in "
+                                   f"{from_scopes} each, so it fires {n} times per {event}: uninstall it from all "
+                                   "but one scope", name, hook_id))
             else:
                 out.append(Finding("warning", f"installed at {where} scope; {host.title}'s documentation does not say "
                                    f"whether it runs identical commands once, so it may fire {n} times per {event}: "
@@ -52,11 +52,13 @@ def _once(host: Host, where: str, scopes: list[str], copies: dict[tuple[str, str
     live = [s for s in scopes if any(scope == s for found in copies.values() for scope, _, _, _ in found)]
     if len(live) < len(scopes):
         idle = " and ".join(s for s in scopes if s not in live)
-        return f"installed at {where} scope; {host.title} does not run the {idle} copy here (see above), so each hook fires once"
+        return (f"installed at {where} scope; {host.title} does not run the {idle} copy here (see above), so each "
+                "hook fires once")
     if all(len({key for _, key, _, _ in found}) == 1 and None not in {key for _, key, _, _ in found}
            for found in copies.values()):
         return f"installed at {where} scope; {host.title} runs identical commands once" + _whose_timeout(host, copies)
-    return f"installed at {where} scope; the copies' matchers name different tools, so each hook fires once per tool call"
+    return (f"installed at {where} scope; the copies' matchers name different tools, so each hook fires once per "
+            "tool call")
 
 
 def _whose_timeout(host: Host, copies: dict[tuple[str, str], list[Copy]]) -> str:

@@ -217,63 +217,19 @@ class CodexHost(NestedGroupsHost):
         return f"{found}: Codex refuses the whole file and runs none of its hooks; fix it" if found else None
 
     def running_docs(self, docs: Mapping[str, Any], project: Path) -> dict[str, Any]:
-        """The user layer, and the project layer when Codex loads it (``codex_layers``), each without
-        a file Codex refuses and without the hooks its trust state skips."""
-        from hookweave.hosts import codex_layers
+        """The user layer, and the project layer when Codex loads it, each without a file Codex
+        refuses and without the hooks its trust state skips (``codex_layers``)."""
+        from hookweave.hosts.codex_layers import running_docs
 
-        config = docs.get("user-config") if isinstance(docs.get("user-config"), dict) else {}
-        state = _get(config, "hooks", "state")
-        state = state if isinstance(state, dict) else {}
-        folder = os.path.realpath(project)
-        out: dict[str, Any] = {}
-        for scope in self.verify_scopes:
-            if scope == "project" and not codex_layers.project_loaded(config, folder, codex_layers.git_root(folder)):
-                continue
-            path = self.settings_path(scope, project)
-            if self.rejects(docs.get(scope), str(path)):
-                continue
-            out[scope] = codex_layers.runnable(docs.get(scope), trust_source(path, scope), state,
-                                               self.native_events, _trust().trust_hash)
-        return out
+        return running_docs(self, docs, project)
 
     def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
         binary = os.environ.get(BIN_ENV) or shutil.which("codex")
         if not binary or not Path(binary).is_file():
             return []
-        from hookweave.hosts.codex_appserver import hooks_list, one_line
+        from hookweave.hosts.codex_appserver import findings
 
-        try:  # from the folder Codex itself would run in: the physical one, as its keys have it
-            listed = hooks_list(str(binary), Path(os.path.realpath(project)))
-        except OSError as exc:  # AppServerError, or the binary would not start
-            return [Finding("warning", f"could not ask codex app-server: {one_line(str(exc))}")]
-        out = [Finding("problem", f"codex app-server: {one_line(str(e))}") for e in listed["errors"]]
-        out += [Finding("warning", f"codex app-server warns: {one_line(str(w))}") for w in listed["warnings"]]
-        seen: set[tuple[str, str, str]] = set()
-        for hook in listed["hooks"]:
-            mine = self.owner({"hooks": [{"command": hook.get("command")}]})
-            status = hook.get("trustStatus")
-            if mine:
-                seen.add((str(hook.get("source")), *mine))
-            if mine and status not in ("trusted", "managed"):
-                where = one_line(f"{status} ({hook.get('key')})")
-                out.append(Finding("problem", f"codex app-server reports it {where}", *mine))
-        return out + _unlisted(self, project, seen)
-
-
-def _unlisted(host: CodexHost, project: Path, listed: set[tuple[str, str, str]]) -> list[Finding]:
-    """Every recorded hook of ours that ``hooks/list`` does not show in its layer: Codex will not run it
-    (a layer it does not load, a file it refused: its warnings above say which)."""
-    from hookweave.core.errors import BadInput
-    from hookweave.core.scopes import installed
-
-    try:
-        records = installed(host, project)
-    except BadInput:
-        return []  # verify names the record it cannot read
-    return [Finding("problem", f"codex app-server does not list it in the {scope} layer, so Codex does not run it",
-                    name, h.id)
-            for scope, _, rec in records for name, bundle in sorted(rec.bundles.items()) for h in bundle.hooks
-            if (scope, name, h.id) not in listed]
+        return findings(self, str(binary), project)
 
 
 def _check_state(config: Any, shown: str) -> None:

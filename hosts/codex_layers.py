@@ -127,7 +127,8 @@ def _handler_problem(handler: Any, where: str) -> str | None:
         return f"{where}: {_kind(handler)}, not a hook object"
     kind = handler.get("type")
     if kind not in HANDLER_TYPES:
-        return f"{where}/type: {'missing' if 'type' not in handler else repr(kind)}, not one of {', '.join(HANDLER_TYPES)}"
+        shown = "missing" if "type" not in handler else repr(kind)
+        return f"{where}/type: {shown}, not one of {', '.join(HANDLER_TYPES)}"
     if kind in ("prompt", "agent"):
         return None  # skipped unread ("not supported yet"), with a warning of its own
     if kind == "mcp_tool":
@@ -154,6 +155,26 @@ def _command_fields(fields: dict, where: str) -> str | None:
     if "async" in fields and not isinstance(fields["async"], bool):
         return f"{where}/async: {_kind(fields['async'])}, not true or false"
     return None
+
+
+def running_docs(host: Any, docs: Any, project: Path) -> dict[str, Any]:
+    """``CodexHost.running_docs``: every layer's data as Codex runs it here."""
+    from hookweave.hosts.codex import trust_source
+    from hookweave.hosts.codex_trust import trust_hash
+
+    config = docs.get("user-config") if isinstance(docs.get("user-config"), dict) else {}
+    hooks = config.get("hooks") if isinstance(config.get("hooks"), dict) else {}
+    state = hooks.get("state") if isinstance(hooks.get("state"), dict) else {}
+    folder = os.path.realpath(project)
+    out: dict[str, Any] = {}
+    for scope in host.verify_scopes:
+        if scope == "project" and not project_loaded(config, folder, git_root(folder)):
+            continue
+        path = host.settings_path(scope, project)
+        if host.rejects(docs.get(scope), str(path)):
+            continue
+        out[scope] = runnable(docs.get(scope), trust_source(path, scope), state, host.native_events, trust_hash)
+    return out
 
 
 def runnable(doc: Any, source: str, state: dict, events: Collection[str], digest: Callable) -> Any:
