@@ -48,6 +48,17 @@ def cross_scope(host: Host, docs: dict[str, Any], records: dict[str, Record], pr
     return out
 
 
+def same_file(host: Host, event: str, entries: Any, owner: tuple[str, str]) -> str:
+    """Whether the host runs copies of one hook within one event of one file once or each time."""
+    tools = _native_tools(host)
+    found = [("", host.run_key(event, e), named_tools(e.get("matcher"), tools), None)
+             for e in entries if host.owner(e) == owner] if isinstance(entries, list) else []
+    if fires(found) <= 1:
+        return f"{host.title} runs it once, but hookweave neither updates nor removes the copies"
+    trusted = " it trusts" if host.needs_trust else ""  # Codex: an operator's copy runs once trusted in /hooks
+    return f"{host.title} {'runs' if host.dedup_known else 'may run'} each copy{trusted}"
+
+
 def _once(host: Host, where: str, scopes: list[str], copies: dict[tuple[str, str], list[Copy]]) -> str:
     live = [s for s in scopes if any(scope == s for found in copies.values() for scope, _, _, _ in found)]
     if len(live) < len(scopes):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookweave.core import merge
+from hookweave.core import duplicates, merge
 from hookweave.core.host import Host
 from hookweave.core.findings import Finding
 from hookweave.core.patch import sha256
@@ -90,7 +90,8 @@ def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
             status, detail = "out-of-order", order_issues[h.id] + "; reinstall the bundle to fix the order"
         twins = sum(1 for event, hook_id in copies if hook_id == h.id and event == h.event)
         if status == "ok" and twins:
-            status, detail = "duplicated", f"appears {twins + 1} times under {h.event}; remove the copies"
+            runs = duplicates.same_file(host, h.event, hooks.get(h.event), (name, h.id))
+            status, detail = "duplicated", f"appears {twins + 1} times under {h.event} ({runs}); remove the copies"
         report.hooks.append(HookStatus(h.id, h.event, h.position, status, detail))
     return report
 

@@ -181,3 +181,15 @@ def test_codex_copies_for_different_tools_never_fire_together(run, write_bundle,
     assert result.exit_code == 0, result.stdout
     assert ("  note: guard: installed at user and project scope; the copies' matchers name different tools, so each "
             "hook fires once per tool call\n") in result.stdout
+
+
+def test_codex_copy_within_one_file_says_it_runs_twice(run, write_bundle, codex_config, codex_home) -> None:
+    run("install", str(_bundle(write_bundle, 30)), "--host", "codex", "--scope", "user", "--trust")
+    hooks = codex_home / "hooks.json"
+    doc = json.loads(hooks.read_text())
+    doc["hooks"]["PreToolUse"].append(doc["hooks"]["PreToolUse"][0])
+    hooks.write_text(json.dumps(doc))
+    result = run("verify", "--host", "codex")
+    assert ("      duplicated   check  PreToolUse (last)  appears 2 times under PreToolUse (Codex runs each copy it "
+            "trusts); "
+            "remove the copies\n") in result.stdout
