@@ -49,13 +49,31 @@ def _count(calls: list[dict]) -> dict[str, int]:
     return out
 
 
-def test_claude_runs_the_copies_once_with_the_later_scope_settings(run, claude, probe) -> None:
+def _with_shell(text: str) -> str:
+    """The settings with "shell": "bash" on every handler."""
+    doc = json.loads(text)
+    for groups in doc["hooks"].values():
+        for group in groups:
+            for handler in group["hooks"]:
+                handler["shell"] = "bash"
+    return json.dumps(doc, indent=2)
+
+
+def test_claude_runs_the_copies_once_with_the_later_scope_settings(run, claude, probe, project) -> None:
     _install_at_user_and_project(run, probe, "claude")
     verify = run("verify", "--host", "claude")
     assert verify.exit_code == 0, verify.stdout
     assert "Claude Code runs identical commands once, with the timeout of the project copy" in verify.stdout
     claude()
     # Once each; pre finished its 2 s: the project copy's 10 s timeout applied, not the user's 1 s.
+    assert _count(probe.calls()) == {"probe-start": 1, "probe-pre": 1, "probe-stop": 1}
+
+    # "shell": "bash" written out on the project copies is Claude's default: the same key, still once.
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(_with_shell(settings.read_text()))
+    verify = run("verify", "--host", "claude")
+    assert "fires 2 times" not in verify.stdout and "Claude Code runs identical commands once" in verify.stdout
+    claude()
     assert _count(probe.calls()) == {"probe-start": 1, "probe-pre": 1, "probe-stop": 1}
 
 
