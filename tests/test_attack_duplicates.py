@@ -3,7 +3,9 @@ same commands installed at two or three scopes with differing timeouts and match
 changed between installs), then hand edits that do or do not change the host's de-duplication key
 (Claude: ``if``, ``shell``, a timeout or statusMessage; Gemini: the hook's ``name``, a timeout, a
 description; Codex: a timeout, which stales the trust hash), Codex copies trusted, untrusted or
-``enabled = false``, and Codex projects trusted, untrusted, unlisted or trusted through their git root.
+``enabled = false``, and Codex projects trusted, untrusted, unlisted or trusted through their git root;
+half the files already hold the operator's hooks (some with our command or our hook's name, without
+our marker), which shift Codex's positional trust keys.
 
 The oracle is a simulation of the hosts' rules (HOSTS.md, measured in tests/e2e), independent of
 hookweave's code: for each tool call (a shell call, an edit, any other tool) it collects the copies
@@ -117,8 +119,27 @@ def _edit(case: dict, scope: str, path: Path, config: Path) -> None:
     path.write_text(json.dumps(doc, indent=2))
 
 
+def _operator_file(r: random.Random, host: str, path: Path) -> None:
+    """The operator's own hooks in the file before install, some with our command but not our marker."""
+    events = {"claude": ("PreToolUse", "Stop"), "gemini": ("BeforeTool", "AfterAgent"),
+              "codex": ("PreToolUse", "Stop"), "cursor": ("preToolUse", "stop")}[host]
+    hooks: dict = {}
+    for event in events:
+        for n in range(r.randint(0, 2)):
+            handler = {"type": "command", "command": r.choice(["echo guard", f"echo theirs {n}"])}
+            if host == "gemini":
+                handler["name"] = r.choice(["guard/pre", f"theirs-{n}"])  # our name, not our command
+            entry = handler if host == "cursor" else {"matcher": r.choice(["Bash", "*", ""]), "hooks": [handler]}
+            hooks.setdefault(event, []).append(entry)
+    doc = {"version": 1, "hooks": hooks} if host == "cursor" else {"hooks": hooks}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+
+
 def _edit_state(case: dict, scope: str, path: Path, config: Path) -> None:
-    key = f"{os.path.realpath(path)}:pre_tool_use:0:0"
+    groups = json.loads(path.read_text())["hooks"]["PreToolUse"]
+    at = next(g for g, group in enumerate(groups) if HOSTS["codex"].owner(group) == ("guard", "pre"))
+    key = f"{os.path.realpath(path)}:pre_tool_use:{at}:0"
     doc = tomlkit.parse(config.read_text())
     state = doc.get("hooks", {}).get("state", {})
     if key not in state:
@@ -172,6 +193,9 @@ def test_verify_counts_runs_as_the_host_does(run, tmp_path, monkeypatch, attack_
         r = random.Random(f"{host}-{i}")
         case = _layout(r, host)
         project, config = _prepare(case, tmp_path / f"case{i}", monkeypatch)
+        for scope in case["scopes"]:
+            if r.random() < 0.5:
+                _operator_file(r, host, HOSTS[host].settings_path(scope, project))
         for scope in case["scopes"]:
             folder = tmp_path / f"case{i}" / "bundle"
             folder.mkdir(exist_ok=True)
