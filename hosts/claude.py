@@ -53,7 +53,8 @@ class ClaudeCodeHost(NestedGroupsHost):
     def run_key(self, event: str, entry: Any) -> tuple | None:
         """Claude 2.1.197 collects an event's matching handlers from every scope and keeps one per
         ``shell + command + JSON(args) + if`` (a ``Map``; settings hooks have no plugin or skill
-        root), whatever the timeout, matcher or scope: measured in tests/e2e/test_claude_real.py."""
+        root), whatever the timeout, matcher or scope: read in its bundled code, measured in
+        tests/e2e/test_duplicates_real.py."""
         handler = self.handler_of(entry)
         if handler is None:
             return None
