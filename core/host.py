@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
 from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
@@ -35,7 +35,12 @@ class Host(ABC):
     - ``comments``: whether the settings format allows comments (JSONC).
     - ``project_ref``: the host's project-directory variable as a shell word.
     - ``execution``: one sentence on how the host runs an event's hooks (shown by verify).
-    - ``dedup_across_scopes``: whether the host runs an identical command found in several scopes once.
+    - ``dedup_across_scopes``: whether the host runs an identical command found in several scopes once
+      (what the default ``run_key`` goes by; hosts with a precise key override ``run_key`` instead).
+    - ``dedup_keeps``: which of the copies run once the host takes its settings (timeout) from:
+      ``"first"`` or ``"last"`` in ``verify_scopes`` order.
+    - ``dedup_known``: whether the host's de-duplication is known at all (``False``: undocumented, so a
+      second copy is a warning that it *may* fire twice, not a problem that it does).
     - ``positional``: whether ``first``/``last`` are honoured and repaired. ``False`` for hosts whose
       own bookkeeping is keyed by index (Codex trust): we then only ever append.
     - ``needs_trust``: the host runs only hooks the operator trusted; install asks (or takes ``--trust``).
@@ -57,6 +62,8 @@ class Host(ABC):
     hooks_key: ClassVar[str] = "hooks"
     execution: ClassVar[str] = ""
     dedup_across_scopes: ClassVar[bool] = False
+    dedup_known: ClassVar[bool] = True
+    dedup_keeps: ClassVar[str] = "first"
     required: ClassVar[Mapping[str, Any]] = {}
     positional: ClassVar[bool] = True
     needs_trust: ClassVar[bool] = False
@@ -193,6 +200,34 @@ class Host(ABC):
 
     # -- verify ----------------------------------------------------------------------------
 
+    def handler_of(self, entry: Any) -> dict | None:
+        """The handler in ``entry`` (one element of an event's list) that makes it ours, as ``owner`` reads it."""
+        return entry if isinstance(entry, dict) and self.owner(entry) else None
+
+    def run_key(self, event: str, entry: Any) -> Hashable | None:
+        """The key under which the host runs identical hooks of one event once, for ``entry``, an
+        element of ``event``'s list holding one of our hooks; ``None`` when the host runs every copy.
+
+        Copies with equal keys, in any scopes the host loads (``running_docs``), run once per event
+        even when their timeouts or matchers differ (as long as one of them matches). The default
+        keys by event and command when ``dedup_across_scopes`` is set, else runs every copy.
+        """
+        handler = self.handler_of(entry)
+        if not self.dedup_across_scopes or handler is None:
+            return None
+        return (event, handler.get("command"))
+
+    def running_docs(self, docs: Mapping[str, Any], project: Path) -> dict[str, Any]:
+        """Each ``verify_scopes`` file's data as the host will run it here: a layer it does not
+        load is left out, and so are hooks it loads but skips (Codex: untrusted or disabled ones).
+        ``docs`` as for ``gates``. The default: every scope, every hook."""
+        return {scope: docs.get(scope) for scope in self.verify_scopes}
+
+    def rejects(self, doc: Any, path: str) -> str | None:
+        """Why the host refuses the whole settings file ``doc`` and runs none of its hooks
+        (``"<place>: <cause>"``), or ``None`` when it loads it. Checked on every verify."""
+        return None
+
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         """Problems that would silently keep hooks from running.
 
@@ -250,6 +285,13 @@ class NestedGroupsHost(Host):
             found = marker_in(handler.get("command")) if isinstance(handler, dict) else None
             if found:
                 return found
+        return None
+
+    def handler_of(self, entry: Any) -> dict | None:
+        handlers = entry.get("hooks") if isinstance(entry, dict) else None
+        for handler in handlers if isinstance(handlers, list) else []:
+            if isinstance(handler, dict) and marker_in(handler.get("command")):
+                return handler
         return None
 
     def strip_ours(self, entry: Any, bundle: str) -> Any | None:

@@ -79,7 +79,7 @@ def _json_kind(value: object) -> str:
 
 
 def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
-    from hookweave.core import verify
+    from hookweave.core import duplicates, verify
 
     report = HostReport(host)
     docs: dict[str, object] = {}
@@ -97,6 +97,11 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
         if error:
             level = "problem" if scope in scopes else "note"
             report.findings.append(Finding(level, error))
+        refused = host.rejects(doc, str(host.settings_path(scope, project))) if doc is not None else None
+        if refused:  # loads as JSON, but not as the host's settings: every hook in it is dead
+            ours = scope in scopes and (not rec.empty or _has_markers(host, doc))
+            shown = paths.display(host.settings_path(scope, project))
+            report.findings.append(Finding("problem" if ours else "warning", paths.printable(f"{shown}: {refused}")))
         if not rec.empty:
             records[scope] = rec
         if scope in scopes and (not rec.empty or _has_markers(host, doc)):
@@ -107,7 +112,7 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
             docs[label] = read_context(host, path)
         report.findings += host.gates(docs, set(records), project)
         report.findings += verify.env_shadowing(host, docs, records)
-        report.findings += verify.cross_scope_duplicates(host, docs, records)
+        report.findings += duplicates.cross_scope(host, docs, records, project)
         report.findings += host.verify_extra(project, scopes)
         if host.execution:
             report.findings.append(Finding("note", host.execution))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from hookweave.core import merge
+from hookweave.core import duplicates, merge
 from hookweave.core.host import Host
 from hookweave.core.findings import Finding
 from hookweave.core.patch import sha256
@@ -92,7 +92,8 @@ def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
             status, detail = "out-of-order", order_issues[h.id] + "; reinstall the bundle to fix the order"
         twins = sum(1 for event, hook_id in copies if hook_id == h.id and event == h.event)
         if status == "ok" and twins:
-            status, detail = "duplicated", f"appears {twins + 1} times under {h.event}; remove the copies"
+            runs = duplicates.same_file(host, h.event, hooks.get(h.event), (name, h.id))
+            status, detail = "duplicated", f"appears {twins + 1} times under {h.event} ({runs}); remove the copies"
         report.hooks.append(HookStatus(h.id, h.event, h.position, status, detail))
     return report
 
@@ -150,22 +151,3 @@ def env_shadowing(host: Host, docs: dict[str, Any], records: dict[str, Record]) 
                         break
     return out
 
-
-def cross_scope_duplicates(host: Host, docs: dict[str, Any], records: dict[str, Record]) -> list[Finding]:
-    """The same bundle installed at several scopes: say whether the host runs it once or twice."""
-    scopes_by_bundle: dict[str, list[str]] = {}
-    for scope, rec in records.items():
-        for name in rec.bundles:
-            scopes_by_bundle.setdefault(name, []).append(scope)
-    out: list[Finding] = []
-    for name, scopes in scopes_by_bundle.items():
-        if len(scopes) < 2:
-            continue
-        hashes = {tuple(sorted(h.sha256 for h in records[s].bundles[name].hooks)) for s in scopes}
-        where = " and ".join(scopes)
-        if len(hashes) == 1 and host.dedup_across_scopes:
-            out.append(Finding("note", f"installed at {where} scope; {host.title} runs identical commands once", name))
-        else:
-            out.append(Finding("problem", f"installed at {where} scope; {host.title} runs each copy, so hooks fire "
-                               "more than once: uninstall it from all but one scope", name))
-    return out

@@ -6,6 +6,7 @@ one and refuse to edit a file that has one.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -42,11 +43,29 @@ class ClaudeCodeHost(NestedGroupsHost):
     comments = False
     comment_fix = "Claude ignores the whole file when it has a comment: remove it"
     project_ref = '"$CLAUDE_PROJECT_DIR"'
-    dedup_across_scopes = True  # keyed by shell + command + args + if (HOSTS.md 2.3)
+    dedup_across_scopes = True  # keyed by type, shell, command, args and if: run_key
+    dedup_keeps = "last"  # a Map: the first copy's place, the last copy's handler (tests/e2e: its timeout)
     execution = (
         "Claude starts all of an event's matching hooks at once and does not wait for one before "
         "the next, so file order is not execution order"
     )
+
+    def run_key(self, event: str, entry: Any) -> tuple | None:
+        """Claude 2.1.197 collects an event's matching handlers from every scope and keeps one per
+        ``shell + command + JSON(args) + if`` (a ``Map``; settings hooks have no plugin or skill
+        root), whatever the timeout, matcher or scope: read in its bundled code, measured in
+        tests/e2e/test_duplicates_real.py."""
+        handler = self.handler_of(entry)
+        if handler is None:
+            return None
+        kind = handler.get("type")
+        if kind != "command":  # other types have keys of their own; never the same as a command's
+            return (event, kind, json.dumps(handler, sort_keys=True, default=str))
+        shell = handler.get("shell")  # JavaScript's ??: only a missing or null value takes the default
+        shell = ("powershell" if os.name == "nt" and not shutil.which("bash") else "bash") if shell is None else shell
+        args = json.dumps(handler.get("args"), separators=(",", ":"), ensure_ascii=False, default=str)
+        condition = "" if handler.get("if") is None else handler.get("if")
+        return (event, "command", _hashable(shell), handler.get("command"), args, _hashable(condition))
 
     def settings_path(self, scope: str, project: Path) -> Path:
         if scope == "user":
@@ -141,6 +160,11 @@ def _environment_gates(environ: Mapping[str, str]) -> list[Finding]:
 
 def _truthy(value: str | None) -> bool:
     return value is not None and value.strip().lower() in ("1", "true", "yes", "on")  # Claude's own test
+
+
+def _hashable(value: Any) -> Any:
+    """A JSON value as part of a key (a list or object, which Claude would reject anyway, as its text)."""
+    return json.dumps(value, sort_keys=True, default=str) if isinstance(value, (list, dict)) else value
 
 
 @hookimpl

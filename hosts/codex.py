@@ -219,24 +219,28 @@ class CodexHost(NestedGroupsHost):
                                  ".codex/ here; trust it when Codex asks, or run codex exec --trust once"))
         return found
 
+    def rejects(self, doc: Any, path: str) -> str | None:
+        if not path.endswith("hooks.json"):
+            return None
+        from hookweave.hosts.codex_shape import hooks_json_problem
+
+        found = hooks_json_problem(doc, self.native_events)
+        return f"{found}: Codex refuses the whole file and runs none of its hooks; fix it" if found else None
+
+    def running_docs(self, docs: Mapping[str, Any], project: Path) -> dict[str, Any]:
+        """The user layer, and the project layer when Codex loads it, each without a file Codex
+        refuses and without the hooks its trust state skips (``codex_running``)."""
+        from hookweave.hosts.codex_running import running_docs
+
+        return running_docs(self, docs, project)
+
     def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
         binary = os.environ.get(BIN_ENV) or shutil.which("codex")
         if not binary or not Path(binary).is_file():
             return []
-        from hookweave.hosts.codex_appserver import hooks_list, one_line
+        from hookweave.hosts.codex_appserver import findings
 
-        try:  # from the folder Codex itself would run in: the physical one, as its keys have it
-            listed = hooks_list(str(binary), Path(os.path.realpath(project)))
-        except OSError as exc:  # AppServerError, or the binary would not start
-            return [Finding("warning", f"could not ask codex app-server: {one_line(str(exc))}")]
-        out = [Finding("problem", f"codex app-server: {one_line(str(e))}") for e in listed["errors"]]
-        for hook in listed["hooks"]:
-            mine = self.owner({"hooks": [{"command": hook.get("command")}]})
-            status = hook.get("trustStatus")
-            if mine and status not in ("trusted", "managed"):
-                where = one_line(f"{status} ({hook.get('key')})")
-                out.append(Finding("problem", f"codex app-server reports it {where}", *mine))
-        return out
+        return findings(self, str(binary), project)
 
 
 def _check_state(config: Any, shown: str) -> None:

@@ -49,6 +49,46 @@ def hooks_list(binary: str, cwd: Path, env: dict[str, str] | None = None,
         _end(process)
 
 
+def findings(host: Any, binary: str, project: Path) -> list:
+    """verify's findings from ``hooks/list``: its errors, its warnings (a file Codex refused is only a
+    warning there), our hooks it does not trust, and every recorded hook of ours it does not list."""
+    from hookweave.core.findings import Finding
+
+    try:  # from the folder Codex itself would run in: the physical one, as its keys have it
+        listed = hooks_list(binary, Path(os.path.realpath(project)))
+    except OSError as exc:  # AppServerError, or the binary would not start
+        return [Finding("warning", f"could not ask codex app-server: {one_line(str(exc))}")]
+    out = [Finding("problem", f"codex app-server: {one_line(str(e))}") for e in listed["errors"]]
+    out += [Finding("warning", f"codex app-server warns: {one_line(str(w))}") for w in listed["warnings"]]
+    seen: set[tuple[str, str, str]] = set()
+    for hook in listed["hooks"]:
+        mine = host.owner({"hooks": [{"command": hook.get("command")}]})
+        status = hook.get("trustStatus")
+        if mine:
+            seen.add((str(hook.get("source")), *mine))
+        if mine and status not in ("trusted", "managed"):
+            where = one_line(f"{status} ({hook.get('key')})")
+            out.append(Finding("problem", f"codex app-server reports it {where}", *mine))
+    return out + _unlisted(host, project, seen)
+
+
+def _unlisted(host: Any, project: Path, listed: set[tuple[str, str, str]]) -> list:
+    """Every recorded hook of ours that ``hooks/list`` does not show in its layer: Codex does not run
+    it (a layer it does not load, a file it refused: its warnings say which)."""
+    from hookweave.core.errors import BadInput
+    from hookweave.core.findings import Finding
+    from hookweave.core.scopes import installed
+
+    try:
+        records = installed(host, project)
+    except BadInput:
+        return []  # verify names the record it cannot read
+    return [Finding("problem", f"codex app-server does not list it in the {scope} layer, so Codex does not run it",
+                    name, h.id)
+            for scope, _, rec in records for name, bundle in sorted(rec.bundles.items()) for h in bundle.hooks
+            if (scope, name, h.id) not in listed]
+
+
 def _timeout() -> float:
     try:
         return max(0.1, float(os.environ.get(TIMEOUT_ENV) or TIMEOUT))

@@ -44,6 +44,7 @@ class CursorHost(FlatHost):
     )
     project_ref = '"$CURSOR_PROJECT_DIR"'
     required = {"version": 1}
+    dedup_known = False  # Cursor's documentation says nothing on running identical commands once
     execution = (
         "Cursor's documentation does not say whether an event's hooks run in file order or at once; "
         "hookweave checks file order only"

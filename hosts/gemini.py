@@ -48,11 +48,22 @@ class GeminiHost(NestedGroupsHost):
     )
     comments = True
     project_ref = "$GEMINI_PROJECT_DIR"
-    dedup_across_scopes = True  # by name and command
+    dedup_across_scopes = True  # by name and command: run_key
+    dedup_keeps = "first"  # tests/e2e: the user copy's timeout applied
     execution = (
         "Gemini runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
         "then all of them run one after another in file order, user scope before project scope"
     )
+
+    def run_key(self, event: str, entry: Any) -> tuple | None:
+        """Gemini 0.61 keeps the first of an event's matching hooks per ``getHookKey``:
+        ``name + ":" + command`` (the command only for type command), from every scope."""
+        handler = self.handler_of(entry)
+        if handler is None:
+            return None
+        command = handler.get("command") if handler.get("type") == "command" else ""
+        name = handler.get("name")
+        return (event, name if isinstance(name, str) else repr(name) if name else "", command)
 
     def settings_path(self, scope: str, project: Path) -> Path:
         if scope == "user":
