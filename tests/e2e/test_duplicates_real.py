@@ -112,7 +112,7 @@ def test_codex_runs_every_copy_it_loads_and_verify_agrees(run, codex, codex_env,
     # Untrusted project: only the user layer loads, so each hook runs once.
     config.write_text(config.read_text().replace('trust_level = "trusted"', 'trust_level = "untrusted"'))
     verify = run("verify", "--host", "codex")
-    assert verify.exit_code == 1 and "this project is not trusted" in verify.stdout
+    assert verify.exit_code == 1 and "this project is marked untrusted" in verify.stdout
     assert "fires 2 times" not in verify.stdout
     assert "Codex does not run the project copy here (see above), so each hook fires once" in verify.stdout
     codex()
