@@ -16,7 +16,7 @@ from hookweave.core.errors import ParseError
 MAX_DEPTH = 256
 
 # The tokenizer of the exact parser, which runs only on a text the C decoder refused (to name the
-# fault) or when an edit needs every span: compiled on first use, off every command's start-up.
+# fault): compiled on first use, off every command's start-up.
 _TOKEN_SOURCE = r"""
     (?P<ws>[ \t\n\r]+)
   | (?P<line_comment>//[^\n]*)
