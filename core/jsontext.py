@@ -15,8 +15,9 @@ from hookweave.core.errors import ParseError
 
 MAX_DEPTH = 256
 
-_TOKEN = re.compile(
-    r"""
+# The tokenizer of the exact parser, which runs only on a text the C decoder refused (to name the
+# fault): compiled on first use, off every command's start-up.
+_TOKEN_SOURCE = r"""
     (?P<ws>[ \t\n\r]+)
   | (?P<line_comment>//[^\n]*)
   | (?P<block_comment>/\*.*?\*/)
@@ -24,9 +25,17 @@ _TOKEN = re.compile(
   | (?P<number>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
   | (?P<literal>true|false|null)
   | (?P<punct>[{}\[\]:,])
-    """,
-    re.VERBOSE | re.DOTALL,
-)
+"""
+_TOKEN: re.Pattern | None = None
+
+
+def _tokens() -> re.Pattern:
+    global _TOKEN
+    if _TOKEN is None:
+        _TOKEN = re.compile(_TOKEN_SOURCE, re.VERBOSE | re.DOTALL)
+    return _TOKEN
+
+
 _LITERALS = {"true": True, "false": False, "null": None}
 
 
@@ -192,7 +201,7 @@ class _Parser:
         text, tokens = self.text, []
         pos = 1 if text.startswith("\ufeff") else 0  # JSON.parse in the hosts strips a BOM
         while pos < len(text):
-            m = _TOKEN.match(text, pos)
+            m = _tokens().match(text, pos)
             if m is None:
                 raise self._bad_char(pos)
             kind, end = m.lastgroup, m.end()

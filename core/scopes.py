@@ -130,7 +130,7 @@ def read_context(host: Host, path: Path, planned: dict[Path, str | None] | None 
             return None
         if path.suffix == ".toml":
             return host.parse(text, str(path))
-        return jsontext.parse(text, str(path), comments=True).value
+        return jsontext.load(text, str(path), comments=True)
     except BadInput:
         return None
 
