@@ -36,11 +36,13 @@ def target(host: Host, scope: str, project: Path) -> Target:
 def install(
     targets: list[Target], bundle: Bundle, project: Path, *, force: bool, dry_run: bool, trust: bool = False
 ) -> list[FilePlan]:
+    import os
+
     from hookweave.core.plan import plan_install
 
     return run(
-        targets,
-        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force),
+        targets,  # install runs in the operator's shell: env policies weigh what it exports
+        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force, exported=dict(os.environ)),
         dry_run=dry_run,
         force_hint="rerun with --force to replace it with the bundle's version",
         bundle=bundle.name,

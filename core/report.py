@@ -81,7 +81,7 @@ def print_verify(reports: list[HostReport]) -> None:
                 console.out(f"    {bundle.name} {bundle.version}")
                 width = max((len(h.id) for h in bundle.hooks), default=0)
                 for h in bundle.hooks:
-                    style = "ok" if h.status == "ok" else "problem"
+                    style = "ok" if h.status == "ok" else h.level
                     tail = f"  {h.detail}" if h.detail else ""
                     console.out(f"      {h.status:<12} {h.id:<{width}}  {h.event} ({h.position}){tail}", style)
             for f in file.findings:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
-from hookweave.core import merge
+from hookweave.core import envmerge, merge
 from hookweave.core.host import Host
 from hookweave.core.findings import Finding
 from hookweave.core.patch import sha256
@@ -19,6 +20,7 @@ class HookStatus:
     position: str
     status: str  # ok | missing | modified | duplicated | out-of-order
     detail: str = ""
+    level: str = "problem"  # of a status other than ok; out-of-order is a note where order does not hold
 
 
 @dataclass
@@ -37,18 +39,25 @@ class FileReport:
 
     @property
     def problems(self) -> int:
-        bad_hooks = sum(1 for b in self.bundles for h in b.hooks if h.status != "ok")
+        bad_hooks = sum(1 for b in self.bundles for h in b.hooks if h.status != "ok" and h.level == "problem")
         return bad_hooks + sum(1 for f in self.findings if f.level == "problem")
 
 
-def verify_file(host: Host, scope: str, shown: str, doc: Any, rec: Record) -> FileReport:
+def verify_file(host: Host, scope: str, shown: str, doc: Any, rec: Record,
+                exported: Mapping[str, str] | None = None) -> FileReport:
+    """One file against its record. Order is judged on this file alone here; ``judge_order``
+    judges it again on every scope (Gemini's ``sequential`` in one scope orders them all).
+    ``exported``: the environment verify runs in (the operator's shell), ``os.environ`` by default."""
     report = FileReport(scope, shown)
     hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
     hooks = hooks if isinstance(hooks, dict) else {}
     for name, bundle in sorted(rec.bundles.items()):
-        report.bundles.append(_bundle_report(host, hooks, name, bundle))
+        bundle_report = _bundle_report(host, hooks, name, bundle)
+        report.bundles.append(bundle_report)
         report.findings += _copy_findings(host, hooks, name, bundle)
-        report.findings += _env_findings(host, doc, name, bundle)
+        if host.hook_env:
+            report.findings += _hook_env_findings(host, hooks, name, bundle, os.environ if exported is None else exported)
+    judge_order(host, [report], {scope: doc})
     recorded = set(rec.bundles)
     strays = sorted(
         {found for entries in hooks.values() if isinstance(entries, list) for e in entries
@@ -87,7 +96,7 @@ def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
         elif sha256(found[h.id]) != h.sha256:
             status, detail = "modified", "edited since it was installed; reinstall with --force to restore it"
         elif h.id in order_issues:
-            status, detail = "out-of-order", order_issues[h.id] + "; reinstall the bundle to fix the order"
+            status, detail = "out-of-order", order_issues[h.id]
         twins = sum(1 for event, hook_id in copies if hook_id == h.id and event == h.event)
         if status == "ok" and twins:
             status, detail = "duplicated", f"appears {twins + 1} times under {h.event}; remove the copies"
@@ -111,42 +120,101 @@ def _copy_findings(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
     ]
 
 
-def _env_findings(host: Host, doc: Any, name: str, bundle: RecordedBundle) -> list[Finding]:
-    if not host.env_key or not bundle.env:
-        return []
-    env = doc.get(host.env_key) if isinstance(doc, dict) else None
-    env = env if isinstance(env, dict) else {}
-    out: list[Finding] = []
-    for var, rec in bundle.env.items():
-        if not rec.applied:
-            out.append(Finding("note", f"{var}: the operator's value {env.get(var)!r} was kept ({rec.policy})", name))
-        elif env.get(var) != rec.value:
-            out.append(Finding("problem", f"{var} holds {env.get(var)!r}, not the installed {rec.value!r}", name))
-    return out
+def judge_order(host: Host, files: list[FileReport], docs: Mapping[str, Any]) -> None:
+    """Weigh each hook out of order by what file order means when the host runs the event: a
+    problem where it holds (one after another, Gemini ``sequential``), a note where the host
+    starts the event's hooks at once. ``docs``: every scope's data, as ``Host.order_holds`` takes it."""
+    for file in files:
+        for bundle in file.bundles:
+            for h in bundle.hooks:
+                if h.status != "out-of-order":
+                    continue
+                why = h.detail.split("; ", 1)[0]
+                if host.order_holds(h.event, docs):
+                    h.level, h.detail = "problem", f"{why}; {host.title} runs {h.event}'s hooks in file order: reinstall the bundle to fix it"
+                else:
+                    h.level, h.detail = "note", (f"{why}; {host.title} starts {h.event}'s hooks at once, so this changes "
+                                                 "nothing when they run (reinstall to restore the file order)")
 
 
-def env_shadowing(host: Host, docs: dict[str, Any], records: dict[str, Record]) -> list[Finding]:
-    """Installed env values that a higher-precedence scope overrides (later in ``verify_scopes``)."""
+def _hook_env_findings(host: Host, hooks: dict, name: str, bundle: RecordedBundle, exported: Mapping[str, str]) -> list[Finding]:
+    """Exported variables our hooks' own ``env`` replaces (the hook's env wins on Gemini), once per variable."""
+    seen: dict[str, str] = {}
+    for event in dict.fromkeys(h.event for h in bundle.hooks):
+        entries = hooks.get(event) if isinstance(hooks.get(event), list) else []
+        for item in merge.classify(entries, name, bundle.hashes(event), host.owner):
+            handlers = item.entry.get("hooks") if item.hook_id and isinstance(item.entry, dict) else None
+            for handler in handlers if isinstance(handlers, list) else []:
+                env = handler.get("env") if isinstance(handler, dict) else None
+                for var, value in env.items() if isinstance(env, dict) else ():
+                    if isinstance(value, str) and not envmerge.keeps_exported(var, value):
+                        seen.setdefault(var, value)
+    return [
+        Finding("note", f"{var} is exported as {envmerge.short(exported[var])} in this shell; {host.title}'s per-hook "
+                f"env gives this bundle's hooks {envmerge.short(value)} instead", name)
+        for var, value in sorted(seen.items()) if var in exported and exported[var] != value
+    ]
+
+
+def env_shadowing(host: Host, docs: dict[str, Any], records: dict[str, Record],
+                  exported: Mapping[str, str] | None = None) -> list[Finding]:
+    """Each installed env variable judged on the value the host will use, against its policy.
+
+    The host's value is the highest-precedence scope's (later in ``verify_scopes``), else the
+    one exported in the environment verify runs in (``os.environ`` by default: the operator's
+    shell; the host's settings env replaces an exported variable). A problem only when the
+    policy would not allow the value the host uses; a note when another value is in effect that
+    the policy allows, or when ours replaces an exported value the policy would have kept."""
     if not host.env_key:
         return []
-    order = list(host.verify_scopes)
+    exported = os.environ if exported is None else exported
+    order = [s for s in host.verify_scopes if s in docs or s in records]
+    envs = {s: _env_of(host, docs.get(s)) for s in order}
     out: list[Finding] = []
     for scope, rec in records.items():
         for name, bundle in rec.bundles.items():
             for var, mine in bundle.env.items():
-                if not mine.applied:
-                    continue
-                for higher in reversed(order[order.index(scope) + 1 :]):
-                    env = (docs.get(higher) or {}).get(host.env_key) if isinstance(docs.get(higher), dict) else None
-                    if isinstance(env, dict) and var in env and env[var] != mine.value:
-                        out.append(Finding(
-                            "problem",
-                            f"{var}={mine.value} installed at {scope} scope is shadowed: {higher} settings set "
-                            f"{env[var]!r}, which {host.title} uses",
-                            name,
-                        ))
-                        break
+                out += _judge_env(host, scope, order, envs, exported, name, var, mine)
     return out
+
+
+def _env_of(host: Host, doc: Any) -> dict:
+    env = doc.get(host.env_key) if isinstance(doc, dict) else None
+    return env if isinstance(env, dict) else {}
+
+
+def _judge_env(host, scope, order, envs, exported, name, var, mine) -> list[Finding]:
+    def value_from(scopes: list[str]) -> tuple[str | None, str | None]:
+        """The value the host takes from these scopes or the environment, and its scope (``None``: not a file)."""
+        for s in reversed(scopes):
+            if isinstance(envs[s].get(var), str):
+                return envs[s][var], s
+        return exported.get(var), None
+
+    short, policy = envmerge.short, f"policy {mine.policy} {envmerge.short(mine.value)}"
+    used, source = value_from(order)
+    if mine.applied and envs[scope].get(var) == mine.value and used == mine.value:
+        below, where = value_from(order[: order.index(scope)])
+        if where is not None or below is None or below == mine.value:
+            return []  # ours is in effect (what it replaces in a lower scope's file is that file's to say)
+        if envmerge.keeps(mine.policy, mine.value, below):
+            return [Finding("problem", f"{var}={short(mine.value)} installed at {scope} scope replaces the value "
+                            f"{short(below)} exported in this shell, which {policy} keeps ({host.title}'s settings env "
+                            "wins over the environment); reinstall the bundle to leave it to the exported value", name)]
+        return [Finding("note", f"{var}={short(mine.value)} installed at {scope} scope replaces the value {short(below)} "
+                        f"exported in this shell ({policy})", name)]
+    if mine.applied and used == mine.value:
+        return []
+    what = (f"{var}={short(mine.value)} installed at {scope} scope" if mine.applied
+            else f"{var}: the operator's value was kept at {scope} scope")
+    origin = ("the environment (exported in this shell)" if source is None and used is not None
+              else f"{source} settings" if source else "nowhere: it is unset")
+    shown = f"{short(used)} from {origin}" if used is not None else "no value"
+    if envmerge.allows(mine.policy, mine.value, used):
+        return [Finding("note", f"{what}: {host.title} uses {shown}, which {policy} allows", name)]
+    higher = source is not None and order.index(source) > order.index(scope)
+    fix = f"change it in {source} settings" if higher else "reinstall the bundle to set it"
+    return [Finding("problem", f"{what}: {host.title} uses {shown}, which {policy} does not allow; {fix}", name)]
 
 
 def cross_scope_duplicates(host: Host, docs: dict[str, Any], records: dict[str, Record]) -> list[Finding]:
