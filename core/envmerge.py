@@ -79,16 +79,20 @@ def short(value: str) -> str:
     return text if len(text) <= 60 else f"{text[:28]}...{text[-28:]} ({len(value)} characters)"
 
 
+EXPORTED = "exported in this shell"
+
+
 def install_env(
     env: dict[str, str], wanted: tuple[EnvVar, ...], recorded: dict[str, RecordedEnv],
-    exported: Mapping[str, str] | None = None,
+    inherited: Mapping[str, tuple[str, str]] | None = None,
 ) -> tuple[dict[str, str], dict[str, RecordedEnv], list[tuple[str, str]]]:
     """New env object, new record entries and notes for the variables of one bundle.
 
-    ``exported``: the variables of the shell install runs in; one the file does not set is the
-    operator's value too (the prior recorded stays the file's: absent)."""
+    ``inherited``: per variable, the value the host uses when this file does not set it and where
+    it comes from (a lower scope's settings, or ``EXPORTED``): the operator's value too, which
+    our entry would replace. The prior recorded stays this file's own (absent)."""
     env = dict(env)
-    exported = exported or {}
+    inherited = inherited or {}
     new_record: dict[str, RecordedEnv] = {}
     notes: list[tuple[str, str]] = []
     for var in wanted:
@@ -98,17 +102,19 @@ def install_env(
             baseline = mine.prior  # re-decide against what the operator had before us
         else:
             baseline = current
-        outside = exported.get(var.name) if baseline is None else None
+        outside, where = inherited.get(var.name, (None, "")) if baseline is None else (None, "")
         if outside is not None:
-            apply, why = _decide(var, outside, "the exported value")
-            why += "; hooks see it when the agent starts from a shell that exports it"
+            apply, why = _decide(var, outside, "the value")
+            why = why.replace(f" {short(outside)}", f" {short(outside)} {where}", 1)
+            if where == EXPORTED:
+                why += "; hooks see it only when the agent starts from a shell that exports it"
         else:
             apply, why = _decide(var, baseline)
         if apply:
             if current != var.value:
                 was = "was unset" if current is None else f"was {short(current)}"
                 if outside is not None and outside != var.value:
-                    was += f"; it replaces the value {short(outside)} exported in this shell"
+                    was += f"; it replaces the value {short(outside)} {where}"
                 notes.append((var.name, f"set to {short(var.value)} ({was}; policy {var.policy})"))
             env[var.name] = var.value
             new_record[var.name] = RecordedEnv(var.value, var.policy, baseline, True)

@@ -195,14 +195,16 @@ def _judge_env(host, scope, order, envs, exported, name, var, mine) -> list[Find
     used, source = value_from(order)
     if mine.applied and envs[scope].get(var) == mine.value and used == mine.value:
         below, where = value_from(order[: order.index(scope)])
-        if where is not None or below is None or below == mine.value:
-            return []  # ours is in effect (what it replaces in a lower scope's file is that file's to say)
+        if below is None or below == mine.value:
+            return []
+        origin = f"set in {where} settings" if where else "exported in this shell"
         if envmerge.keeps(mine.policy, mine.value, below):
+            wins = "" if where else f" ({host.title}'s settings env wins over the environment)"
             return [Finding("problem", f"{var}={short(mine.value)} installed at {scope} scope replaces the value "
-                            f"{short(below)} exported in this shell, which {policy} keeps ({host.title}'s settings env "
-                            "wins over the environment); reinstall the bundle to leave it to the exported value", name)]
+                            f"{short(below)} {origin}, which {policy} keeps{wins}; reinstall the bundle to leave it "
+                            "to that value", name)]
         return [Finding("note", f"{var}={short(mine.value)} installed at {scope} scope replaces the value {short(below)} "
-                        f"exported in this shell ({policy})", name)]
+                        f"{origin} ({policy})", name)]
     if mine.applied and used == mine.value:
         return []
     what = (f"{var}={short(mine.value)} installed at {scope} scope" if mine.applied

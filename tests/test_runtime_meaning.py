@@ -167,10 +167,10 @@ def test_case7_codex_order_among_our_hooks_is_a_note(run, codex_home, project, w
 @pytest.mark.parametrize(
     ("policy", "exported", "written", "install_note", "verify"),
     [
-        ("if-absent", "100", False, "kept the exported value '100' (policy if-absent)",
+        ("if-absent", "100", False, "kept the value '100' exported in this shell (policy if-absent)",
          ("note", "the operator's value was kept at project scope: Claude Code uses '100' from the environment "
           "(exported in this shell), which policy if-absent '20' allows")),
-        ("at-least", "100", False, "kept the exported value '100', already at least 20 (policy at-least)",
+        ("at-least", "100", False, "kept the value '100' exported in this shell, already at least 20 (policy at-least)",
          ("note", "the operator's value was kept at project scope: Claude Code uses '100' from the environment "
           "(exported in this shell), which policy at-least '20' allows")),
         ("at-least", "5", True, "set to '20' (was unset; it replaces the value '5' exported in this shell; "
@@ -188,7 +188,7 @@ def test_case8_claude_install_weighs_the_exported_value(run, project, write_bund
     bundle = _env_bundle(write_bundle, "20", policy)
     result = run("install", bundle, "--host", "claude")
     assert result.exit_code == 0
-    tail = "; hooks see it when the agent starts from a shell that exports it" if not written else ""
+    tail = "; hooks see it only when the agent starts from a shell that exports it" if not written else ""
     assert f"  note: cap: {CAP}: {install_note}{tail}\n" in result.stdout
     after = '{\n    "model": "opus",\n    "env": {"KEEP": "me", "' + CAP + '": "20"}\n}\n' if written else OPERATOR_CLAUDE
     assert path.read_text(encoding="utf-8") == after
@@ -212,7 +212,7 @@ def test_case8_exported_after_install_is_reported_and_reinstall_leaves_it_to_the
     assert result.exit_code == 1
     assert _messages(result) == [("problem", f"{CAP}='20' installed at project scope replaces the value '100' exported "
                                   "in this shell, which policy at-least '20' keeps (Claude Code's settings env wins "
-                                  "over the environment); reinstall the bundle to leave it to the exported value")]
+                                  "over the environment); reinstall the bundle to leave it to that value")]
     assert run("install", bundle, "--host", "claude").exit_code == 0
     assert path.read_text(encoding="utf-8") == OPERATOR_CLAUDE
     assert run("verify", "--host", "claude").exit_code == 0

@@ -68,7 +68,7 @@ def test_claude_starts_hooks_at_once_and_keeps_an_exported_value(run, mock, home
     write_operator_file(settings, json.dumps({"hooks": operator}, indent=2) + "\n")
     install = run("install", probe.bundle(sleep=SLOW, pre_position="first"), "--host", "claude")
     assert install.exit_code == 0, install.output
-    assert "PROBE_VAR: kept the exported value 'exported' (policy if-absent)" in install.stdout
+    assert "PROBE_VAR: kept the value 'exported' exported in this shell (policy if-absent)" in install.stdout
     data = json.loads(settings.read_text())
     assert "env" not in data  # nothing written over the exported values
     pre = data["hooks"]["PreToolUse"]
