@@ -194,8 +194,10 @@ def _judge_env(host, scope, order, envs, exported, name, var, mine) -> list[Find
     short, policy = envmerge.short, f"policy {mine.policy} {envmerge.short(mine.value)}"
     used, source = value_from(order)
     if mine.applied and envs[scope].get(var) == mine.value and used == mine.value:
-        below, where = value_from(order[: order.index(scope)])
-        if below is None or below == mine.value:
+        # What the host would use without our entry: the file's own value we replaced, else a
+        # lower scope's, else the exported one (what install weighed, and a reinstall weighs again).
+        below, where = (mine.prior, scope) if mine.prior is not None else value_from(order[: order.index(scope)])
+        if below is None or below == mine.value or where == scope:
             return []
         origin = f"set in {where} settings" if where else "exported in this shell"
         if envmerge.keeps(mine.policy, mine.value, below):
