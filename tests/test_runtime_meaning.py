@@ -280,3 +280,37 @@ def test_case8_gemini_warns_of_a_dollar_it_would_expand(run, write_bundle, monke
     assert [(n["level"], n["message"]) for n in plan["notes"]] == [
         ("warning", "PROBE_VAR: the value 'x$HOME' holds $, which Gemini CLI replaces from the environment when it "
          "loads settings; hooks may not see it as written")]
+
+
+# -- the order semantics each host declares ------------------------------------------------------------
+
+def test_every_host_says_what_file_order_means() -> None:
+    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+
+    registry = HostRegistry(get_plugin_manager(load_entrypoints=False))
+    orders = {name: registry.get(name).order for name in registry.names()}
+    assert orders == {"claude": "parallel", "codex": "parallel", "cursor": "file", "gemini": "sequential-flag"}
+    assert {name: registry.get(name).hook_env for name in registry.names()} == {
+        "claude": False, "codex": False, "cursor": False, "gemini": True}
+
+
+@pytest.mark.parametrize(
+    ("event", "docs", "holds"),
+    [
+        ("BeforeTool", {}, False),
+        ("BeforeTool", {"project": {"hooks": {"BeforeTool": [{"hooks": []}]}}}, False),
+        ("BeforeTool", {"user": {"hooks": {"BeforeTool": [{"sequential": True, "hooks": []}]}}}, True),
+        ("BeforeTool", {"system": {"hooks": {"BeforeTool": [{"sequential": True, "hooks": []}]}}}, True),
+        ("BeforeTool", {"user": {"hooks": {"AfterTool": [{"sequential": True, "hooks": []}]}}}, False),
+        ("BeforeTool", {"user": {"hooks": {"BeforeTool": [{"sequential": "yes", "hooks": []}]}}}, False),
+        ("BeforeTool", {"user": {"hooks": {"BeforeTool": "odd"}}, "project": None}, False),
+        ("BeforeModel", {}, True),
+        ("AfterModel", {}, True),
+        ("Notification", {}, True),
+        ("BeforeToolSelection", {}, False),
+    ],
+)
+def test_gemini_order_holds_under_sequential_and_for_field_merged_events(event, docs, holds) -> None:
+    from hookweave.hosts.gemini import GeminiHost
+
+    assert GeminiHost().order_holds(event, docs) is holds
