@@ -28,11 +28,6 @@ def _blocker(tmp_path: Path, host: str) -> str:
     return f"python3 {HERE / 'blocker.py'} {tmp_path / 'blocker.log'} {host}"
 
 
-def _ran(result: str) -> bool:
-    """Whether the shell command ran: its echo is in what the model was told."""
-    return "Output:" in result or result.startswith("mode-") or '"output"' in result
-
-
 # -- Claude ------------------------------------------------------------------------------------------
 
 def _claude_env(mock, home: Path, **more: str) -> dict[str, str]:
@@ -187,14 +182,16 @@ def test_gemini_what_blocks_and_what_the_model_sees(mock, home, project, tmp_pat
 
 
 def test_gemini_exported_value_and_parallel_order(run, mock, home, project, probe, monkeypatch) -> None:
-    """Case 8 on Gemini: an if-absent value written as ${VAR:-value} lets the exported value
+    """Case 8 on Gemini: a per-hook env value replaces the exported one (the operator's hook
+    sets it literally), while our if-absent value, written ${VAR:-value}, lets the exported value
     through. Case 7: without sequential, an operator hook above our first BeforeTool hook is a
     note, and both start at once."""
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     monkeypatch.setenv("PROBE_VAR", "exported")
     env = _gemini(mock, home, {}, PROBE_VAR="exported")
     settings = project / ".gemini" / "settings.json"
-    operator = {"BeforeTool": [{"hooks": [{"type": "command", "name": "op-pre", "command": probe.command("op-pre", SLOW)}]}]}
+    operator = {"BeforeTool": [{"hooks": [{"type": "command", "name": "op-pre", "command": probe.command("op-pre", SLOW),
+                                           "env": {"PROBE_VAR": "literal"}}]}]}
     write_operator_file(settings, json.dumps({"hooks": operator}, indent=2) + "\n")
     assert run("install", probe.bundle(sleep=SLOW, pre_position="first"), "--host", "gemini").exit_code == 0
     data = json.loads(settings.read_text())
@@ -211,3 +208,4 @@ def test_gemini_exported_value_and_parallel_order(run, mock, home, project, prob
     calls = {c["id"]: c for c in probe.calls()}
     assert overlap(calls["op-pre"], calls["probe-pre"])
     assert {c["env"]["PROBE_VAR"] for i, c in calls.items() if i.startswith("probe-")} == {"exported"}
+    assert calls["op-pre"]["env"]["PROBE_VAR"] == "literal"  # a literal per-hook value replaces the export
