@@ -6,7 +6,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from hookweave.core import envmerge, merge
+from hookweave.core import merge
+from hookweave.core.envverify import env_shadowing, hook_env_findings  # noqa: F401 - verify's env checks
 from hookweave.core.host import Host
 from hookweave.core.findings import Finding
 from hookweave.core.patch import sha256
@@ -56,7 +57,7 @@ def verify_file(host: Host, scope: str, shown: str, doc: Any, rec: Record,
         report.bundles.append(bundle_report)
         report.findings += _copy_findings(host, hooks, name, bundle)
         if host.hook_env:
-            report.findings += _hook_env_findings(host, hooks, name, bundle, os.environ if exported is None else exported)
+            report.findings += hook_env_findings(host, hooks, name, bundle, os.environ if exported is None else exported)
     judge_order(host, [report], {scope: doc})
     recorded = set(rec.bundles)
     strays = sorted(
@@ -129,96 +130,14 @@ def judge_order(host: Host, files: list[FileReport], docs: Mapping[str, Any]) ->
             for h in bundle.hooks:
                 if h.status != "out-of-order":
                     continue
-                why = h.detail.split("; ", 1)[0]
+                why = h.detail.split("; ", 1)[0]  # what is out of order (judged again: the rest is ours)
                 if host.order_holds(h.event, docs):
-                    h.level, h.detail = "problem", f"{why}; {host.title} runs {h.event}'s hooks in file order: reinstall the bundle to fix it"
+                    h.level = "problem"
+                    h.detail = f"{why}; {host.title} runs {h.event}'s hooks in file order: reinstall the bundle to fix it"
                 else:
-                    h.level, h.detail = "note", (f"{why}; {host.title} starts {h.event}'s hooks at once, so this changes "
-                                                 "nothing when they run (reinstall to restore the file order)")
-
-
-def _hook_env_findings(host: Host, hooks: dict, name: str, bundle: RecordedBundle, exported: Mapping[str, str]) -> list[Finding]:
-    """Exported variables our hooks' own ``env`` replaces (the hook's env wins on Gemini), once per variable."""
-    seen: dict[str, str] = {}
-    for event in dict.fromkeys(h.event for h in bundle.hooks):
-        entries = hooks.get(event) if isinstance(hooks.get(event), list) else []
-        for item in merge.classify(entries, name, bundle.hashes(event), host.owner):
-            handlers = item.entry.get("hooks") if item.hook_id and isinstance(item.entry, dict) else None
-            for handler in handlers if isinstance(handlers, list) else []:
-                env = handler.get("env") if isinstance(handler, dict) else None
-                for var, value in env.items() if isinstance(env, dict) else ():
-                    if isinstance(value, str) and not envmerge.keeps_exported(var, value):
-                        seen.setdefault(var, value)
-    return [
-        Finding("note", f"{var} is exported as {envmerge.short(exported[var])} in this shell; {host.title}'s per-hook "
-                f"env gives this bundle's hooks {envmerge.short(value)} instead", name)
-        for var, value in sorted(seen.items()) if var in exported and exported[var] != value
-    ]
-
-
-def env_shadowing(host: Host, docs: dict[str, Any], records: dict[str, Record],
-                  exported: Mapping[str, str] | None = None) -> list[Finding]:
-    """Each installed env variable judged on the value the host will use, against its policy.
-
-    The host's value is the highest-precedence scope's (later in ``verify_scopes``), else the
-    one exported in the environment verify runs in (``os.environ`` by default: the operator's
-    shell; the host's settings env replaces an exported variable). A problem only when the
-    policy would not allow the value the host uses; a note when another value is in effect that
-    the policy allows, or when ours replaces an exported value the policy would have kept."""
-    if not host.env_key:
-        return []
-    exported = os.environ if exported is None else exported
-    order = [s for s in host.verify_scopes if s in docs or s in records]
-    envs = {s: _env_of(host, docs.get(s)) for s in order}
-    out: list[Finding] = []
-    for scope, rec in records.items():
-        for name, bundle in rec.bundles.items():
-            for var, mine in bundle.env.items():
-                out += _judge_env(host, scope, order, envs, exported, name, var, mine)
-    return out
-
-
-def _env_of(host: Host, doc: Any) -> dict:
-    env = doc.get(host.env_key) if isinstance(doc, dict) else None
-    return env if isinstance(env, dict) else {}
-
-
-def _judge_env(host, scope, order, envs, exported, name, var, mine) -> list[Finding]:
-    def value_from(scopes: list[str]) -> tuple[str | None, str | None]:
-        """The value the host takes from these scopes or the environment, and its scope (``None``: not a file)."""
-        for s in reversed(scopes):
-            if isinstance(envs[s].get(var), str):
-                return envs[s][var], s
-        return exported.get(var), None
-
-    short, policy = envmerge.short, f"policy {mine.policy} {envmerge.short(mine.value)}"
-    used, source = value_from(order)
-    if mine.applied and envs[scope].get(var) == mine.value and used == mine.value:
-        # What the host would use without our entry: the file's own value we replaced, else a
-        # lower scope's, else the exported one (what install weighed, and a reinstall weighs again).
-        below, where = (mine.prior, scope) if mine.prior is not None else value_from(order[: order.index(scope)])
-        if below is None or below == mine.value or where == scope:
-            return []
-        origin = f"set in {where} settings" if where else "exported in this shell"
-        if envmerge.keeps(mine.policy, mine.value, below):
-            wins = "" if where else f" ({host.title}'s settings env wins over the environment)"
-            return [Finding("problem", f"{var}={short(mine.value)} installed at {scope} scope replaces the value "
-                            f"{short(below)} {origin}, which {policy} keeps{wins}; reinstall the bundle to leave it "
-                            "to that value", name)]
-        return [Finding("note", f"{var}={short(mine.value)} installed at {scope} scope replaces the value {short(below)} "
-                        f"{origin} ({policy})", name)]
-    if mine.applied and used == mine.value:
-        return []
-    what = (f"{var}={short(mine.value)} installed at {scope} scope" if mine.applied
-            else f"{var}: the operator's value was kept at {scope} scope")
-    origin = ("the environment (exported in this shell)" if source is None and used is not None
-              else f"{source} settings" if source else "nowhere: it is unset")
-    shown = f"{short(used)} from {origin}" if used is not None else "no value"
-    if envmerge.allows(mine.policy, mine.value, used):
-        return [Finding("note", f"{what}: {host.title} uses {shown}, which {policy} allows", name)]
-    higher = source is not None and order.index(source) > order.index(scope)
-    fix = f"change it in {source} settings" if higher else "reinstall the bundle to set it"
-    return [Finding("problem", f"{what}: {host.title} uses {shown}, which {policy} does not allow; {fix}", name)]
+                    h.level = "note"
+                    h.detail = (f"{why}; {host.title} starts {h.event}'s hooks at once, so this changes nothing when "
+                                "they run (reinstall to restore the file order)")
 
 
 def cross_scope_duplicates(host: Host, docs: dict[str, Any], records: dict[str, Record]) -> list[Finding]:
