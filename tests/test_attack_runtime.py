@@ -72,11 +72,15 @@ def _path(project: Path, home: Path, managed: Path, scope: str) -> Path:
             "local": project / ".claude" / "settings.local.json", "managed": managed / "managed-settings.json"}[scope]
 
 
-def _write(path: Path, value: str | None, r: random.Random) -> None:
+def _write(path: Path, value: str | None, r: random.Random, *, escaped: bool = True) -> None:
+    """An operator's settings file. ``escaped``: non-ASCII may be written as \\u escapes (not in
+    the file install writes to: a replaced value comes back spelled as UTF-8 on uninstall, a
+    known text-fidelity gap outside this attack's class)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     env = {"OTHER": "kept"} | ({VAR: value} if value is not None else {})
     doc = {"model": "opus", "env": env} if r.random() < 0.7 else {"env": env, "permissions": {"allow": ["Bash(ls:*)"]}}
-    path.write_text(json.dumps(doc, indent=r.choice([2, 4]), ensure_ascii=r.random() < 0.5) + "\n", encoding="utf-8")
+    ascii_only = escaped and r.random() < 0.5
+    path.write_text(json.dumps(doc, indent=r.choice([2, 4]), ensure_ascii=ascii_only) + "\n", encoding="utf-8")
 
 
 def _env_value(path: Path) -> str | None:
@@ -101,7 +105,7 @@ def _env_world(seed: int, run, project: Path, home: Path, managed: Path, write_b
     values = {s: (r.choice(POOL + [value]) if r.random() < 0.35 else None) for s in SCOPES}
     for s in SCOPES:
         if values[s] is not None or s == scope or r.random() < 0.3:
-            _write(_path(project, home, managed, s), values[s], r)
+            _write(_path(project, home, managed, s), values[s], r, escaped=s != scope)
     exported = r.choice(POOL + [value]) if r.random() < 0.5 else None
     monkeypatch.delenv(VAR, raising=False)
     if exported is not None:
@@ -218,9 +222,10 @@ def _order_world(seed: int, run, project: Path, home: Path, write_bundle, monkey
     host = kind.split("-")[0]
     rel, event, neutral, nested = HOSTS[kind]
     path = (codex_home / "hooks.json") if host == "codex" else project / rel
-    sequential_project = host == "gemini" and r.random() < 0.3
+    count = r.choice([0, 1, 2, 3])
+    sequential_project = host == "gemini" and count > 0 and r.random() < 0.3  # on the operator's first group
     sequential_user = host == "gemini" and r.random() < 0.2
-    operators = [_operator_entry(host, n, nested, sequential_project and n == 0) for n in range(r.choice([0, 1, 2, 3]))]
+    operators = [_operator_entry(host, n, nested, sequential_project and n == 0) for n in range(count)]
     doc = {"version": 1} if host == "cursor" else {}
     doc["hooks"] = {event: operators}
     path.parent.mkdir(parents=True, exist_ok=True)

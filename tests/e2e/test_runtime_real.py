@@ -84,7 +84,8 @@ def test_claude_starts_hooks_at_once_and_keeps_an_exported_value(run, mock, home
 
 def test_claude_settings_env_replaces_an_exported_value(run, mock, home, project, probe, monkeypatch) -> None:
     """The issue's case 8 as measured: installed while nothing was exported, the settings env
-    (25) replaces the exported 100 in every hook; verify, in the exporting shell, says so."""
+    (25) replaces the exported 100 in every hook; verify, in the exporting shell, says so. Then
+    case 6: a local value above the at-least is what Claude uses, and verify only notes it."""
     binary = agent_binary("claude")
     assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
     monkeypatch.setenv(CAP, "100")
@@ -93,6 +94,14 @@ def test_claude_settings_env_replaces_an_exported_value(run, mock, home, project
     assert f"{CAP}='25' installed at project scope replaces the value '100' exported in this shell" in verify.stdout
     run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home, **{CAP: "100"}))
     assert {c["env"][CAP] for c in probe.calls()} == {"25"}
+    # Case 6: a local 50 shadows the installed at-least 25; Claude uses 50, which the policy allows.
+    write_operator_file(project / ".claude" / "settings.local.json", json.dumps({"env": {CAP: "50"}}))
+    shadowed = run("verify", "--host", "claude")
+    assert shadowed.exit_code == 0, shadowed.stdout
+    assert (f"note: probe: {CAP}='25' installed at project scope: Claude Code uses '50' from local settings, which "
+            "policy at-least '25' allows") in shadowed.stdout
+    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home, **{CAP: "100"}))
+    assert {c["env"][CAP] for c in probe.calls()} == {"50"}
 
 
 # -- Codex -------------------------------------------------------------------------------------------
