@@ -3,11 +3,11 @@
 The record keeps, per variable, the value we set and the value it had before (the *prior*), so
 reinstall follows the same policy as the first install and uninstall can put the prior back.
 
-A variable the operator already exports counts as the operator's value when the file has none:
-install and verify run in the operator's shell, and a host whose settings env replaces an
-exported variable (Claude) would otherwise lose it to ours. ``if-absent`` and ``at-least`` keep
-it by writing nothing; the hooks then see it only when the agent starts from a shell that
-exports it, which verify (run in that shell) checks.
+When the file has no value, the one the host would use without ours is the operator's too: a
+lower scope's settings env, else the variable exported in the shell install runs in (a host
+whose settings env replaces an exported variable, Claude, would otherwise lose it to ours).
+``if-absent`` and ``at-least`` keep it by writing nothing; an exported value then reaches hooks
+only when the agent starts from a shell that exports it, which verify (run in that shell) checks.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ class RecordedEnv:
     applied: bool  # False: the operator's value was kept and is not ours to remove
 
 
-def _decide(var: EnvVar, baseline: str | None, what: str = "the operator's value") -> tuple[bool, str]:
+def _decide(var: EnvVar, baseline: str | None) -> tuple[bool, str]:
     """Whether to set ``var`` over ``baseline``, and why not when we keep the operator's value."""
     keep = keeps(var.policy, var.value, baseline)
-    return (False, f"kept {what} {short(baseline)}{keep}") if keep else (True, "")
+    return (False, f"kept the operator's value {short(baseline)}{keep}") if keep else (True, "")
 
 
 def keeps(policy: str, value: str, found: str | None) -> str:
@@ -104,8 +104,8 @@ def install_env(
             baseline = current
         outside, where = inherited.get(var.name, (None, "")) if baseline is None else (None, "")
         if outside is not None:
-            apply, why = _decide(var, outside, "the value")
-            why = why.replace(f" {short(outside)}", f" {short(outside)} {where}", 1)
+            keep = keeps(var.policy, var.value, outside)
+            apply, why = not keep, f"kept the value {short(outside)} {where}{keep}"
             if where == EXPORTED:
                 why += "; hooks see it only when the agent starts from a shell that exports it"
         else:

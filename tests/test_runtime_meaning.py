@@ -314,3 +314,36 @@ def test_gemini_order_holds_under_sequential_and_for_field_merged_events(event, 
     from hookweave.hosts.gemini import GeminiHost
 
     assert GeminiHost().order_holds(event, docs) is holds
+
+
+def test_case8_class_a_lower_scope_value_is_weighed_like_an_exported_one(run, project, home, write_bundle,
+                                                                         monkeypatch) -> None:
+    """Claude's project env replaces the user scope's the same way it replaces an exported value."""
+    monkeypatch.setenv(CAP, "1")  # exported, but the user settings' value wins over it in Claude
+    user = home / ".claude" / "settings.json"
+    user.parent.mkdir()
+    user.write_text('{"env": {"' + CAP + '": "100"}}\n')
+    path = _claude(project, OPERATOR_CLAUDE)
+    bundle = _env_bundle(write_bundle, "20", "at-least")
+    result = run("install", bundle, "--host", "claude")
+    assert f"  note: cap: {CAP}: kept the value '100' set in user settings, already at least 20 (policy at-least)\n" \
+        in result.stdout
+    assert path.read_text(encoding="utf-8") == OPERATOR_CLAUDE
+    assert run("verify", "--host", "claude").exit_code == 0
+    user.write_text('{"env": {"' + CAP + '": "7"}}\n')  # now the policy raises it
+    assert run("verify", "--host", "claude").exit_code == 1
+    assert run("install", bundle, "--host", "claude").exit_code == 0
+    assert path.read_text(encoding="utf-8") == '{\n    "model": "opus",\n    "env": {"KEEP": "me", "' + CAP + '": "20"}\n}\n'
+    checked = run("verify", "--host", "claude", "--json")
+    assert checked.exit_code == 0
+    assert _messages(checked) == [("note", f"{CAP}='20' installed at project scope replaces the value '7' set in user "
+                                   "settings (policy at-least '20')")]
+    user.write_text('{"env": {"' + CAP + '": "300"}}\n')  # the operator raises theirs: ours lowers it
+    raised = run("verify", "--host", "claude", "--json")
+    assert raised.exit_code == 1
+    assert _messages(raised) == [("problem", f"{CAP}='20' installed at project scope replaces the value '300' set in "
+                                  "user settings, which policy at-least '20' keeps; reinstall the bundle to leave it "
+                                  "to that value")]
+    assert run("install", bundle, "--host", "claude").exit_code == 0
+    assert path.read_text(encoding="utf-8") == OPERATOR_CLAUDE
+    assert run("verify", "--host", "claude").exit_code == 0
