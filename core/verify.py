@@ -127,6 +127,8 @@ def judge_order(host: Host, files: list[FileReport], docs: Mapping[str, Any]) ->
     starts the event's hooks at once. ``docs``: every scope's data, as ``Host.order_holds`` takes it."""
     for file in files:
         for bundle in file.bundles:
+            if host.order == "sequential-flag":
+                file.findings += _other_scopes_first(host, file.scope, bundle, docs)
             for h in bundle.hooks:
                 if h.status != "out-of-order":
                     continue
@@ -158,3 +160,28 @@ def cross_scope_duplicates(host: Host, docs: dict[str, Any], records: dict[str, 
             out.append(Finding("problem", f"installed at {where} scope; {host.title} runs each copy, so hooks fire "
                                "more than once: uninstall it from all but one scope", name))
     return out
+
+
+def _other_scopes_first(host: Host, scope: str, bundle: BundleReport, docs: Mapping[str, Any]) -> list[Finding]:
+    """Where a host that orders an event runs the scopes' hooks as one sequence in ``verify_scopes``
+    order (Gemini under ``sequential``), a ``first`` hook runs after the operator's hooks of the
+    scopes before its own, and a ``last`` one before those of the scopes after: no file can say."""
+    out: list[Finding] = []
+    order = list(host.verify_scopes)
+    for h in bundle.hooks:
+        if h.status != "ok" or scope not in order or not host.order_holds(h.event, docs):
+            continue
+        others = order[: order.index(scope)] if h.position == "first" else order[order.index(scope) + 1 :]
+        where = [s for s in others if _foreign(host, docs.get(s), h.event)]
+        if where:
+            side = "before" if h.position == "first" else "after"
+            out.append(Finding("warning", f"{host.title} runs every {h.event} hook in one sequence, scope by scope "
+                               f"({', '.join(order)}), so the operator's hooks in {' and '.join(where)} settings run "
+                               f"{side} this {h.position} hook", bundle.name, h.id))
+    return out
+
+
+def _foreign(host: Host, doc: Any, event: str) -> bool:
+    hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
+    entries = hooks.get(event) if isinstance(hooks, dict) else None
+    return isinstance(entries, list) and any(host.owner(e) is None for e in entries)

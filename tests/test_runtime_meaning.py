@@ -347,3 +347,20 @@ def test_case8_class_a_lower_scope_value_is_weighed_like_an_exported_one(run, pr
     assert run("install", bundle, "--host", "claude").exit_code == 0
     assert path.read_text(encoding="utf-8") == OPERATOR_CLAUDE
     assert run("verify", "--host", "claude").exit_code == 0
+
+
+@pytest.mark.parametrize("sequential", [True, False])
+def test_case7_class_gemini_sequential_runs_the_user_scope_before_a_project_first_hook(
+        run, project, home, write_bundle, monkeypatch, sequential) -> None:
+    """Under sequential Gemini runs system-defaults, user, project, system hooks as one sequence:
+    our project-scope first hook runs after the user's hooks, which no file order can change."""
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    (home / ".gemini").mkdir()
+    (home / ".gemini" / "settings.json").write_text(json.dumps(_operator_groups("BeforeTool", sequential=sequential)))
+    assert run("install", str(write_bundle(FIRST.format(event="pre_tool_use"))), "--host", "gemini").exit_code == 0
+    result = run("verify", "--host", "gemini", "--json")
+    assert result.exit_code == 0
+    warnings = [m for level, m in _messages(result) if level == "warning"]
+    assert warnings == (["Gemini CLI runs every BeforeTool hook in one sequence, scope by scope (system-defaults, "
+                         "user, project, system), so the operator's hooks in user settings run before this first hook"]
+                        if sequential else [])
