@@ -35,6 +35,13 @@ class Host(ABC):
     - ``comments``: whether the settings format allows comments (JSONC).
     - ``project_ref``: the host's project-directory variable as a shell word.
     - ``execution``: one sentence on how the host runs an event's hooks (shown by verify).
+    - ``order``: what file order means at run time, which decides how verify weighs a hook out of
+      order: ``"parallel"`` (an event's hooks all start at once; file order is not run order, so
+      out of order is a note), ``"file"`` (they run one after another in file order, or nobody
+      knows: out of order is a problem), ``"sequential-flag"`` (parallel unless a group of the
+      event sets ``"sequential": true``, Gemini; see ``order_holds``).
+    - ``hook_env``: the bundle's env goes into each hook's own ``env`` (Gemini), which replaces a
+      variable the agent's environment exports.
     - ``dedup_across_scopes``: whether the host runs an identical command found in several scopes once
       (what the default ``run_key`` goes by; hosts with a precise key override ``run_key`` instead).
     - ``dedup_keeps``: which of the copies run once the host takes its settings (timeout) from:
@@ -61,6 +68,8 @@ class Host(ABC):
     project_ref: ClassVar[str] = "."
     hooks_key: ClassVar[str] = "hooks"
     execution: ClassVar[str] = ""
+    order: ClassVar[str] = "file"
+    hook_env: ClassVar[bool] = False
     dedup_across_scopes: ClassVar[bool] = False
     dedup_known: ClassVar[bool] = True
     dedup_keeps: ClassVar[str] = "first"
@@ -227,6 +236,14 @@ class Host(ABC):
         """Why the host refuses the whole settings file ``doc`` and runs none of its hooks
         (``"<place>: <cause>"``), or ``None`` when it loads it. Checked on every verify."""
         return None
+
+    def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
+        """Whether the file order of ``event``'s hooks decides anything when the host runs them.
+
+        ``docs``: every ``verify_scopes`` file's data by scope (``None`` when missing). ``True``
+        makes a hook out of order a problem for verify, ``False`` a note. By ``order`` by default.
+        """
+        return self.order != "parallel"
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         """Problems that would silently keep hooks from running.

@@ -38,15 +38,41 @@ def install(
 ) -> list[FilePlan]:
     from hookweave.core.plan import plan_install
 
+    inherited = {id(t): _inherited(t, project) for t in targets} if bundle.env else {}
     return run(
         targets,
-        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force),
+        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force, inherited=inherited.get(id(t))),
         dry_run=dry_run,
         force_hint="rerun with --force to replace it with the bundle's version",
         bundle=bundle.name,
         trust=trust,
         check=lambda plans: _gate_findings(plans, project),
     )
+
+
+def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
+    """Per variable, the value ``t.host`` uses when ``t``'s file does not set it, and where from:
+    the highest lower-precedence scope's settings env, else the environment. Install runs in the
+    operator's shell, so what it exports is what the agent started from here would see."""
+    import os
+
+    from hookweave.core.envmerge import EXPORTED
+
+    out = {name: (value, EXPORTED) for name, value in os.environ.items()}
+    host = t.host
+    if not host.env_key or t.scope not in host.verify_scopes:
+        return out
+    order = list(host.verify_scopes)
+    own = os.path.realpath(t.path)
+    for lower in order[: order.index(t.scope)]:
+        if os.path.realpath(host.settings_path(lower, project)) == own:
+            continue  # a user folder variable pointing into the project: the same file
+        doc = read_scope(host, lower, project)[0]
+        env = doc.get(host.env_key) if isinstance(doc, dict) else None
+        for name, value in env.items() if isinstance(env, dict) else ():
+            if isinstance(value, str):
+                out[name] = (value, f"set in {lower} settings")
+    return out
 
 
 def _gate_findings(plans: list[FilePlan], project: Path) -> None:

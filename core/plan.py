@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from hookweave.core import envmerge, merge, patch, paths, record, resolve
 from hookweave.core.errors import BadInput
@@ -77,7 +77,10 @@ def _check_created(rec: record.Record, target: Target) -> None:
         )
 
 
-def plan_install(target: Target, text: str | None, record_text: str | None, bundle: Bundle, *, force: bool) -> FilePlan:
+def plan_install(target: Target, text: str | None, record_text: str | None, bundle: Bundle, *, force: bool,
+                 inherited: Mapping[str, tuple[str, str]] | None = None) -> FilePlan:
+    """``inherited``: per env variable, the value the host uses when this file does not set it,
+    and where from (a lower scope's settings, the shell install runs in): env policies weigh it."""
     host = target.host
     doc, rec = load(target, text, record_text)
     regs, findings = resolve.registrations(host, bundle)
@@ -133,8 +136,11 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
                 _mark_created(created, f"/{escape(key)}")
     env_record: dict[str, envmerge.RecordedEnv] = {}
     if host.env_key and (env_wanted or (prev and prev.env)):
-        env_record, notes = _install_env(new, created, host.env_key, env_wanted, prev.env if prev else {})
+        env_record, notes = _install_env(new, created, host.env_key, env_wanted, prev.env if prev else {}, inherited)
         findings += [Finding("note", f"{name}: {why}", bundle.name) for name, why in notes]
+    if host.hook_env and regs:
+        exported = {n: v for n, (v, where) in (inherited or {}).items() if where == envmerge.EXPORTED}
+        findings += envmerge.hook_env_findings(host, bundle, exported)
     _drop_empty_created(new, created, {})
     recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id))) for r in regs)
     bundles = dict(rec.bundles)
@@ -200,9 +206,9 @@ def _editable(doc: dict, host: Host) -> dict:
     return new
 
 
-def _install_env(new: dict, created: list[str], key: str, wanted, recorded) -> tuple[dict, list]:
+def _install_env(new: dict, created: list[str], key: str, wanted, recorded, inherited) -> tuple[dict, list]:
     existed = key in new
-    env, env_record, notes = envmerge.install_env(new.get(key, {}), wanted, recorded)
+    env, env_record, notes = envmerge.install_env(new.get(key, {}), wanted, recorded, inherited)
     if existed or env:
         new[key] = env
         if not existed:

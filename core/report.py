@@ -81,7 +81,7 @@ def print_verify(reports: list[HostReport]) -> None:
                 console.out(f"    {bundle.name} {bundle.version}")
                 width = max((len(h.id) for h in bundle.hooks), default=0)
                 for h in bundle.hooks:
-                    style = "ok" if h.status == "ok" else "problem"
+                    style = "ok" if h.status == "ok" else h.level
                     tail = f"  {h.detail}" if h.detail else ""
                     console.out(f"      {h.status:<12} {h.id:<{width}}  {h.event} ({h.position}){tail}", style)
             for f in file.findings:
@@ -107,7 +107,7 @@ def verify_json(reports: list[HostReport]) -> dict[str, Any]:
                         "path": f.shown,
                         "bundles": [
                             {"name": b.name, "version": b.version,
-                             "hooks": [h._asdict() for h in b.hooks]}
+                             "hooks": [h.as_json() for h in b.hooks]}
                             for b in f.bundles
                         ],
                         "findings": [x.as_json() for x in f.findings],

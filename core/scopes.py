@@ -111,6 +111,7 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
         for label, path in host.context_paths(project).items():
             docs[label] = read_context(host, path)
         report.findings += host.gates(docs, set(records), project)
+        verify.judge_order(host, report.files, docs)  # what order means at run time can hang on every scope
         report.findings += verify.env_shadowing(host, docs, records)
         report.findings += duplicates.cross_scope(host, docs, records, project)
         report.findings += host.verify_extra(project, scopes)

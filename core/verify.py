@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import os
+from typing import Any, Mapping
 
 from hookweave.core import duplicates, merge
+from hookweave.core.envverify import env_shadowing, hook_env_findings  # noqa: F401 - verify's env checks
 from hookweave.core.host import Host
 from hookweave.core.findings import Finding
 from hookweave.core.patch import sha256
 from hookweave.core.record import Record, RecordedBundle
 
 
-class HookStatus(NamedTuple):
-    id: str
-    event: str
-    position: str
-    status: str  # ok | missing | modified | duplicated | out-of-order
-    detail: str = ""
+class HookStatus:
+    """One recorded hook as verify finds it (mutable: ``judge_order`` weighs it again on every scope)."""
+
+    __slots__ = ("id", "event", "position", "status", "detail", "level")
+
+    def __init__(self, id: str, event: str, position: str, status: str, detail: str = "", level: str = "problem") -> None:
+        self.id, self.event, self.position = id, event, position
+        self.status = status  # ok | missing | modified | duplicated | out-of-order
+        self.detail = detail
+        self.level = level  # of a status other than ok; out-of-order is a note where order does not hold
+
+    def as_json(self) -> dict[str, str]:
+        return {name: getattr(self, name) for name in self.__slots__}
 
 
 class BundleReport:
@@ -39,18 +48,25 @@ class FileReport:
 
     @property
     def problems(self) -> int:
-        bad_hooks = sum(1 for b in self.bundles for h in b.hooks if h.status != "ok")
+        bad_hooks = sum(1 for b in self.bundles for h in b.hooks if h.status != "ok" and h.level == "problem")
         return bad_hooks + sum(1 for f in self.findings if f.level == "problem")
 
 
-def verify_file(host: Host, scope: str, shown: str, doc: Any, rec: Record) -> FileReport:
+def verify_file(host: Host, scope: str, shown: str, doc: Any, rec: Record,
+                exported: Mapping[str, str] | None = None) -> FileReport:
+    """One file against its record. Order is judged on this file alone here; ``judge_order``
+    judges it again on every scope (Gemini's ``sequential`` in one scope orders them all).
+    ``exported``: the environment verify runs in (the operator's shell), ``os.environ`` by default."""
     report = FileReport(scope, shown)
     hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
     hooks = hooks if isinstance(hooks, dict) else {}
     for name, bundle in sorted(rec.bundles.items()):
-        report.bundles.append(_bundle_report(host, hooks, name, bundle))
+        bundle_report = _bundle_report(host, hooks, name, bundle)
+        report.bundles.append(bundle_report)
         report.findings += _copy_findings(host, hooks, name, bundle)
-        report.findings += _env_findings(host, doc, name, bundle)
+        if host.hook_env:
+            report.findings += hook_env_findings(host, hooks, name, bundle, os.environ if exported is None else exported)
+    judge_order(host, [report], {scope: doc})
     recorded = set(rec.bundles)
     strays = sorted(
         {found for entries in hooks.values() if isinstance(entries, list) for e in entries
@@ -89,7 +105,7 @@ def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
         elif sha256(found[h.id]) != h.sha256:
             status, detail = "modified", "edited since it was installed; reinstall with --force to restore it"
         elif h.id in order_issues:
-            status, detail = "out-of-order", order_issues[h.id] + "; reinstall the bundle to fix the order"
+            status, detail = "out-of-order", order_issues[h.id]
         twins = sum(1 for event, hook_id in copies if hook_id == h.id and event == h.event)
         if status == "ok" and twins:
             runs = duplicates.same_file(host, h.event, hooks.get(h.event), (name, h.id))
@@ -114,40 +130,46 @@ def _copy_findings(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
     ]
 
 
-def _env_findings(host: Host, doc: Any, name: str, bundle: RecordedBundle) -> list[Finding]:
-    if not host.env_key or not bundle.env:
-        return []
-    env = doc.get(host.env_key) if isinstance(doc, dict) else None
-    env = env if isinstance(env, dict) else {}
-    out: list[Finding] = []
-    for var, rec in bundle.env.items():
-        if not rec.applied:
-            out.append(Finding("note", f"{var}: the operator's value {env.get(var)!r} was kept ({rec.policy})", name))
-        elif env.get(var) != rec.value:
-            out.append(Finding("problem", f"{var} holds {env.get(var)!r}, not the installed {rec.value!r}", name))
-    return out
-
-
-def env_shadowing(host: Host, docs: dict[str, Any], records: dict[str, Record]) -> list[Finding]:
-    """Installed env values that a higher-precedence scope overrides (later in ``verify_scopes``)."""
-    if not host.env_key:
-        return []
-    order = list(host.verify_scopes)
-    out: list[Finding] = []
-    for scope, rec in records.items():
-        for name, bundle in rec.bundles.items():
-            for var, mine in bundle.env.items():
-                if not mine.applied:
+def judge_order(host: Host, files: list[FileReport], docs: Mapping[str, Any]) -> None:
+    """Weigh each hook out of order by what file order means when the host runs the event: a
+    problem where it holds (one after another, Gemini ``sequential``), a note where the host
+    starts the event's hooks at once. ``docs``: every scope's data, as ``Host.order_holds`` takes it."""
+    for file in files:
+        for bundle in file.bundles:
+            if host.order == "sequential-flag":
+                file.findings += _other_scopes_first(host, file.scope, bundle, docs)
+            for h in bundle.hooks:
+                if h.status != "out-of-order":
                     continue
-                for higher in reversed(order[order.index(scope) + 1 :]):
-                    env = (docs.get(higher) or {}).get(host.env_key) if isinstance(docs.get(higher), dict) else None
-                    if isinstance(env, dict) and var in env and env[var] != mine.value:
-                        out.append(Finding(
-                            "problem",
-                            f"{var}={mine.value} installed at {scope} scope is shadowed: {higher} settings set "
-                            f"{env[var]!r}, which {host.title} uses",
-                            name,
-                        ))
-                        break
+                why = h.detail.split("; ", 1)[0]  # what is out of order (judged again: the rest is ours)
+                if host.order_holds(h.event, docs):
+                    h.level = "problem"
+                    h.detail = f"{why}; {host.title} runs {h.event}'s hooks in file order: reinstall the bundle to fix it"
+                else:
+                    h.level = "note"
+                    h.detail = (f"{why}; {host.title} starts {h.event}'s hooks at once, so this changes nothing when "
+                                "they run (reinstall to restore the file order)")
+
+def _other_scopes_first(host: Host, scope: str, bundle: BundleReport, docs: Mapping[str, Any]) -> list[Finding]:
+    """Where a host that orders an event runs the scopes' hooks as one sequence in ``verify_scopes``
+    order (Gemini under ``sequential``), a ``first`` hook runs after the operator's hooks of the
+    scopes before its own, and a ``last`` one before those of the scopes after: no file can say."""
+    out: list[Finding] = []
+    order = list(host.verify_scopes)
+    for h in bundle.hooks:
+        if h.status != "ok" or scope not in order or not host.order_holds(h.event, docs):
+            continue
+        others = order[: order.index(scope)] if h.position == "first" else order[order.index(scope) + 1 :]
+        where = [s for s in others if _foreign(host, docs.get(s), h.event)]
+        if where:
+            side = "before" if h.position == "first" else "after"
+            out.append(Finding("warning", f"{host.title} runs every {h.event} hook in one sequence, scope by scope "
+                               f"({', '.join(order)}), so the operator's hooks in {' and '.join(where)} settings run "
+                               f"{side} this {h.position} hook", bundle.name, h.id))
     return out
 
+
+def _foreign(host: Host, doc: Any, event: str) -> bool:
+    hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
+    entries = hooks.get(event) if isinstance(hooks, dict) else None
+    return isinstance(entries, list) and any(host.owner(e) is None for e in entries)

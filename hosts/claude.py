@@ -45,6 +45,7 @@ class ClaudeCodeHost(NestedGroupsHost):
     project_ref = '"$CLAUDE_PROJECT_DIR"'
     dedup_across_scopes = True  # keyed by type, shell, command, args and if: run_key
     dedup_keeps = "last"  # a Map: the first copy's place, the last copy's handler (tests/e2e: its timeout)
+    order = "parallel"  # measured on 2.1.197: the hooks of one event overlap, whatever the file order
     execution = (
         "Claude starts all of an event's matching hooks at once and does not wait for one before "
         "the next, so file order is not execution order"

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core import names, paths
+from hookweave.core import envmerge, names, paths
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
 from hookweave.core.findings import Finding
@@ -50,6 +50,8 @@ class GeminiHost(NestedGroupsHost):
     project_ref = "$GEMINI_PROJECT_DIR"
     dedup_across_scopes = True  # by name and command: run_key
     dedup_keeps = "first"  # tests/e2e: the user copy's timeout applied
+    order = "sequential-flag"
+    hook_env = True
     execution = (
         "Gemini runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
         "then all of them run one after another in file order, user scope before project scope"
@@ -91,7 +93,7 @@ class GeminiHost(NestedGroupsHost):
         }
         if hook.timeout is not None:
             handler["timeout"] = hook.timeout * 1000  # Gemini counts milliseconds
-        env = {v.name: v.value for v in bundle.env if v.hosts is None or self.name in v.hosts}
+        env = {v.name: envmerge.hook_env_value(v) for v in bundle.env if v.hosts is None or self.name in v.hosts}
         if env:
             handler["env"] = env
         group: dict[str, Any] = {}
@@ -102,6 +104,16 @@ class GeminiHost(NestedGroupsHost):
             group["sequential"] = True
         group["hooks"] = [handler]
         return group
+
+    def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
+        """Under ``"sequential": true`` on any group of the event, in any scope, the whole event runs
+        one hook after another in file order. In parallel Gemini still merges the answers in file
+        order, and for the events it merges field by field (BeforeModel, AfterModel and the simple
+        merge of SessionEnd, PreCompress, Notification) the later hook's answer wins a field."""
+        if event not in OR_MERGED:
+            return True
+        return any(isinstance(g, dict) and g.get("sequential") is True
+                   for s in self.verify_scopes for g in _list(_get(docs.get(s), ("hooks", event))))
 
     def forget(self, doc: dict[str, Any], bundle: str, hook_ids: list[str]) -> None:
         """Drop our names from hooksConfig.disabled, which Gemini's /hooks disable writes."""
@@ -151,6 +163,10 @@ class GeminiHost(NestedGroupsHost):
                                  "run one after another"))
         return found
 
+
+# Events whose answers Gemini combines without regard to order (a block from any hook blocks;
+# BeforeToolSelection takes the union of the tools): their file order matters only when sequential.
+OR_MERGED = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "BeforeToolSelection"})
 
 GATE_TYPES = {  # where a gate reads a setting, and what Gemini's settings schema has there
     ("hooksConfig",): (dict, "an object"),

@@ -110,14 +110,23 @@ def test_env_policies_install_and_uninstall(run, project, write_bundle, operator
     assert path.read_text(encoding="utf-8") == original
 
 
-def test_env_changed_by_operator_is_left_on_uninstall(run, project, write_bundle) -> None:
+@pytest.mark.parametrize(
+    ("policy", "exit_code", "line"),
+    [  # judged on the value Claude uses against the policy (issue 10 case 6)
+        ("if-absent", 0, "  note: cap: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP='50' installed at project scope: Claude Code uses "
+         "'9' from project settings, which policy if-absent '50' allows\n"),
+        ("at-least", 1, "  problem: cap: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP='50' installed at project scope: Claude Code "
+         "uses '9' from project settings, which policy at-least '50' does not allow; reinstall the bundle to set it\n"),
+    ],
+)
+def test_env_changed_by_operator_is_left_on_uninstall(run, project, write_bundle, policy, exit_code, line) -> None:
     path = _settings(project, '{"env": {}}')
-    bundle = _cap_bundle(write_bundle, "50", "if-absent")
+    bundle = _cap_bundle(write_bundle, "50", policy)
     run("install", bundle, "--host", "claude")
     path.write_text('{"env": {"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "9"}}')
     verify = run("verify", "--host", "claude")
-    assert verify.exit_code == 1
-    assert "    problem: cap: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP holds '9', not the installed '50'\n" in verify.stdout
+    assert verify.exit_code == exit_code
+    assert line in verify.stdout
     result = run("uninstall", "cap", "--host", "claude")
     assert result.exit_code == 0
     assert "  note: cap: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: left as is: it holds '9', not the installed '50'\n" in result.stdout
@@ -131,8 +140,8 @@ def test_local_value_shadowing_an_installed_env_var_fails_verify(run, project) -
     _settings(project, '{"env": {"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "8"}}\n', "settings.local.json")
     result = run("verify", "--host", "claude")
     assert result.exit_code == 1
-    assert ("  problem: guard: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=20 installed at project scope is shadowed: "
-            "local settings set '8', which Claude Code uses\n") in result.stdout
+    assert ("  problem: guard: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP='20' installed at project scope: Claude Code uses '8' "
+            "from local settings, which policy at-least '20' does not allow; change it in local settings\n") in result.stdout
 
 
 @pytest.mark.parametrize(

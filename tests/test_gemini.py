@@ -54,10 +54,10 @@ def test_ordered_bundle_gets_sequential_ms_timeouts_names_and_env(run, settings,
     assert groups[1:] == [
         {"matcher": "run_shell_command|write_file", "sequential": True, "hooks": [
             {"type": "command", "name": "ordered/first-step", "command": "step one # hookweave:ordered/first-step",
-             "timeout": 3000, "env": {"STEP_LOG": "/tmp/steps.log"}}]},
+             "timeout": 3000, "env": {"STEP_LOG": "${STEP_LOG:-/tmp/steps.log}"}}]},
         {"sequential": True, "hooks": [
             {"type": "command", "name": "ordered/second-step", "command": "step two # hookweave:ordered/second-step",
-             "env": {"STEP_LOG": "/tmp/steps.log"}}]},
+             "env": {"STEP_LOG": "${STEP_LOG:-/tmp/steps.log}"}}]},
     ]
     assert "// Operator's Gemini settings: comments must survive every write." in settings.read_text()
     verify = run("verify", "--host", "gemini")

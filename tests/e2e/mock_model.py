@@ -2,7 +2,9 @@
 
 It speaks Anthropic Messages (SSE), OpenAI Responses (SSE) and Gemini streamGenerateContent.
 Stateless: a request whose conversation holds no tool result yet gets one shell tool call
-(``echo hookweave-e2e``); a request with a tool result gets a final text, ending the turn.
+(``echo hookweave-e2e``), or one call per command in ``commands`` (all in one reply, so one
+agent run can put several hook outcomes side by side); a request with a tool result gets a final
+text, ending the turn.
 Every request is appended to ``requests`` for the tests to inspect.
 """
 
@@ -20,6 +22,7 @@ DONE = "All done."
 class MockModel:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.commands: list[str] = [SHELL]  # the shell calls of the first reply
         handler = type("Handler", (_Handler,), {"mock": self})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.port = self.server.server_address[1]
@@ -103,29 +106,32 @@ class _Handler(BaseHTTPRequestHandler):
         wants_tool = not done and any(t.get("name") == "Bash" for t in body.get("tools") or [])
         usage = {"input_tokens": 10, "output_tokens": 5}
         if wants_tool:
-            block = {"type": "tool_use", "id": "toolu_e2e", "name": "Bash", "input": {"command": SHELL}}
+            blocks = [{"type": "tool_use", "id": f"toolu_e2e{i}", "name": "Bash", "input": {"command": command}}
+                      for i, command in enumerate(self.mock.commands)]
             stop = "tool_use"
         else:
-            block = {"type": "text", "text": DONE}
+            blocks = [{"type": "text", "text": DONE}]
             stop = "end_turn"
         message = {"id": "msg_e2e", "type": "message", "role": "assistant", "model": body.get("model", "mock"),
-                   "content": [block], "stop_reason": stop, "stop_sequence": None, "usage": usage}
+                   "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage}
         if not body.get("stream"):
             self._json(message)
             return
         start = {**message, "content": [], "stop_reason": None}
-        if block["type"] == "tool_use":
-            events = [("content_block_start", {"type": "content_block_start", "index": 0,
-                                               "content_block": {**block, "input": {}}}),
-                      ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
-                          "type": "input_json_delta", "partial_json": json.dumps(block["input"])}})]
-        else:
-            events = [("content_block_start", {"type": "content_block_start", "index": 0,
-                                               "content_block": {"type": "text", "text": ""}}),
-                      ("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                               "delta": {"type": "text_delta", "text": DONE}})]
+        events: list[tuple[str | None, Any]] = []
+        for i, block in enumerate(blocks):
+            if block["type"] == "tool_use":
+                events += [("content_block_start", {"type": "content_block_start", "index": i,
+                                                    "content_block": {**block, "input": {}}}),
+                           ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {
+                               "type": "input_json_delta", "partial_json": json.dumps(block["input"])}})]
+            else:
+                events += [("content_block_start", {"type": "content_block_start", "index": i,
+                                                    "content_block": {"type": "text", "text": ""}}),
+                           ("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                    "delta": {"type": "text_delta", "text": DONE}})]
+            events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
         self._sse([("message_start", {"type": "message_start", "message": start}), *events,
-                   ("content_block_stop", {"type": "content_block_stop", "index": 0}),
                    ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
                                       "usage": {"output_tokens": 5}}),
                    ("message_stop", {"type": "message_stop"})])
@@ -137,13 +143,14 @@ class _Handler(BaseHTTPRequestHandler):
         done = any(isinstance(i, dict) and i.get("type") in ("function_call_output", "custom_tool_call_output",
                                                              "local_shell_call_output") for i in items)
         tools = {t.get("name") or t.get("type"): t for t in body.get("tools") or []}
-        call = None if done else _openai_shell_call(tools)
-        item = call or {"type": "message", "role": "assistant", "id": "msg_e2e",
-                        "content": [{"type": "output_text", "text": DONE, "annotations": []}]}
+        calls = [] if done else [_openai_shell_call(tools, c, f"call_e2e{i}") for i, c in enumerate(self.mock.commands)]
+        items = [c for c in calls if c] or [{"type": "message", "role": "assistant", "id": "msg_e2e",
+                                             "content": [{"type": "output_text", "text": DONE, "annotations": []}]}]
         usage = {"input_tokens": 10, "input_tokens_details": None, "output_tokens": 5,
                  "output_tokens_details": None, "total_tokens": 15}
         self._sse([("response.created", {"type": "response.created", "response": {"id": "resp_e2e"}}),
-                   ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+                   *[("response.output_item.done", {"type": "response.output_item.done", "output_index": i, "item": item})
+                     for i, item in enumerate(items)],
                    ("response.completed", {"type": "response.completed",
                                            "response": {"id": "resp_e2e", "usage": usage}})])
 
@@ -154,10 +161,10 @@ class _Handler(BaseHTTPRequestHandler):
         done = any("functionResponse" in p for c in contents for p in c.get("parts") or [])
         declared = {d.get("name") for t in body.get("tools") or [] for d in t.get("functionDeclarations") or []}
         if not done and "run_shell_command" in declared:
-            part = {"functionCall": {"name": "run_shell_command", "args": {"command": SHELL}}}
+            parts = [{"functionCall": {"name": "run_shell_command", "args": {"command": c}}} for c in self.mock.commands]
         else:
-            part = {"text": DONE}
-        reply = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+            parts = [{"text": DONE}]
+        reply = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
                  "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
         if stream:
             self._sse([(None, reply)])
@@ -165,18 +172,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(reply)
 
 
-def _openai_shell_call(tools: dict[str, Any]) -> dict | None:
+def _openai_shell_call(tools: dict[str, Any], command: str = SHELL, call_id: str = "call_e2e") -> dict | None:
     """A call of whichever shell tool this Codex version offers."""
     if "shell" in tools:
-        args = {"command": ["bash", "-lc", SHELL]}
-        return {"type": "function_call", "name": "shell", "arguments": json.dumps(args), "call_id": "call_e2e"}
+        args = {"command": ["bash", "-lc", command]}
+        return {"type": "function_call", "name": "shell", "arguments": json.dumps(args), "call_id": call_id}
     if "shell_command" in tools:
-        return {"type": "function_call", "name": "shell_command", "arguments": json.dumps({"command": SHELL}),
-                "call_id": "call_e2e"}
+        return {"type": "function_call", "name": "shell_command", "arguments": json.dumps({"command": command}),
+                "call_id": call_id}
     if "exec_command" in tools:
-        return {"type": "function_call", "name": "exec_command", "arguments": json.dumps({"cmd": SHELL}),
-                "call_id": "call_e2e"}
+        return {"type": "function_call", "name": "exec_command", "arguments": json.dumps({"cmd": command}),
+                "call_id": call_id}
     if "local_shell" in tools:
-        return {"type": "local_shell_call", "call_id": "call_e2e", "status": "completed",
-                "action": {"type": "exec", "command": ["bash", "-lc", SHELL]}}
+        return {"type": "local_shell_call", "call_id": call_id, "status": "completed",
+                "action": {"type": "exec", "command": ["bash", "-lc", command]}}
     return None

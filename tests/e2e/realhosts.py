@@ -36,9 +36,10 @@ class Probe:
     def command(self, hook_id: str, sleep: float = 0) -> str:
         return f"python3 {self.folder}/probe.py {hook_id} {self.log} {sleep}"
 
-    def bundle(self, *, sequential: bool = False, sleep: float = 0) -> str:
+    def bundle(self, *, sequential: bool = False, sleep: float = 0, pre_position: str = "last") -> str:
         def hook(hook_id: str, event: str, matcher: str = "") -> str:
-            return (f'[[hooks]]\nid = "{hook_id}"\nevent = "{event}"\n{matcher}'
+            position = f'position = "{pre_position}"\n' if hook_id == "pre" else ""
+            return (f'[[hooks]]\nid = "{hook_id}"\nevent = "{event}"\n{matcher}{position}'
                     f'command = ["python3", "{{bundle_dir}}/probe.py", "probe-{hook_id}", "{self.log}", "{sleep}"]\n')
 
         manifest = (f'[bundle]\nname = "probe"\nversion = "1.0.0"\nsequential = {str(sequential).lower()}\n'
@@ -63,6 +64,28 @@ class Probe:
         lines = self.log.read_text().splitlines()
         self.log.unlink()  # each run starts with an empty log
         return [json.loads(line) for line in lines]
+
+
+def overlap(a: dict, b: dict) -> bool:
+    """Whether two probe calls ran at the same time (each started before the other ended)."""
+    return a["start"] < b["end"] and b["start"] < a["end"]
+
+
+def tool_results(mock, host: str) -> dict[str, str]:
+    """What the model was told about each shell call of the mock's first reply, by ``mode-<name>``."""
+    last = mock.requests[-1]["body"]
+    if host == "claude":
+        calls = {f"toolu_e2e{i}": c for i, c in enumerate(mock.commands)}
+        results = [b for m in last.get("messages", []) if isinstance(m.get("content"), list) for b in m["content"]
+                   if b.get("type") == "tool_result"]
+        return {calls[r["tool_use_id"]].split("mode-")[1]: r["content"] if isinstance(r["content"], str)
+                else " ".join(x.get("text", "") for x in r["content"]) for r in results}
+    if host == "codex":
+        calls = {f"call_e2e{i}": c for i, c in enumerate(mock.commands)}
+        return {calls[i["call_id"]].split("mode-")[1]: i["output"] for i in last.get("input", [])
+                if isinstance(i, dict) and i.get("type") == "function_call_output"}
+    parts = [p["functionResponse"] for c in last.get("contents", []) for p in c.get("parts") or [] if "functionResponse" in p]
+    return {mock.commands[int(p["id"].rsplit("_", 1)[1])].split("mode-")[1]: json.dumps(p["response"]) for p in parts}
 
 
 def run_agent(argv: list[str], cwd: Path, env: dict[str, str], returncode: int = 0) -> subprocess.CompletedProcess:
