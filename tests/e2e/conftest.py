@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))  # mock_model and realhosts sit here (tests/ is no package)
 
 from mock_model import MockModel  # noqa: E402
-from realhosts import Probe  # noqa: E402
+from realhosts import Probe, agent_binary, run_agent  # noqa: E402
 
 
 @pytest.fixture
@@ -27,3 +27,36 @@ def mock():
 @pytest.fixture
 def probe(tmp_path: Path) -> Probe:
     return Probe(tmp_path / "probe")
+
+
+# -- the agents, each offline against the mock (a test module may define its own) --------------------
+
+@pytest.fixture
+def claude(mock, home: Path, project: Path):
+    binary = agent_binary("claude")
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
+           "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    return lambda: run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, env)
+
+
+@pytest.fixture
+def codex_env(mock, home: Path, project: Path) -> dict[str, str]:
+    codex_home = home / ".codex"
+    codex_home.mkdir()
+    # Offline: the mock provider, and no update check, analytics or remote plugins (each of which
+    # otherwise looks up chatgpt.com or api.github.com).
+    (codex_home / "config.toml").write_text(
+        '# the operator\'s Codex config\nmodel = "mock-model"\nmodel_provider = "mock"\n'
+        f'check_for_update_on_startup = false\nchatgpt_base_url = "{mock.url}/backend-api/"\n\n'
+        f'[model_providers.mock]\nname = "Mock"\nbase_url = "{mock.url}/v1"\nwire_api = "responses"\n'
+        'env_key = "MOCK_API_KEY"\n\n[analytics]\nenabled = false\n\n'
+        '[features]\nplugins = false\nremote_plugin = false\nplugin_sharing = false\napps = false\n'
+        f'in_app_updates = false\n\n[projects."{project}"]\ntrust_level = "trusted"\n')
+    return {"HOME": str(home), "CODEX_HOME": str(codex_home), "MOCK_API_KEY": "dummy"}
+
+
+@pytest.fixture
+def codex(codex_env, project: Path):
+    binary = agent_binary("codex")
+    argv = [str(binary), "exec", "--skip-git-repo-check", "-s", "danger-full-access", "run the echo"]
+    return lambda: run_agent(argv, project, codex_env)

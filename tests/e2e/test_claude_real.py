@@ -5,16 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from realhosts import agent_binary, ids, run_agent, write_operator_file
-
-
-@pytest.fixture
-def claude(mock, home: Path, project: Path):
-    binary = agent_binary("claude")
-    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
-           "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
-    return lambda: run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, env)
+from realhosts import ids, write_operator_file
 
 
 def _operator_settings(project: Path, probe) -> tuple[Path, str]:

@@ -7,34 +7,10 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-from realhosts import agent_binary, ids, run_agent, write_operator_file
+from realhosts import agent_binary, ids, write_operator_file
 
 from hookweave.hosts.codex import trust_hash
 from hookweave.hosts.codex_appserver import hooks_list
-
-
-@pytest.fixture
-def codex_env(mock, home: Path, project: Path) -> dict[str, str]:
-    codex_home = home / ".codex"
-    codex_home.mkdir()
-    # Offline: the mock provider, and no update check, analytics or remote plugins (each of which
-    # otherwise looks up chatgpt.com or api.github.com).
-    (codex_home / "config.toml").write_text(
-        '# the operator\'s Codex config\nmodel = "mock-model"\nmodel_provider = "mock"\n'
-        f'check_for_update_on_startup = false\nchatgpt_base_url = "{mock.url}/backend-api/"\n\n'
-        f'[model_providers.mock]\nname = "Mock"\nbase_url = "{mock.url}/v1"\nwire_api = "responses"\n'
-        'env_key = "MOCK_API_KEY"\n\n[analytics]\nenabled = false\n\n'
-        '[features]\nplugins = false\nremote_plugin = false\nplugin_sharing = false\napps = false\n'
-        f'in_app_updates = false\n\n[projects."{project}"]\ntrust_level = "trusted"\n')
-    return {"HOME": str(home), "CODEX_HOME": str(codex_home), "MOCK_API_KEY": "dummy"}
-
-
-@pytest.fixture
-def codex(codex_env, project: Path):
-    binary = agent_binary("codex")
-    argv = [str(binary), "exec", "--skip-git-repo-check", "-s", "danger-full-access", "run the echo"]
-    return lambda: run_agent(argv, project, codex_env)
 
 
 def _operator_hooks(project: Path, probe, codex_env) -> tuple[Path, str]:

@@ -6,16 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from realhosts import agent_binary, ids, run_agent, write_operator_file
-
-
-@pytest.fixture
-def claude(mock, home: Path, project: Path):
-    binary = agent_binary("claude")
-    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
-           "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
-    return lambda: run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, env)
+from realhosts import ids, write_operator_file
 
 
 def test_claude_case_1_merged_disable_all_hooks(run, claude, probe, project) -> None:
@@ -51,26 +42,6 @@ def test_claude_case_1_merged_disable_all_hooks(run, claude, probe, project) -> 
 
 
 # -- Codex -------------------------------------------------------------------------------------------
-
-@pytest.fixture
-def codex_env(mock, home: Path, project: Path) -> dict[str, str]:
-    codex_home = home / ".codex"
-    codex_home.mkdir()
-    (codex_home / "config.toml").write_text(
-        'model = "mock-model"\nmodel_provider = "mock"\n'
-        f'check_for_update_on_startup = false\nchatgpt_base_url = "{mock.url}/backend-api/"\n\n'
-        f'[model_providers.mock]\nname = "Mock"\nbase_url = "{mock.url}/v1"\nwire_api = "responses"\n'
-        'env_key = "MOCK_API_KEY"\n\n[analytics]\nenabled = false\n\n'
-        '[features]\nplugins = false\nremote_plugin = false\nplugin_sharing = false\napps = false\n'
-        f'in_app_updates = false\n\n[projects."{project}"]\ntrust_level = "trusted"\n')
-    return {"HOME": str(home), "CODEX_HOME": str(codex_home), "MOCK_API_KEY": "dummy"}
-
-
-@pytest.fixture
-def codex(codex_env, project: Path):
-    binary = agent_binary("codex")
-    argv = [str(binary), "exec", "--skip-git-repo-check", "-s", "danger-full-access", "run the echo"]
-    return lambda: run_agent(argv, project, codex_env)
 
 
 def test_codex_case_3_project_features_switch_off_user_hooks(run, codex, codex_env, probe, project) -> None:
