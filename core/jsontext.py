@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import chain, compress, repeat
+from operator import is_
 from typing import Any, NamedTuple
 
 from hookweave.core.errors import ParseError
@@ -168,17 +170,21 @@ def refuse_constant(name: str) -> Any:
 
 
 def _depth(value: Any) -> int:
-    """How deep the deepest value sits (the top one at 0), as ``_Parser.value`` counts it."""
-    deepest, stack = 0, [(value, 0)] if isinstance(value, (dict, list)) else []
-    while stack:
-        node, depth = stack.pop()
-        children = node.values() if isinstance(node, dict) else node
+    """How deep the deepest value sits (the top one at 0), as ``_Parser.value`` counts it.
+
+    One level at a time, and each level's work is done by C iterators (types, filters, chains):
+    a 10,000-entry file has thousands of containers, and a Python step for each cost 4 ms."""
+    deepest, depth = 0, 0
+    level = [value] if type(value) in _CONTAINERS else []
+    while level:
+        kinds = list(map(type, level))
+        dicts = compress(level, map(is_, kinds, repeat(dict)))
+        lists = compress(level, map(is_, kinds, repeat(list)))
+        children = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
         if children:
-            deepest = max(deepest, depth + 1)
-            # The element types, gathered at C speed, tell whether anything below is a container:
-            # a 100,000-string list is skipped without a Python step per string.
-            if not _CONTAINERS.isdisjoint(set(map(type, children))):
-                stack.extend([(c, depth + 1) for c in children if type(c) is dict or type(c) is list])
+            deepest = depth + 1
+        level = list(compress(children, map(_CONTAINERS.__contains__, map(type, children))))
+        depth += 1
     return deepest
 
 
