@@ -156,6 +156,8 @@ def write_text(path: Path, text: str | None, expected: str | None, *, like: Path
 
 
 def missing_folders(paths: list[Path]) -> list[Path]:
+    if all(real(path).parent.is_dir() for path in paths):
+        return []  # the common case, without loading the write side
     from hookweave.core import fileowners  # the write side loads with the commands that write
 
     return fileowners.missing_folders(paths)

@@ -44,8 +44,7 @@ def root(text: str, path: str, *, comments: bool = False, checked: bool = False)
 _ROOTS: dict[int, tuple[str, Node | LazyNode]] = {}
 
 
-def forget_roots() -> None:
-    _ROOTS.clear()
+jsontext.FORGETTERS.append(_ROOTS.clear)
 
 
 def break_outside_comments(text: str, start: int, end: int) -> int:

@@ -132,11 +132,14 @@ _RECENT: dict[tuple[int, bool], tuple[str, Any]] = {}
 
 
 def forget_recent() -> None:
-    """Drop the kept values and spans (a command about to write needs texts only)."""
-    from hookweave.core import jsonspans
-
+    """Drop the kept values, and what other modules keep by text (a command about to write needs
+    texts only)."""
     _RECENT.clear()
-    jsonspans.forget_roots()
+    for forget in FORGETTERS:
+        forget()
+
+
+FORGETTERS: list = []  # modules that keep data by text add their ``clear`` here when they load
 
 
 def _load(text: str, path: str, comments: bool, comment_fix: str) -> Any:
