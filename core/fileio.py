@@ -180,11 +180,18 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
 
     from hookweave.core import fileowners, fileswap
 
-    if read_text(target) != expected:
+    # Bytes, compared a slice at a time with the file (``fileswap.holds``): a big file's text is
+    # never decoded again nor held twice while it is written.
+    old = expected.encode("utf-8") if expected is not None else None
+    info = _stat(target, shown)
+    problem = filecheck.not_regular(shown, info) if info is not None else None
+    if problem:
+        raise problem
+    if not fileswap.holds(target, old):
         raise fileswap.conflict(shown)
     if text is None:
-        if expected is not None:
-            fileswap.delete(target, expected, shown)
+        if old is not None:
+            fileswap.delete(target, old, shown)
         return
     if expected is not None:
         info = os.stat(target)
@@ -195,10 +202,11 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
     else:
         fileowners.make_folders(target.parent)
         mode, owner = fileowners.new_file_mode(like), fileowners.owner_of(like, target.parent)
+    data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         fileowners.give(tmp, owner, strict=expected is not None)
@@ -206,7 +214,7 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
         if expected is not None:
             fileowners.copy_xattrs(target, tmp)  # after chmod: an ACL carries the mode bits too
         _test_pause()
-        fileswap.swap_in(tmp, target, expected, text, shown)
+        fileswap.swap_in(tmp, target, old, data, shown)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)  # on success it holds the old file, or is gone (plain rename)

@@ -22,8 +22,9 @@ from hookweave.core.filelock import TEMP_SUFFIX
 from hookweave.core.paths import display
 
 
-def swap_in(tmp: str, target: Path, expected: str | None, text: str, shown: Path) -> None:
-    """Put the written temp file ``tmp`` in place of ``target`` if that still holds ``expected``."""
+def swap_in(tmp: str, target: Path, expected: bytes | None, data: bytes, shown: Path) -> None:
+    """Put the written temp file ``tmp`` (holding ``data``) in place of ``target`` if that still
+    holds ``expected``. Files are compared a slice at a time (``holds``), never read whole."""
     if expected is None:  # a new file: create it only if nobody has meanwhile
         try:
             if _rename2(tmp, target, _RENAME_NOREPLACE):
@@ -36,36 +37,42 @@ def swap_in(tmp: str, target: Path, expected: str | None, text: str, shown: Path
         except FileNotFoundError:  # deleted under us
             raise conflict(shown) from None
         if swapped:
-            if Path(tmp).read_bytes() != expected.encode("utf-8"):
+            if not holds(Path(tmp), expected):
                 _rename2(tmp, target, _RENAME_EXCHANGE)  # a host saved after our look: its file goes back
-                if Path(tmp).read_bytes() != text.encode("utf-8"):
+                if not holds(Path(tmp), data):
                     _rename2(tmp, target, _RENAME_EXCHANGE)  # and saved again since: the newest stays
                 raise conflict(shown)
             return
     # No renameat2 here: look last, then rename (a save landing between the two is lost).
-    if _bytes_now(target) != (expected.encode("utf-8") if expected is not None else None):
+    if not holds(target, expected):
         raise conflict(shown)
     os.replace(tmp, target)
 
 
-def _bytes_now(target: Path) -> bytes | None:
-    """What ``target`` holds now (``None``: nothing); something not regular counts as a change."""
+CHUNK = 1 << 20
+
+
+def holds(target: Path, expected: bytes | None) -> bool:
+    """Whether ``target`` holds exactly ``expected`` (``None``: that it does not exist), read a
+    slice at a time: a big file is never held twice. Something not regular counts as a change."""
     try:
         fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except FileNotFoundError:
-        return None
+        return expected is None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return b"\0not a regular file"
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
+        if expected is None or not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        view, at = memoryview(expected), 0
+        while chunk := os.read(fd, CHUNK):
+            if view[at : at + len(chunk)] != chunk:
+                return False
+            at += len(chunk)
+        return at == len(expected)
     finally:
         os.close(fd)
 
 
-def delete(target: Path, expected: str, shown: Path) -> None:
+def delete(target: Path, expected: bytes, shown: Path) -> None:
     """Take the file aside first, so a save made after our look is put back, not deleted."""
     fd, aside = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     os.close(fd)
@@ -74,7 +81,7 @@ def delete(target: Path, expected: str, shown: Path) -> None:
             os.replace(target, aside)
         except FileNotFoundError:
             return
-        if Path(aside).read_bytes() != expected.encode("utf-8"):
+        if not holds(Path(aside), expected):
             with contextlib.suppress(FileExistsError):
                 os.link(aside, target)  # unless the host has saved yet again: the newest stays
             raise conflict(shown)
