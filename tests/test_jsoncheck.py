@@ -153,3 +153,25 @@ def test_a_line_comment_that_swallows_what_follows_is_refused():
     swallowed = '{"a": [1, 2] // x, "b": 2}'
     assert not jsoncheck.reads_as(old_text, swallowed, new, "t.json", comments=True, ops=ops)
     assert jsoncheck.reads_as(old_text, '{"a": [1, 2 /* x */], "b": 2}', new, "t.json", comments=True, ops=ops)
+
+
+@pytest.mark.parametrize("comments", [False, True])
+def test_a_long_event_gaining_a_hook_is_proven_member_by_member(comments):
+    """The install case at size: kept members are compared as text, the new one decoded; every
+    one-character spoil of the event's text is refused unless a full read agrees."""
+    r = random.Random(4)
+    groups = [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"check-{i}.sh", "timeout": 5}]}
+              for i in range(200)]
+    old = {"permissions": {"allow": ["a"]}, "hooks": {"PreToolUse": groups}}
+    ours = {"hooks": [{"type": "command", "command": "guard # hookweave:g/a"}]}
+    new = {**old, "hooks": {"PreToolUse": [ours, *groups]}}
+    old_text = json.dumps(old, indent=2) + "\n"
+    ops = diff(old, new)
+    new_text = jsonedit.apply_ops(old_text, ops, "t.json", comments=comments)
+    assert jsoncheck.reads_as(old_text, new_text, new, "t.json", comments=comments, ops=ops)
+    start = new_text.index('"PreToolUse"')
+    for _ in range(300):
+        at = r.randrange(start, len(new_text) - 2)
+        bad = new_text[:at] + r.choice(' ,x"]}[{1') + new_text[at + 1 :]
+        if jsoncheck.reads_as(old_text, bad, new, "t.json", comments=comments, ops=ops):
+            assert full_read(bad, new, comments), bad[at - 40 : at + 40]
