@@ -15,9 +15,7 @@ from pathlib import Path
 
 import pytest
 from realhosts import agent_binary
-from test_codex_real import codex, codex_env  # noqa: F401  (fixtures)
 from test_gemini_real import gemini  # noqa: F401  (fixture)
-from test_claude_real import claude  # noqa: F401  (fixture)
 
 from hookweave.hosts.codex_appserver import hooks_list
 from tests.conftest import attack_size
