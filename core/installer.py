@@ -46,7 +46,7 @@ def install(
         force_hint="rerun with --force to replace it with the bundle's version",
         bundle=bundle.name,
         trust=trust,
-        check=lambda plans: _gate_findings(plans, project),
+        check=lambda plans: _gate_findings(plans, project, bundle.name),
     )
 
 
@@ -75,18 +75,27 @@ def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _gate_findings(plans: list[FilePlan], project: Path) -> None:
-    """Installed but inert is worse than not installed: say so now, from the files as they will be
-    after this install (planned texts over the disk), before anything is written."""
+def _gate_findings(plans: list[FilePlan], project: Path, bundle: str) -> None:
+    """Installed but inert, or firing twice, is worse than not installed: say so now, from the
+    files as they will be after this install (planned texts and records over the disk), before
+    anything is written. The same judgements as verify's: the gates, and this bundle's copies at
+    other scopes that the host will run as well (``duplicates``)."""
+    from hookweave.core import duplicates
+
     planned = {p.target.path: p.new_text for p in plans}
+    planned.update({p.target.record_path: p.new_record for p in plans if p.target.record_path is not None})
     parsed = {p.target.path: p.new_doc for p in plans if p.new_doc is not None and p.new_text is not None}
     for plan in plans:
         if plan.target.record_path is None:
             continue  # a companion file, checked with its main file
         host = plan.target.host
-        docs = {scope: read_scope(host, scope, project, planned, parsed)[0] for scope in host.verify_scopes}
+        read = {scope: read_scope(host, scope, project, planned, parsed) for scope in host.verify_scopes}
+        docs = {scope: doc for scope, (doc, _, _) in read.items()}
         docs.update({label: read_context(host, path, planned) for label, path in host.context_paths(project).items()})
         plan.findings += [f for f in host.gates(docs, {plan.target.scope}, project) if f.level == "problem"]
+        records = {scope: rec for scope, (_, rec, _) in read.items()}
+        plan.findings += [f for f in duplicates.cross_scope(host, docs, records, project)
+                          if f.level == "problem" and f.bundle == bundle]
 
 
 def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:

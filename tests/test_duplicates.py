@@ -194,3 +194,23 @@ def test_codex_copy_within_one_file_says_it_runs_twice(run, write_bundle, codex_
     assert ("      duplicated   check  PreToolUse (last)  appears 2 times under PreToolUse (Codex runs each copy it "
             "trusts); "
             "remove the copies\n") in result.stdout
+
+
+# -- install says so at once ----------------------------------------------------------------------------
+
+def test_install_at_a_second_scope_says_the_hooks_will_fire_twice(run, write_bundle, codex_config) -> None:
+    """Install judges the files as they will be, like verify: a second Codex layer's copy in a
+    trusted project fires as well, and the install that makes it so says it before writing."""
+    folder = _bundle(write_bundle, 30)
+    first = run("install", str(folder), "--host", "codex", "--scope", "user", "--trust")
+    assert first.exit_code == 0 and "fires" not in first.stdout
+    second = run("install", str(folder), "--host", "codex", "--scope", "project", "--trust")
+    assert second.exit_code == 0
+    assert ("problem: guard/check: installed at user and project scope; Codex runs the copies in user and project "
+            "each, so it fires 2 times per PreToolUse: uninstall it from all but one scope") in second.stdout
+
+
+def test_install_at_a_second_scope_of_a_host_that_runs_it_once_says_nothing(run, write_bundle) -> None:
+    _user_and_project(run, write_bundle, "claude")
+    again = run("install", str(_bundle(write_bundle, 31)), "--host", "claude", "--scope", "project")
+    assert "fires" not in again.stdout and "problem" not in again.stdout
