@@ -198,8 +198,10 @@ def _editable(doc: dict, host: Host) -> dict:
     level and the hooks object; event lists and env come back from ``merge`` and ``envmerge`` as
     new lists and dicts, and ``Host.forget`` assigns top-level keys), every other value shared
     with ``doc``, which stays as read. A deep copy cost a 100,000-entry file more time than its
-    edit, and as much memory again as its data. Should anything still change a shared container,
-    ``_finish``'s two independent checks would refuse the plan."""
+    edit, and as much memory again as its data. The file's data is shared with the rest of the
+    command (``jsontext.load`` keeps it), so nothing may change a nested container in place: a
+    change made there would be in both, and no check could see it (``Host.forget``'s contract;
+    tests/test_attack_properties.py checks every plan leaves the data it read as it was)."""
     new = dict(doc)
     if isinstance(new.get(host.hooks_key), dict):
         new[host.hooks_key] = dict(new[host.hooks_key])

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from hookweave.core import names
 from hookweave.core.errors import BadInput
+from hookweave.core.patch import canonical
 from hookweave.core.model import Bundle, BundleHook, EnvVar
 from hookweave.core.plan import Target, plan_install, plan_uninstall
 from hookweave.hosts.claude import ClaudeCodeHost
@@ -177,12 +178,14 @@ def test_install_uninstall_properties(fmt: str, data, attack_report) -> None:
     text = render(fmt, operator, r)
     target = _target(fmt)
     parsed = host.parse(text, target.shown) if text.strip() else {}
+    as_read = canonical(parsed)  # the plans share this data (kept by the text's identity): never changed
     bundle = data.draw(bundles(host))
     try:
         installed = plan_install(target, text, None, bundle, force=False)
     except BadInput:
         return  # a generated document the host could not load (e.g. TOML with mixed arrays)
     new = host.parse(installed.new_text, target.shown)  # 1. what we write parses in the host's format
+    new_as_read = canonical(new)
     if fmt != "codex-toml" and text.strip():  # 1b. one pass writes what one operation at a time writes
         one_by_one = text
         for op in installed.ops:
@@ -195,6 +198,7 @@ def test_install_uninstall_properties(fmt: str, data, attack_report) -> None:
     removed = plan_uninstall(target, installed.new_text, installed.new_record, bundle.name, force=False)
     assert removed.new_text == text  # 4. byte for byte, comments, BOM and CRLF included
     assert removed.new_record is None
+    assert canonical(parsed) == as_read and canonical(new) == new_as_read  # 4b. no plan changed the data it read
 
     edited_text, edit = _operator_edit(fmt, host, installed.new_text, bundle.name, r, target.shown)
     after = plan_uninstall(target, edited_text, installed.new_record, bundle.name, force=False)
