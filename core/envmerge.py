@@ -26,6 +26,7 @@ class RecordedEnv(NamedTuple):
     policy: str
     prior: str | None  # None: the variable was absent
     applied: bool  # False: the operator's value was kept and is not ours to remove
+    prior_text: str | None = None  # how the file spelled the prior (``"\u00e9"``) when not as we would
 
 
 def _decide(var: EnvVar, baseline: str | None) -> tuple[bool, str]:
@@ -115,7 +116,8 @@ def install_env(
                     was += f"; it replaces the value {short(outside)} {where}"
                 notes.append((var.name, f"set to {short(var.value)} ({was}; policy {var.policy})"))
             env[var.name] = var.value
-            new_record[var.name] = RecordedEnv(var.value, var.policy, baseline, True)
+            spelled = mine.prior_text if mine and baseline == mine.prior else None
+            new_record[var.name] = RecordedEnv(var.value, var.policy, baseline, True, spelled)
         else:
             if mine and mine.applied and current == mine.value:
                 _restore(env, var.name, mine.prior)

@@ -44,6 +44,20 @@ def root(text: str, path: str, *, comments: bool = False, checked: bool = False)
 _ROOTS: dict[int, tuple[str, Node | LazyNode]] = {}
 
 
+def value_text(text: str, comments: bool, tokens: list[str]) -> str | None:
+    """The source text of the value at ``tokens`` (keys and indexes) in ``text``, or ``None``."""
+    try:
+        node = root(text, "", comments=comments)
+        for token in tokens:
+            found = node.child(token) if node.kind in ("object", "array") else None
+            if found is None:
+                return None
+            node = found[1]
+    except (ValueError, LookupError):  # not JSON this module can walk (another host's format)
+        return None
+    return text[node.start : node.end]
+
+
 jsontext.FORGETTERS.append(_ROOTS.clear)
 
 

@@ -39,7 +39,7 @@ class Editor(Removals):
                 raise KeyError(tokens[-1])
             return self._remove_run(chain, ops)
         if kind == "replace" or (kind == "add" and parent.kind == "object" and found):
-            return self._replace(chain, found[1], ops[0]["value"]), ops[1:]
+            return self._replace(chain, found[1], ops[0]["value"], ops[0].get("spelling")), ops[1:]
         if kind == "add":
             return self._add_run(chain, ops)
         raise ValueError(f"unsupported operation {kind!r}")
@@ -60,15 +60,16 @@ class Editor(Removals):
         return dumped.replace("\n", st.nl + indent)
 
     def _piece(self, parent: Node, op: dict, indent: str, inline: bool, st: Style) -> str:
-        rendered = self.render(op["value"], indent, inline, st)
+        rendered = _spelling(op.get("spelling"), op["value"]) or self.render(op["value"], indent, inline, st)
         if parent.kind == "object":
             return escape_surrogates(json.dumps(split_pointer(op["path"])[-1], ensure_ascii=False)) + st.sep + rendered
         return rendered
 
-    def _replace(self, chain: list[Node], node: Node, value: Any) -> list[Splice]:
+    def _replace(self, chain: list[Node], node: Node, value: Any, spelling: str | None = None) -> list[Splice]:
         st = style(self.text, self.root, chain, node.start)
         indent = indent_of(self.text, node.start)
-        return [(node.start, node.end, self.render(value, indent, inline(self.text, chain[-1]), st))]
+        return [(node.start, node.end,
+                 _spelling(spelling, value) or self.render(value, indent, inline(self.text, chain[-1]), st))]
 
     # -- adds --------------------------------------------------------------------------------
 
@@ -159,3 +160,14 @@ class Editor(Removals):
         st = Style(self._break_before(anchor), st.unit, st.sep)
         pieces = [self._piece(parent, op, indent, False, st) for op in ops]
         return [(anchor, anchor, "".join(indent + p + "," + st.nl for p in pieces))]
+
+
+def _spelling(spelling: Any, value: Any) -> str | None:
+    """The file's own text for ``value`` (a prior the record spelled), when it is one JSON string
+    reading as ``value``; else ``None`` and the value is written as we write values."""
+    if not isinstance(spelling, str) or not isinstance(value, str) or not spelling.startswith('"'):
+        return None
+    try:
+        return spelling if json.loads(spelling) == value else None
+    except ValueError:
+        return None

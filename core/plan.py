@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from hookweave.core import envmerge, merge, patch, paths, record, resolve
+from hookweave.core import envmerge, merge, patch, paths, record, resolve, spelling
 from hookweave.core.errors import BadInput
 from hookweave.core.host import Host
 from hookweave.core.model import Bundle, Finding
@@ -137,6 +137,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     env_record: dict[str, envmerge.RecordedEnv] = {}
     if host.env_key and (env_wanted or (prev and prev.env)):
         env_record, notes = _install_env(new, created, host.env_key, env_wanted, prev.env if prev else {}, inherited)
+        env_record = spelling.spelled_priors(env_record, text, doc, host)
         findings += [Finding("note", f"{name}: {why}", bundle.name) for name, why in notes]
     if host.hook_env and regs:
         exported = {n: v for n, (v, where) in (inherited or {}).items() if where == envmerge.EXPORTED}
@@ -148,7 +149,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     created_file = rec.created_file or text is None
     created_folder = rec.created_folder or (0 if text is not None else target.folders_missing)
     new_rec = record.Record(bundles, tuple(created), created_file, created_folder)
-    plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused)
+    plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused, spelling.spellings(host, prev))
     plan.actions = _install_actions(prev, bundle, regs, plan.changed)
     return plan
 
@@ -185,7 +186,7 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
     _drop_empty_created(new, created, host.required if not bundles else {})
     new_rec = record.Record(bundles, tuple(created), rec.created_file, rec.created_folder)
-    plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused)
+    plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused, spelling.spellings(host, prev))
     if new_rec.empty and rec.created_file and new == {}:
         plan.new_text = None  # we created the file; removing the last bundle removes it
         plan.remove_folder = rec.created_folder
@@ -248,11 +249,11 @@ def _parent(doc: dict, pointer: str) -> tuple[dict | None, str]:
     return node, tokens[-1]
 
 
-def _finish(target, text, record_text, doc, new, new_rec, findings, refused) -> FilePlan:
+def _finish(target, text, record_text, doc, new, new_rec, findings, refused, spellings=None) -> FilePlan:
     host = target.host
     ops = patch.diff(doc, new)
     base = text if text is not None else host.new_file_text()
-    new_text = host.apply(base, ops, target.shown) if ops else text
+    new_text = host.apply(base, spelling.spelled(ops, spellings or {}), target.shown) if ops else text
     if ops:
         # Two independent routes to the same data, or we write nothing: the text editor's result
         # read back, and jsonpatch applying the same operations to the parsed file. Both cost what

@@ -89,7 +89,8 @@ def _bundle_json(b: RecordedBundle) -> dict:
         "version": b.version,
         "hooks": [{"id": h.id, "event": h.event, "position": h.position, "sha256": h.sha256} for h in b.hooks],
         "env": {
-            n: {"value": e.value, "policy": e.policy, "prior": e.prior, "applied": e.applied} for n, e in b.env.items()
+            n: {"value": e.value, "policy": e.policy, "prior": e.prior, "applied": e.applied,
+                **({"prior_text": e.prior_text} if e.prior_text is not None else {})} for n, e in b.env.items()
         },
     }
     if b.traces_before:

@@ -101,7 +101,18 @@ def _env(raw: Any, where: str, name: str) -> RecordedEnv:
     applied = raw.get("applied")
     if not isinstance(applied, bool):
         raise Bad(f"{where}.applied", f"must be true or false, not {_show(applied)}")
-    return RecordedEnv(value, policy, prior, applied)
+    spelled = raw.get("prior_text")
+    if spelled is not None and (not isinstance(spelled, str) or prior is None or _decoded(spelled) != prior
+                                or not (spelled.startswith('"') and spelled.endswith('"'))):
+        raise Bad(f"{where}.prior_text", "must be the JSON text of the prior string")
+    return RecordedEnv(value, policy, prior, applied, spelled)
+
+
+def _decoded(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _object(value: Any, where: str) -> dict:

@@ -72,14 +72,13 @@ def _path(project: Path, home: Path, managed: Path, scope: str) -> Path:
             "local": project / ".claude" / "settings.local.json", "managed": managed / "managed-settings.json"}[scope]
 
 
-def _write(path: Path, value: str | None, r: random.Random, *, escaped: bool = True) -> None:
-    """An operator's settings file. ``escaped``: non-ASCII may be written as \\u escapes (not in
-    the file install writes to: a replaced value comes back spelled as UTF-8 on uninstall, a
-    known text-fidelity gap outside this attack's class)."""
+def _write(path: Path, value: str | None, r: random.Random) -> None:
+    """An operator's settings file, half the time with non-ASCII written as \\u escapes (a value
+    install replaces must come back in that spelling: ``core/spelling.py``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     env = {"OTHER": "kept"} | ({VAR: value} if value is not None else {})
     doc = {"model": "opus", "env": env} if r.random() < 0.7 else {"env": env, "permissions": {"allow": ["Bash(ls:*)"]}}
-    ascii_only = escaped and r.random() < 0.5
+    ascii_only = r.random() < 0.5
     path.write_text(json.dumps(doc, indent=r.choice([2, 4]), ensure_ascii=ascii_only) + "\n", encoding="utf-8")
 
 
@@ -105,7 +104,7 @@ def _env_world(seed: int, run, project: Path, home: Path, managed: Path, write_b
     values = {s: (r.choice(POOL + [value]) if r.random() < 0.35 else None) for s in SCOPES}
     for s in SCOPES:
         if values[s] is not None or s == scope or r.random() < 0.3:
-            _write(_path(project, home, managed, s), values[s], r, escaped=s != scope)
+            _write(_path(project, home, managed, s), values[s], r)
     exported = r.choice(POOL + [value]) if r.random() < 0.5 else None
     monkeypatch.delenv(VAR, raising=False)
     if exported is not None:
