@@ -1,0 +1,98 @@
+"""The two settings shapes of the built-in hosts, for plugins too: ``NestedGroupsHost`` for events
+holding ``{matcher, hooks: [handler]}`` groups (Claude, Codex, Gemini) and ``FlatHost`` for flat
+handler lists (Cursor). Import them from ``hookweave.core.host``, which re-exports them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hookweave.core.errors import BadInput
+from hookweave.core.host import Host, kind_of
+from hookweave.core.render import marker_in
+
+if TYPE_CHECKING:
+    from hookweave.core.model import Bundle, HookForHost
+
+
+class FlatHost(Host):
+    """Hosts whose events hold handlers directly, with the matcher on the handler (Cursor)."""
+
+    def owner(self, entry: Any) -> tuple[str, str] | None:
+        return marker_in(entry.get("command")) if isinstance(entry, dict) else None
+
+    def check_document(self, doc: Any, path: str) -> None:
+        super().check_document(doc, path)
+        for event, handlers in (doc.get(self.hooks_key) or {}).items():
+            if event not in self.native_events:
+                continue
+            where = f"{path}: /{self.hooks_key}/{event}"
+            if not isinstance(handlers, list):
+                raise BadInput(f"{where} must be a list of hooks, not {kind_of(handlers)}; fix the file by hand")
+            for i, handler in enumerate(handlers):
+                if not isinstance(handler, dict):
+                    raise BadInput(f"{where}/{i} must be an object; fix the file by hand")
+                if handler.get("type", "command") == "command" and not isinstance(handler.get("command"), str):
+                    raise BadInput(f'{where}/{i} has no "command" string; fix the file by hand')
+
+
+class NestedGroupsHost(Host):
+    """Hosts whose events hold ``{matcher, hooks: [handler]}`` groups (Claude, Codex, Gemini)."""
+
+    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
+        handler: dict[str, Any] = {"type": "command", "command": self.command(hook, bundle)}
+        if hook.timeout is not None:
+            handler["timeout"] = hook.timeout
+        group: dict[str, Any] = {}
+        matcher = self.native_matcher(hook.matcher)
+        if matcher:
+            group["matcher"] = matcher
+        group["hooks"] = [handler]
+        return group
+
+    def owner(self, entry: Any) -> tuple[str, str] | None:
+        if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
+            return None
+        for handler in entry["hooks"]:
+            found = marker_in(handler.get("command")) if isinstance(handler, dict) else None
+            if found:
+                return found
+        return None
+
+    def handler_of(self, entry: Any) -> dict | None:
+        handlers = entry.get("hooks") if isinstance(entry, dict) else None
+        for handler in handlers if isinstance(handlers, list) else []:
+            if isinstance(handler, dict) and marker_in(handler.get("command")):
+                return handler
+        return None
+
+    def strip_ours(self, entry: Any, bundle: str) -> Any | None:
+        """The group without the one handler that makes it ours (the first marked one, as ``owner``
+        reads it); every other handler stays, a copy of ours included."""
+        handlers = entry.get("hooks") if isinstance(entry, dict) else None
+        if not isinstance(handlers, list):
+            return None
+        at = next((i for i, h in enumerate(handlers) if isinstance(h, dict) and marker_in(h.get("command"))), None)
+        if at is None or marker_in(handlers[at].get("command"))[0] != bundle:
+            return entry
+        kept = handlers[:at] + handlers[at + 1 :]
+        if not kept:
+            return None
+        return {**entry, "hooks": kept}
+
+    def check_document(self, doc: Any, path: str) -> None:
+        super().check_document(doc, path)
+        for event, groups in (doc.get(self.hooks_key) or {}).items():
+            if event not in self.native_events:
+                continue  # unknown events are ignored by the hosts; we leave them alone
+            where = f"{path}: /{self.hooks_key}/{event}"
+            if not isinstance(groups, list):
+                raise BadInput(f"{where} must be a list of hook groups, not {kind_of(groups)}; fix the file by hand")
+            for i, group in enumerate(groups):
+                if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                    raise BadInput(f'{where}/{i} must be an object with a "hooks" list; fix the file by hand')
+                for j, handler in enumerate(group["hooks"]):
+                    if not isinstance(handler, dict):
+                        raise BadInput(f"{where}/{i}/hooks/{j} must be an object; fix the file by hand")
+                    if handler.get("type", "command") == "command" and not isinstance(handler.get("command"), str):
+                        raise BadInput(f'{where}/{i}/hooks/{j} has no "command" string; fix the file by hand')
