@@ -33,8 +33,7 @@ from hookweave.core.patch import same
 _FIRST = set('{["-0123456789tfn')  # how a JSON value can start, and end: never with a comment
 _LAST = set('}]"0123456789el')
 _DECODER = json.JSONDecoder(parse_constant=jsontext.refuse_constant)
-_GAP = re.compile(r"[ \t\n\r]*")
-_GAP_JSONC = re.compile(r"(?:[ \t\n\r]+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
+_GAP = re.compile(r"[ \t\n\r]*")  # JSON's blanks; JSONC's (comments too) are ``jsonspans.GAP``
 
 
 def reads_as(old_text: str | None, new_text: str, new: Any, path: str, *, comments: bool, ops: list[dict]) -> bool:
@@ -44,11 +43,11 @@ def reads_as(old_text: str | None, new_text: str, new: Any, path: str, *, commen
     if old_text is None or pointers is None:
         return _whole(new_text, new, path, comments)
     old = jsontext.load(old_text, path, comments=comments)  # the plan's own read: kept, not re-parsed
-    spans = [_span(old_text, path, comments, p) for p in pointers]
-    if None in spans:
+    nodes = [jsonspans.node_at(old_text, path, comments, p) for p in pointers]
+    if None in nodes:
         return _whole(new_text, new, path, comments)
     old_at = new_at = 0
-    for (a, b), tokens in sorted(zip(spans, pointers)):
+    for a, b, node, tokens in sorted(((n.start, n.end, n, p) for n, p in zip(nodes, pointers)), key=lambda r: r[0]):
         # The stretch before this value is the old text's; the new value starts where it ends.
         c = new_at + a - old_at
         if a < old_at or old_text[old_at:a] != new_text[new_at:c]:
@@ -56,7 +55,7 @@ def reads_as(old_text: str | None, new_text: str, new: Any, path: str, *, commen
         target = _at(new, tokens)
         if target is _MISSING:
             return False
-        d = _list_at(old_text, new_text, c, _node(old_text, path, comments, tokens), _at(old, tokens), target, comments)
+        d = _list_at(old_text, new_text, c, node, _at(old, tokens), target, comments)
         if d is None:  # not a list that kept members of the old one: decode the value whole
             try:
                 value, d = _value_at(new_text, c, comments)
@@ -87,23 +86,6 @@ def regions(ops: list[dict]) -> list[list[str]] | None:
     return kept
 
 
-def _span(text: str, path: str, comments: bool, tokens: list[str]) -> tuple[int, int] | None:
-    node = _node(text, path, comments, tokens)
-    return None if node is None else (node.start, node.end)
-
-
-def _node(text: str, path: str, comments: bool, tokens: list[str]) -> Any:
-    node = jsonspans.root(text, path, comments=comments)
-    for token in tokens:
-        if node.kind not in ("object", "array"):
-            return None
-        found = node.child(token)  # the last of duplicate keys, as readers keep
-        if found is None:
-            return None
-        node = found[1]
-    return node
-
-
 def _list_at(old_text: str, new_text: str, start: int, old_node: Any, old: Any, new: list, comments: bool) -> int | None:
     """Where the list ``new`` ends in ``new_text`` if its text there is proven member by member,
     else ``None``. A member the plan kept (the same object as in the old list) must be its old
@@ -116,7 +98,7 @@ def _list_at(old_text: str, new_text: str, start: int, old_node: Any, old: Any, 
     if not any(id(value) in where for value in new):
         return None
     spans = [(child.start, child.end) for child in old_node.children]
-    gap = _GAP_JSONC if comments else _GAP
+    gap = jsonspans.GAP if comments else _GAP
     if start >= len(new_text) or new_text[start] != "[":
         return None
     pos = gap.match(new_text, start + 1).end()

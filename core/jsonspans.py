@@ -14,7 +14,7 @@ import re
 from hookweave.core import jsontext
 from hookweave.core.jsontext import Node
 
-_GAP = re.compile(r"(?:[ \t\n\r]+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)  # blanks and comments
+GAP = re.compile(r"(?:[ \t\n\r]+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)  # blanks and comments
 _GAP_PART = re.compile(r"(?P<ws>[ \t\n\r]+)|//[^\n]*|/\*.*?\*/|,", re.DOTALL)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null")
@@ -44,18 +44,25 @@ def root(text: str, path: str, *, comments: bool = False, checked: bool = False)
 _ROOTS: dict[int, tuple[str, Node | LazyNode]] = {}
 
 
+def node_at(text: str, path: str, comments: bool, tokens: list[str]) -> Node | LazyNode | None:
+    """The value at ``tokens`` (keys and indexes; of duplicate keys the last, as readers keep),
+    or ``None`` when there is none."""
+    node = root(text, path, comments=comments)
+    for token in tokens:
+        found = node.child(token) if node.kind in ("object", "array") else None
+        if found is None:
+            return None
+        node = found[1]
+    return node
+
+
 def value_text(text: str, comments: bool, tokens: list[str]) -> str | None:
-    """The source text of the value at ``tokens`` (keys and indexes) in ``text``, or ``None``."""
+    """The source text of the value at ``tokens`` in ``text``, or ``None``."""
     try:
-        node = root(text, "", comments=comments)
-        for token in tokens:
-            found = node.child(token) if node.kind in ("object", "array") else None
-            if found is None:
-                return None
-            node = found[1]
+        node = node_at(text, "", comments, tokens)
     except (ValueError, LookupError):  # not JSON this module can walk (another host's format)
         return None
-    return text[node.start : node.end]
+    return None if node is None else text[node.start : node.end]
 
 
 jsontext.FORGETTERS.append(_ROOTS.clear)
@@ -77,7 +84,7 @@ def break_outside_comments(text: str, start: int, end: int) -> int:
 
 
 def _gap_end(text: str, pos: int) -> int:
-    return _GAP.match(text, pos).end()
+    return GAP.match(text, pos).end()
 
 
 def _value_at(text: str, pos: int) -> Node | LazyNode:

@@ -13,5 +13,10 @@ import re
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def has_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate: the one thing UTF-8 cannot encode (found without a copy)."""
+    return _SURROGATE.search(text) is not None
+
+
 def escape_surrogates(text: str) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

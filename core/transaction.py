@@ -8,18 +8,16 @@ already written and every folder made.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from hookweave.core import fileio, paths, record
+from hookweave.core import fileio, paths, record, textsafe
 from hookweave.core.errors import BadInput, Conflict, HooksError, Refused, WriteFailed
 
 if TYPE_CHECKING:
     from hookweave.core.host import Host
     from hookweave.core.plan import FilePlan, Target
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 ATTEMPTS = 3  # a host saving its settings mid-run makes us plan again from its new text
 Planner = Callable[["Target", "str | None", "str | None"], "FilePlan"]
 
@@ -180,7 +178,7 @@ def _check_steps(steps: list[tuple[Path, str | None, str | None, Path]]) -> None
         fileio.check_writable(path)
         if new is not None:
             try:
-                if _SURROGATE.search(new):  # the one thing UTF-8 cannot encode; found without a copy of the text
+                if textsafe.has_surrogate(new):
                     new.encode("utf-8")
             except UnicodeEncodeError as exc:
                 near = paths.printable(exc.object[max(exc.start - 20, 0):exc.end])
