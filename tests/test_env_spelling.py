@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
-OPERATOR = (
-    '{\n  "model": "opus",\n  "env": {\n    "GREETING": "gr\\u00fc\\u00df dich",\n    "CAP": "1\\u0030",\n'
-    '    "PLAIN": "grüß"\n  }\n}\n'
-)
+DATA = Path(__file__).parent / "data" / "claude"
+# The operator's whole settings file (the fixture every Claude write test uses), with two
+# env values spelled with \\u escapes, and one plain.
+OPERATOR = (DATA / "operator.settings.json").read_text(encoding="utf-8").replace(
+    '"GREETING": "grüß dich ☕"', '"GREETING": "gr\\u00fc\\u00df dich \\u2615"'
+).replace('"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "12"', '"CAP": "1\\u0030",\n        "PLAIN": "grüß"')
 BUNDLE = (
     '[bundle]\nname = "envs"\nversion = "1"\n'
     '[env.GREETING]\nvalue = "hallo"\npolicy = "override"\n'
@@ -33,12 +35,11 @@ def settings(project: Path) -> Path:
 def test_uninstall_puts_back_the_operators_spelling(run, settings: Path, write_bundle) -> None:
     bundle = str(write_bundle(BUNDLE))
     assert run("install", bundle, "--host", "claude").exit_code == 0
-    assert settings.read_text(encoding="utf-8") == (
-        '{\n  "model": "opus",\n  "env": {\n    "GREETING": "hallo",\n    "CAP": "20",\n    "PLAIN": "x"\n  }\n}\n'
-    )
+    assert settings.read_text(encoding="utf-8") == OPERATOR.replace('"gr\\u00fc\\u00df dich \\u2615"', '"hallo"').replace(
+        '"1\\u0030"', '"20"').replace('"PLAIN": "grüß"', '"PLAIN": "x"')
     record = json.loads(settings.with_name("settings.hookweave.json").read_text(encoding="utf-8"))
     env = record["bundles"]["envs"]["env"]
-    assert env["GREETING"]["prior"] == "grüß dich" and env["GREETING"]["prior_text"] == '"gr\\u00fc\\u00df dich"'
+    assert env["GREETING"]["prior"] == "grüß dich ☕" and env["GREETING"]["prior_text"] == '"gr\\u00fc\\u00df dich \\u2615"'
     assert env["CAP"]["prior"] == "10" and env["CAP"]["prior_text"] == '"1\\u0030"'
     assert "prior_text" not in env["PLAIN"]  # spelled as we write values: nothing to keep
     assert run("install", bundle, "--host", "claude").stdout.endswith("nothing written\n")  # the spelling stays recorded
