@@ -1,8 +1,12 @@
-"""Built-in host plugins, registered by module name exactly as entry-point plugins are."""
+"""Built-in host plugins, registered through the plugin hook exactly as entry-point plugins are.
 
-DEFAULT_HOSTS = (
-    "hookweave.hosts.claude",
-    "hookweave.hosts.codex",
-    "hookweave.hosts.cursor",
-    "hookweave.hosts.gemini",
-)
+Each is imported only when a command needs that host (``core.plugins.HostRegistry``).
+"""
+
+BUILT_IN = {
+    "claude": "hookweave.hosts.claude",
+    "codex": "hookweave.hosts.codex",
+    "cursor": "hookweave.hosts.cursor",
+    "gemini": "hookweave.hosts.gemini",
+}
+DEFAULT_HOSTS = tuple(BUILT_IN.values())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import subprocess
+import sys
 from pathlib import Path
 
 import pluggy
@@ -54,11 +56,32 @@ def test_hook_hookweave_register_hosts() -> None:
 
 def test_builtin_host_is_registered_through_the_hook_like_any_plugin() -> None:
     pm = get_plugin_manager(load_entrypoints=False)
-    for module in ("hookweave.hosts.claude", "hookweave.hosts.codex", "hookweave.hosts.cursor", "hookweave.hosts.gemini"):
-        assert pm.get_plugin(module) is not None
     registry = HostRegistry(pm)
     assert registry.names() == ["claude", "codex", "cursor", "gemini"]
+    assert pm.get_plugin("hookweave.hosts.codex") is None  # registered on first use, not before
+    registry.get("codex")
+    assert pm.get_plugin("hookweave.hosts.codex") is not None
     assert {registry.info(n).origin for n in registry.names()} == {"built-in"}
+    for module in ("hookweave.hosts.claude", "hookweave.hosts.codex", "hookweave.hosts.cursor", "hookweave.hosts.gemini"):
+        assert pm.get_plugin(module) is not None
+
+
+def test_a_command_for_one_host_imports_only_that_host(tmp_path) -> None:
+    """Start-up (issue 9): the other built-in host modules stay unimported; ``--host all`` loads all."""
+    probe = (
+        "import sys\n"
+        "from hookweave.core.cli import main\n"
+        "sys.argv = ['hooks', 'status', '--host', sys.argv[1]]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('hookweave.hosts.')), file=sys.stderr)\n"
+    )
+    seen = {}
+    for host in ("claude", "gemini", "all"):
+        done = subprocess.run([sys.executable, "-c", probe, host], cwd=tmp_path, capture_output=True, text=True)
+        seen[host] = done.stderr.strip().splitlines()[-1]
+    assert seen["claude"] == "['hookweave.hosts.claude']"
+    assert seen["gemini"] == "['hookweave.hosts.gemini']"
+    assert all(f"hookweave.hosts.{n}'" in seen["all"] for n in ("claude", "codex", "cursor", "gemini"))
 
 
 def test_duplicate_host_name_names_both_classes() -> None:
