@@ -18,8 +18,6 @@ from hookweave.core.patch import escape
 def spelled_priors(env_record: dict, text: str | None, doc: Any, host: Host) -> dict:
     """The record's env entries with the file's own spelling of each value we replace, where it is
     not how we would write it (``"\u00e9"`` for ``é``): uninstall puts those bytes back."""
-    from hookweave.core import jsonspans
-
     env = doc.get(host.env_key) if isinstance(doc, dict) else None
     out = dict(env_record)
     for name, entry in env_record.items():
@@ -27,6 +25,8 @@ def spelled_priors(env_record: dict, text: str | None, doc: Any, host: Host) -> 
             continue
         if not isinstance(env, dict) or env.get(name) != entry.prior:
             continue  # the prior is not this file's value now (a reinstall re-deciding an old one)
+        from hookweave.core import jsonspans  # only here: a no-op install never needs spans
+
         spelled = jsonspans.value_text(text, host.comments, [host.env_key, name])
         if spelled is not None and spelled != json.dumps(entry.prior, ensure_ascii=False):
             out[name] = entry._replace(prior_text=spelled)
