@@ -85,6 +85,7 @@ def handler_keys(doc: Any, source: str, owner: Callable, events: Collection[str]
 def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str, trust: bool) -> dict:
     """The [hooks.state] table after an edit that turned ``old`` handlers into ``new`` ones."""
     where_now = {h.identity: h for h in new}
+    at_key = {h.key: h for h in new}
     final = dict(state)
     moved: dict[str, Any] = {}
     for h in old:
@@ -93,7 +94,15 @@ def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str,
         final.pop(h.key)
         now = where_now.get(h.identity)
         if now is None:
-            continue  # the handler left; its trust goes with it
+            now = at_key.get(h.key)
+            if now is not None and _changed_hands(h, now, bundle):
+                # ``hooks adopt`` (or its undo) marked (unmarked) this very handler in place: its
+                # state stays, and trust given to it follows the marker into the new hash.
+                entry = state[h.key]
+                if isinstance(entry, dict) and entry.get("trusted_hash") == h.digest:
+                    entry = {**entry, "trusted_hash": now.digest}
+                moved[now.key] = entry
+            continue  # else the handler left; its trust goes with it
         if h.owner and h.owner[0] == bundle and now.digest != h.digest:
             continue  # our hook changed: the old trust is stale
         moved[now.key] = state[h.key]
@@ -103,6 +112,14 @@ def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str,
             if h.owner and h.owner[0] == bundle:
                 final[h.key] = {**(final.get(h.key) or {}), "trusted_hash": h.digest}
     return final
+
+
+def _changed_hands(old: Handler, new: Handler, bundle: str) -> bool:
+    """Whether ``bundle`` took a hand-written handler (or gave one back) at the same place."""
+    if (old.owner is None) == (new.owner is None):
+        return False
+    owner = old.owner or new.owner
+    return owner is not None and owner[0] == bundle
 
 
 def state_ops(config: dict, state: dict, final: dict) -> list[dict]:
