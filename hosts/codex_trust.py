@@ -26,6 +26,7 @@ class Handler(NamedTuple):
     identity: tuple  # what stays the same when the handler moves: our marker, or its rank among foreign ones
     owner: tuple[str, str] | None  # (bundle, hook id) when we wrote it
     digest: str  # Codex's hash of the handler
+    bare: object = None  # its command without our marker: the same handler across ``hooks adopt``
 
 
 def event_label(event: str) -> str:
@@ -78,7 +79,7 @@ def handler_keys(doc: Any, source: str, owner: Callable, events: Collection[str]
                 else:
                     identity, foreign = ("foreign", event, foreign), foreign + 1
                 out.append(Handler(f"{source}:{event_label(event)}:{g}:{h}", identity, mine,
-                                   trust_hash(event, group, handler)))
+                                   trust_hash(event, group, handler), _bare(handler.get("command"))))
     return out
 
 
@@ -114,9 +115,17 @@ def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str,
     return final
 
 
+def _bare(command: Any) -> Any:
+    from hookweave.core.render import MARKER_RE
+
+    found = MARKER_RE.search(command) if isinstance(command, str) else None
+    return command[: found.start()] if found else command
+
+
 def _changed_hands(old: Handler, new: Handler, bundle: str) -> bool:
-    """Whether ``bundle`` took a hand-written handler (or gave one back) at the same place."""
-    if (old.owner is None) == (new.owner is None):
+    """Whether ``bundle`` took a hand-written handler (or gave one back) at the same place: the
+    same command but for the marker."""
+    if (old.owner is None) == (new.owner is None) or old.bare != new.bare or not isinstance(old.bare, str):
         return False
     owner = old.owner or new.owner
     return owner is not None and owner[0] == bundle
