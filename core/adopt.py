@@ -70,6 +70,7 @@ def collect(host: Host, doc: Any, shown: str, event: str | None) -> list[Found]:
 
 
 def _check_entry(host: Host, entry: Any, where: str) -> None:
+    base = where
     if isinstance(host, NestedGroupsHost):
         handlers = entry.get("hooks") if isinstance(entry, dict) else None
         if not isinstance(handlers, list) or len(handlers) != 1:
@@ -90,7 +91,7 @@ def _check_entry(host: Host, entry: Any, where: str) -> None:
     bad = _unfit_command(command) if isinstance(command, str) else "no command string"
     if bad:
         raise BadInput(f"{where}/command: {bad}")
-    null = _null_at(entry, where)
+    null = _null_at(entry, base)
     if null:
         raise BadInput(f"{null}: null, which a manifest cannot hold; remove the key or give it a value, then adopt")
     odd = _odd_string(entry)
