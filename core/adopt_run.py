@@ -13,11 +13,13 @@ any installed bundle: "keep these hooks, stop managing them".
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookweave.core import adopt, fileio, merge, paths, record
-from hookweave.core.errors import BadInput
+from hookweave.core import adopt, fileio, merge, paths, record, spelling
+from hookweave.core.errors import BadInput, HooksError
 from hookweave.core.findings import Finding
 from hookweave.core.patch import diff, same
 from hookweave.core.render import MARKER_RE
@@ -52,7 +54,7 @@ def take(target: Target, name: str, event: str | None, out: Path, *, force: bool
         built.update(text=text_, count=len(found))
         marked_doc = _marked(host, doc, found, bundle)
         ops = diff(doc, marked_doc)
-        marked_text = host.apply(text, ops, t.shown)
+        marked_text = host.apply(text, spelling.spelled(ops, _spellings(host, text, ops, doc)), t.shown)
         if not host.reads_as(text, marked_text, marked_doc, t.shown, ops):
             raise RuntimeError(f"internal error: the edit of {t.shown} does not match its plan; nothing written")
         plan = planning.plan_install(t, marked_text, record_text, bundle, force=False)
@@ -130,10 +132,47 @@ def _plan_give_back(target: Target, text: str | None, record_text: str | None, n
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
     new_rec = record.Record(bundles, rec.created if bundles else (), rec.created_file and bool(bundles),
                             rec.created_folder if bundles else 0)
-    plan = planning._finish(target, text, record_text, doc, new, new_rec, findings, [])
+    ops = diff(doc, new)
+    plan = planning._finish(target, text, record_text, doc, new, new_rec, findings, [],
+                            _spellings(host, text, ops, doc))
     plan.actions = [f"gave back {released} hook{'' if released == 1 else 's'} of {name} {prev.version}: "
                     "hand-written again, no longer a bundle's"]
     return plan
+
+
+def _spellings(host, text: str | None, ops: list[dict], doc: dict) -> dict[str, str]:
+    """Per replaced command, the new value spelled as the file spelled the old one (``"\\u00e9"``
+    stays an escape): only the marker differs, so --undo gives the original bytes back."""
+    from hookweave.core import jsonspans
+    from hookweave.core.jsontext import split_pointer
+
+    out: dict[str, str] = {}
+    for op in ops if text is not None else ():
+        tokens = split_pointer(op["path"])
+        old = _at(doc, tokens)
+        if op["op"] != "replace" or tokens[-1] != "command" or not isinstance(old, str):
+            continue
+        try:
+            spelled = jsonspans.value_text(text, host.comments, tokens)
+        except HooksError:  # not JSON (Codex config.toml: tomledit keeps a string's kind itself)
+            return {}
+        if spelled is None or not spelled.endswith('"') or json.loads(spelled) != old:
+            continue
+        new = op["value"]
+        if new.startswith(old):  # adopt: the marker appended
+            out[op["path"]] = spelled[:-1] + json.dumps(new[len(old):], ensure_ascii=False)[1:]
+        else:  # --undo: the marker, however the file spells its separator, taken off
+            cut = re.sub(r'(?: |\\n|\\u00(?:0[aA]|20))# hookweave:[a-z0-9-]+/[a-z0-9-]+[ \t]*"$', '"', spelled)
+            if cut != spelled and json.loads(cut) == new:
+                out[op["path"]] = cut
+    return out
+
+
+def _at(doc, tokens: list[str]):
+    node = doc
+    for token in tokens:
+        node = node[int(token)] if isinstance(node, list) else node.get(token) if isinstance(node, dict) else None
+    return node
 
 
 def _unmarked(host, entry: dict) -> dict:
