@@ -193,6 +193,8 @@ def _not_json(value: Any) -> str | None:
         return next((b for b in map(_not_json, value.values()) if b), None)
     if isinstance(value, list):
         return next((b for b in map(_not_json, value) if b), None)
+    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+        return str(value)  # nan, inf: TOML has them, JSON does not
     return None if isinstance(value, (str, int, float, bool)) else f"a {type(value).__name__}"
 
 

@@ -330,3 +330,64 @@ def test_install_same_command_other_matcher_is_not_a_duplicate(run, project, wri
     _setup(project, "claude")
     result = run("install", str(write_bundle(GUARD.replace('["shell"]', '["edit"]'))), "--host", "claude")
     assert result.exit_code == 0, result.output
+
+
+# -- the manifest's host-native keys, used by hand too ----------------------------------------------
+
+def test_host_native_keys_render_on_a_fresh_install(run, project, write_bundle) -> None:
+    bundle = write_bundle('[bundle]\nname = "g"\nversion = "1.0.0"\n[[hooks]]\nid = "fail"\nhosts = ["claude"]\n'
+                          'command = "echo fail"\n[hooks.host.claude]\nevent = "PostToolUseFailure"\nmatcher = "Bash"\n'
+                          'handler = { statusMessage = "…", async = true, timeout = 2.5 }\ngroup = { note = [1, "x"] }\n'
+                          'omit = ["type"]\n')
+    assert run("install", str(bundle), "--host", "claude").exit_code == 0
+    assert (project / ".claude" / "settings.json").read_text() == '''\
+{
+  "hooks": {
+    "PostToolUseFailure": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "command": "echo fail # hookweave:g/fail",
+            "statusMessage": "…",
+            "async": true,
+            "timeout": 2.5
+          }
+        ],
+        "note": [
+          1,
+          "x"
+        ]
+      }
+    ]
+  }
+}
+'''
+
+
+@pytest.mark.parametrize("table, message", [
+    ('handler = { command = "x" }', "hooks[0] (a).host.claude.handler.command: is written by hookweave; set the "
+                                     "hook's command instead"),
+    ('group = { hooks = [] }', "hooks[0] (a).host.claude.group.hooks: is written by hookweave; set the hook's hooks "
+                               "instead"),
+    ("handler = { when = 1979-05-27 }", "hooks[0] (a).host.claude.handler.when: holds a date, which no settings "
+                                        "file can; remove it"),
+    ('handler = { x = nan }', "hooks[0] (a).host.claude.handler.x: holds nan, which no settings file can; remove it"),
+    ('omit = "type"', 'hooks[0] (a).host.claude.omit: must be a list of handler keys other than command; e.g. omit '
+                      '= ["type"]'),
+    ('handler = 3', "hooks[0] (a).host.claude.handler: must be a table; write handler = { key = value }"),
+])
+def test_host_native_keys_are_checked(run, project, write_bundle, table, message) -> None:
+    bundle = write_bundle('[bundle]\nname = "g"\nversion = "1.0.0"\n[[hooks]]\nid = "a"\nevent = "stop"\n'
+                          f'command = "x"\n[hooks.host.claude]\n{table}\n')
+    result = run("install", str(bundle), "--host", "claude")
+    assert (result.exit_code, result.stderr) == (2, f"hooks: {bundle}/hookweave.toml: {message}\n")
+    assert not (project / ".claude").exists()
+
+
+def test_a_hook_without_event_needs_hosts_whose_table_names_one(run, write_bundle) -> None:
+    bundle = write_bundle('[bundle]\nname = "g"\nversion = "1.0.0"\n[[hooks]]\nid = "a"\ncommand = "x"\n'
+                          '[hooks.host.claude]\nevent = "PostToolUseFailure"\n')
+    result = run("install", str(bundle), "--host", "claude")
+    assert (result.exit_code, result.stderr) == (2, f"hooks: {bundle}/hookweave.toml: hooks[0] (a).event: missing; "
+                                                    "add event = ...\n")

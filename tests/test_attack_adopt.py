@@ -11,7 +11,8 @@ should gain. Invariants:
 - adopt: the settings file equals the marked rendering exactly (every other byte the same);
 - install of the written manifest writes no byte; verify lists every adopted hook ``ok`` in order;
 - ``adopt --undo``: the original bytes, and no record left;
-- adopt, then ``uninstall``: the data is the original without the adopted entries;
+- adopt, then ``uninstall``: the data is the original without the adopted entries; then install
+  of the written manifest and ``--undo``: the original data again;
 - one unadoptable entry anywhere (a group of two, null, ``{bundle_dir}``, a control character, a
   prompt hook, a trailing backslash): exit 2, one line, no byte written anywhere.
 """
@@ -145,6 +146,15 @@ def _marked(host: str, doc: dict, found: list[tuple[str, int]], name: str) -> di
     return out
 
 
+def _sorted(doc: dict) -> dict:
+    hooks = {e: sorted(json.dumps(x, sort_keys=True) for x in v) if isinstance(v, list) else v for e, v in doc["hooks"].items()}
+    return {**doc, "hooks": hooks}
+
+
+def _has_other(doc: dict) -> bool:
+    return "hookweave:other/" in json.dumps(doc)
+
+
 def _files(root: Path) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
@@ -193,6 +203,12 @@ def test_adopt_generated_files(run, project, tmp_path, attack_report, host, monk
 
         now = jsontext.load(path.read_text(encoding="utf-8"), str(path), comments=host == "gemini")
         wrong += [] if now == left else ["uninstall left other data than the original without the adopted"]
+        # and back: the manifest renders them again, --undo makes them hand-written (the data as it
+        # was; the bytes are the host's rendering now, and an other bundle's entry may now come first)
+        back = run("install", str(out), "--host", host).exit_code + run("adopt", "--undo", "mine", "--host", host).exit_code
+        now = jsontext.load(path.read_text(encoding="utf-8"), str(path), comments=host == "gemini")
+        if back or _sorted(now) != _sorted(doc) or (now != doc and not _has_other(doc)):
+            wrong.append("install of the manifest and --undo did not give the original data back")
         if wrong:
             failures.append((i, wrong, doc))
     attack_report(f"adopt round trips ({host})", cases=cases, failures=len(failures))
