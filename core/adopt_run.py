@@ -80,6 +80,9 @@ def take(target: Target, name: str, event: str | None, out: Path, *, force: bool
         fileio.write_text(manifest_path, old_manifest, text)  # the settings were not written: neither is this
         fileio.remove_empty_dirs(folders)
         raise
+    if built["text"] != text:  # a host saved the file between the preview and the write: as marked now
+        fileio.write_text(manifest_path, str(built["text"]), text)
+        text = str(built["text"])
     return plans, manifest_path, text
 
 

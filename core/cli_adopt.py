@@ -38,6 +38,12 @@ def adopt(
         return
     where = paths.cwd() / out if out else paths.cwd()  # cwd() / an absolute path is that path
     plans, manifest, text = adopt_run.take(target, name, event, where, force=force, trust=trust, dry_run=dry_run)
-    if dry_run and not as_json:
+    if as_json:
+        from hookweave.core import report
+
+        doc = report.plans_json("adopt", plans, dry_run=dry_run)
+        console.json_out({**doc, "manifest": {"path": str(manifest), "text": text, "written": not dry_run}})
+        return
+    if dry_run:
         console.out(f"would write {paths.display(manifest)}:\n{text.rstrip()}")
     _show("adopt", plans, dry_run, as_json)

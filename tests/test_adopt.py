@@ -192,6 +192,8 @@ def test_adopt_dry_run_and_json_write_nothing(run, project, tmp_path) -> None:
     as_json = run("adopt", "--host", "cursor", "--name", "mine", "--dry-run", "--json")
     doc = json.loads(as_json.stdout)
     assert (doc["command"], doc["dry_run"], doc["changed"]) == ("adopt", True, True)
+    assert doc["manifest"]["path"] == str(project / "hookweave.toml") and doc["manifest"]["written"] is False
+    assert doc["manifest"]["text"] == dry.stdout.split(":\n", 1)[1].split("\ncursor project")[0] + "\n"
     assert doc["files"][0]["operations"][0] == {
         "op": "replace", "path": "/hooks/beforeShellExecution/0/command",
         "value": "./audit.sh # hookweave:mine/beforeshellexecution-1"}
