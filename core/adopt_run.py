@@ -133,7 +133,10 @@ def _plan_give_back(target: Target, text: str | None, record_text: str | None, n
     if prev.env:
         findings.append(Finding("note", f"env {', '.join(sorted(prev.env))} stays as it is, now the operator's", name))
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
-    new_rec = record.Record(bundles, rec.created if bundles else (), rec.created_file and bool(bundles),
+    created = list(rec.created)
+    if not bundles:  # what install added for hooks to load (Cursor's "version": 1) goes, as on uninstall
+        planning._drop_empty_created(new, created, host.required)
+    new_rec = record.Record(bundles, tuple(created) if bundles else (), rec.created_file and bool(bundles),
                             rec.created_folder if bundles else 0)
     ops = diff(doc, new)
     plan = planning._finish(target, text, record_text, doc, new, new_rec, findings, [],

@@ -393,3 +393,15 @@ def test_a_hook_without_event_needs_hosts_whose_table_names_one(run, write_bundl
     result = run("install", str(bundle), "--host", "claude")
     assert (result.exit_code, result.stderr) == (2, f"hooks: {bundle}/hookweave.toml: hooks[0] (a).event: missing; "
                                                     "add event = ...\n")
+
+
+def test_cursor_adopt_adds_version_and_undo_takes_it_away(run, project) -> None:
+    path = project / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    original = '{\n  "hooks": {"stop": [{"command": "echo done"}]}\n}\n'
+    path.write_text(original)
+    assert run("adopt", "--host", "cursor", "--name", "mine").exit_code == 0
+    assert path.read_text() == ('{\n  "hooks": {"stop": [{"command": "echo done # hookweave:mine/stop-1"}]},\n'
+                                '  "version": 1\n}\n')
+    assert run("adopt", "--undo", "mine", "--host", "cursor").exit_code == 0
+    assert path.read_text() == original
