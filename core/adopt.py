@@ -21,6 +21,7 @@ from hookweave.core.host import Host
 from hookweave.core.hostshapes import FlatHost, NestedGroupsHost
 from hookweave.core.model import Bundle, BundleHook
 from hookweave.core.patch import escape, same
+from hookweave.core.paths import printable
 from hookweave.core.render import marker
 
 VERSION = "1.0.0"
@@ -41,7 +42,7 @@ def native_event(host: Host, event: str) -> str:
     if event in host.native_events:
         return event
     known = ", ".join(sorted(n for n in host.events if host.events[n]))
-    raise BadInput(f"--event {event}: {host.title} has no such event; use a neutral name ({known}) "
+    raise BadInput(f"--event {printable(event)}: {host.title} has no such event; use a neutral name ({known}) "
                    f"or one of its own ({', '.join(sorted(host.native_events))})")
 
 
@@ -139,7 +140,7 @@ def manifest_text(host: Host, name: str, found: list[Found], manifest_path: Path
     """The manifest holding ``found`` in file order, and the bundle it reads as; each of its
     registrations renders to the entry it came from with the marker appended, or ``BadInput``."""
     if not manifest.NAME_RE.fullmatch(name):
-        raise BadInput(f"--name {name}: not a valid bundle name; use lowercase letters, digits and dashes")
+        raise BadInput(f"--name {printable(name)}: not a valid bundle name; use lowercase letters, digits and dashes")
     ids = _ids(host, found)
     tables = [_hook_table(host, name, hook_id, item, manifest_path) for hook_id, item in zip(ids, found)]
     text = (f"# Written by `hooks adopt` from {about}: the operator's own hooks, in file order.\n"

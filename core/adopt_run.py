@@ -48,7 +48,7 @@ def take(target: Target, name: str, event: str | None, out: Path, *, force: bool
     def planner(t: Target, text: str | None, record_text: str | None) -> FilePlan:
         doc, rec = planning.load(t, text, record_text)
         if name in rec.bundles:
-            raise BadInput(f"{t.shown}: a bundle named {name} is installed here already; choose another --name")
+            raise BadInput(f"{t.shown}: a bundle named {paths.printable(name)} is installed here already; choose another --name")
         found = adopt.collect(host, doc, t.shown, native)
         text_, bundle = adopt.manifest_text(host, name, found, manifest_path, about)
         built.update(text=text_, count=len(found))
@@ -112,7 +112,7 @@ def _plan_give_back(target: Target, text: str | None, record_text: str | None, n
     doc, rec = planning.load(target, text, record_text)
     prev = rec.bundles.get(name)
     if prev is None:
-        raise BadInput(f"{target.shown}: no bundle named {name} is installed here; `hooks status` lists them")
+        raise BadInput(f"{target.shown}: no bundle named {paths.printable(name)} is installed here; `hooks status` lists them")
     new = dict(doc)
     hooks = new.get(host.hooks_key)
     findings: list[Finding] = []

@@ -405,3 +405,17 @@ def test_cursor_adopt_adds_version_and_undo_takes_it_away(run, project) -> None:
                                 '  "version": 1\n}\n')
     assert run("adopt", "--undo", "mine", "--host", "cursor").exit_code == 0
     assert path.read_text() == original
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--event", "a\nb"], "hooks: --event a\\nb: Claude Code has no such event"),
+    (["--name", "a\nb"], "hooks: --name a\\nb: not a valid bundle name"),
+    (["--undo", "a\nb"], "hooks: .claude/settings.json: no bundle named a\\nb is installed here"),
+])
+def test_adopt_messages_stay_one_line(run, project, tmp_path, args, message) -> None:
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text('{"hooks": {"Stop": [{"hooks": [{"command": "a"}]}]}}')
+    before = _files(tmp_path)
+    result = run("adopt", "--host", "claude", *args)
+    assert result.exit_code == 2 and result.stderr.startswith(message) and result.stderr.count("\n") == 1
+    assert _files(tmp_path) == before
