@@ -13,7 +13,7 @@ from typing import Any
 
 from hookweave.core import names, tomlload
 from hookweave.core.errors import BadInput
-from hookweave.core.model import HOOK_FIELDS, POLICIES, POSITIONS, Bundle, BundleHook, EnvVar
+from hookweave.core.model import HOOK_FIELDS, NATIVE_FIELDS, POLICIES, POSITIONS, Bundle, BundleHook, EnvVar
 
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # fullmatch: "$" would let a final newline in
 ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -109,20 +109,24 @@ def _hook(check: _Checker, raw: Any, i: int) -> BundleHook:
     hook_id = check.name(raw.get("id"), f"{where}.id")
     where = f"hooks[{i}] ({hook_id})"
     fields = _hook_fields(check, raw, where, neutral=True)
-    for required in ("event", "command"):
-        if required not in fields:
-            raise check.fail(f"{where}.{required}", "missing", f"add {required} = ...")
     hosts = check.hosts(raw["hosts"], f"{where}.hosts") if "hosts" in raw else None
     overrides: dict[str, dict[str, Any]] = {}
     host_tables = raw.get("host", {})
     if not isinstance(host_tables, dict):
         raise check.fail(f"{where}.host", "must be a table", "write [hooks.host.<host>]")
     for host, table in host_tables.items():
-        table = check.keys(table, HOOK_FIELDS, f"{where}.host.{_key(host)}")
+        table = check.keys(table, HOOK_FIELDS + NATIVE_FIELDS, f"{where}.host.{_key(host)}")
         overrides[host] = _hook_fields(check, table, f"{where}.host.{_key(host)}", neutral=False)
+        overrides[host].update(_native_fields(check, table, f"{where}.host.{_key(host)}"))
+    # An event with no neutral name (Claude's PostToolUseFailure) lives in the host tables only:
+    # then ``hosts`` must name just hosts whose table gives it.
+    native_only = hosts is not None and all("event" in overrides.get(h, {}) for h in hosts)
+    for required in ("event", "command"):
+        if required not in fields and not (required == "event" and native_only):
+            raise check.fail(f"{where}.{required}", "missing", f"add {required} = ...")
     return BundleHook(
         id=hook_id,
-        event=fields["event"],
+        event=fields.get("event", ""),
         command=fields["command"],
         matcher=fields.get("matcher"),
         timeout=fields.get("timeout"),
@@ -156,6 +160,42 @@ def _hook_fields(check: _Checker, raw: dict, where: str, *, neutral: bool) -> di
             raise check.fail(f"{where}.position", f"unknown position {raw['position']!r}", 'use "first" or "last"')
         out["position"] = raw["position"]
     return out
+
+
+def _native_fields(check: _Checker, raw: dict, where: str) -> dict[str, Any]:
+    """``handler`` and ``group``: native keys set on the rendered entry as they are (JSON values;
+    the keys hookweave renders itself are refused there); ``omit``: rendered handler keys left out."""
+    out: dict[str, Any] = {}
+    for part, own in (("handler", ("command",)), ("group", ("hooks",))):
+        if part not in raw:
+            continue
+        table = raw[part]
+        if not isinstance(table, dict):
+            raise check.fail(f"{where}.{part}", "must be a table", f"write {part} = {{ key = value }}")
+        for key, value in table.items():
+            if key in own:
+                raise check.fail(f"{where}.{part}.{_key(key)}", "is written by hookweave", f"set the hook's {key} instead")
+            bad = _not_json(value)
+            if bad:
+                raise check.fail(f"{where}.{part}.{_key(key)}", f"holds {bad}, which no settings file can", "remove it")
+        out[part] = dict(table)
+    if "omit" in raw:
+        omit = raw["omit"]
+        if not isinstance(omit, list) or not all(isinstance(k, str) and k != "command" for k in omit):
+            raise check.fail(f"{where}.omit", "must be a list of handler keys other than command", 'e.g. omit = ["type"]')
+        out["omit"] = tuple(omit)
+    return out
+
+
+def _not_json(value: Any) -> str | None:
+    """What in a TOML value JSON cannot hold (a date or time), or ``None``."""
+    if isinstance(value, dict):
+        return next((b for b in map(_not_json, value.values()) if b), None)
+    if isinstance(value, list):
+        return next((b for b in map(_not_json, value) if b), None)
+    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+        return str(value)  # nan, inf: TOML has them, JSON does not
+    return None if isinstance(value, (str, int, float, bool)) else f"a {type(value).__name__}"
 
 
 def _matcher(check: _Checker, value: Any, where: str, neutral: bool) -> tuple[str, ...] | str:

@@ -14,6 +14,10 @@ Policy = Literal["if-absent", "override", "at-least"]
 from hookweave.core.findings import Finding  # noqa: F401 - one import for the core's data
 from hookweave.core.names import POLICIES, POSITIONS  # noqa: F401 - likewise
 HOOK_FIELDS = ("event", "matcher", "command", "timeout", "position")
+# Host-native keys only a [hooks.host.<host>] table may set (what ``hooks adopt`` writes so that an
+# operator's hand-written entry renders back exactly): extra handler and group keys, and keys of the
+# rendered handler to leave out.
+NATIVE_FIELDS = ("handler", "group", "omit")
 
 
 class BundleHook(NamedTuple):
@@ -56,6 +60,9 @@ class HookForHost(NamedTuple):
     matcher: tuple[str, ...] | str | None
     timeout: int | None
     position: Position
+    handler: dict[str, Any] = {}  # noqa: RUF012 - read only: native keys set on the rendered handler
+    group: dict[str, Any] = {}  # noqa: RUF012 - read only: native keys set on the rendered group
+    omit: tuple[str, ...] = ()  # keys of the rendered handler to leave out
 
 
 class Registration(NamedTuple):

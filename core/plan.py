@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from hookweave.core import envmerge, merge, patch, paths, record, resolve, spelling
+from hookweave.core import duplicates, envmerge, merge, patch, paths, record, resolve, spelling
 from hookweave.core.errors import BadInput
 from hookweave.core.host import Host
 from hookweave.core.model import Bundle, Finding
@@ -112,6 +112,9 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
             _mark_created(created, f"/{escape(hooks_key)}/{escape(event)}")
         if not isinstance(entries, list):
             continue  # an event the host does not know, holding something else: not ours to touch
+        entries, twins = duplicates.drop_hand_written(host, target.scope, event, entries, event_regs, known, force)
+        refused += twins if not force else []
+        findings += twins if force else []
         outcome = merge.update_event(
             entries, bundle.name, event_regs, prev.hashes(event) if prev else {}, host.owner,
             lambda e: host.strip_ours(e, bundle.name), known=known, force=force, positional=host.positional,

@@ -18,7 +18,7 @@ def registrations(host: Host, bundle: Bundle) -> tuple[list[Registration], list[
         if native is None:
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
             continue
-        entry = host.render(resolved, native, bundle)
+        entry = _native_keys(host, host.render(resolved, native, bundle), resolved)
         position = resolved.position
         if position == "first" and not host.positional:
             notes.append(Finding("note", f"position first is not applied on {host.title}: its trust is keyed by "
@@ -27,6 +27,22 @@ def registrations(host: Host, bundle: Bundle) -> tuple[list[Registration], list[
             position = "last"
         regs.append(Registration(bundle.name, hook.id, native, position, entry))
     return regs, notes
+
+
+def _native_keys(host: Host, entry: dict, hook: HookForHost) -> dict:
+    """The rendered entry with the host table's native keys applied (what ``hooks adopt`` wrote
+    to keep an operator's entry exactly as it was): set in the handler and the group, or left out."""
+    if not (hook.handler or hook.group or hook.omit):
+        return entry
+    handler = host.handler_of(entry)
+    if handler is None:
+        return entry
+    for key in hook.omit:
+        handler.pop(key, None)
+    handler.update(hook.handler)
+    if handler is not entry:
+        entry.update(hook.group)
+    return entry
 
 
 def _for_host(hook: BundleHook, host: str) -> HookForHost:

@@ -82,7 +82,30 @@ def _apply(doc: Any, op: dict) -> None:
     elif isinstance(op["value"], dict) and not _is_inline(parent) and last not in parent:
         _add_table(doc, parent, last, op["value"])
     else:
-        parent[last] = _top_item(op["value"], inline=_is_inline(parent))
+        old = parent.get(last) if op["op"] == "replace" and hasattr(parent, "get") else None
+        kept = _same_kind(old, op["value"])
+        parent[last] = kept if kept is not None else _top_item(op["value"], inline=_is_inline(parent))
+
+
+def _same_kind(old: Any, value: Any) -> Any:
+    """A new string written the way the operator wrote the one it replaces (a 'literal' string, a
+    multi-line one) when it can be, so that an edit and its reversal (``hooks adopt --undo``) give the
+    original bytes back; ``None`` when the old value is no string or the new one would need escapes."""
+    import tomlkit
+    from tomlkit.items import String, StringType
+
+    if not isinstance(old, String) or not isinstance(value, str) or old.type == StringType.SLB:
+        return None
+    multiline = old.type in (StringType.MLL, StringType.MLB)
+    literal = old.type in (StringType.SLL, StringType.MLL)
+    control = any((c < " " and c not in ("\t\n" if multiline else "\t")) or c == "\x7f" for c in value)
+    if control or (literal and ("'" * 3 in value if multiline else "'" in value)):
+        return None
+    if multiline and (value.startswith("\n") or value.endswith(('"', "'", "\\")) or '"' * 3 in value):
+        return None  # a leading newline is trimmed; a quote or backslash at the end would end it early
+    if multiline and not literal and "\\" in value:
+        return None
+    return tomlkit.string(value, literal=literal, multiline=multiline)
 
 
 def _apply_split(holder: Any, key: str, op: dict, last: str) -> None:

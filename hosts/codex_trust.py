@@ -26,6 +26,7 @@ class Handler(NamedTuple):
     identity: tuple  # what stays the same when the handler moves: our marker, or its rank among foreign ones
     owner: tuple[str, str] | None  # (bundle, hook id) when we wrote it
     digest: str  # Codex's hash of the handler
+    bare: object = None  # its command without our marker: the same handler across ``hooks adopt``
 
 
 def event_label(event: str) -> str:
@@ -78,13 +79,14 @@ def handler_keys(doc: Any, source: str, owner: Callable, events: Collection[str]
                 else:
                     identity, foreign = ("foreign", event, foreign), foreign + 1
                 out.append(Handler(f"{source}:{event_label(event)}:{g}:{h}", identity, mine,
-                                   trust_hash(event, group, handler)))
+                                   trust_hash(event, group, handler), _bare(handler.get("command"))))
     return out
 
 
 def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str, trust: bool) -> dict:
     """The [hooks.state] table after an edit that turned ``old`` handlers into ``new`` ones."""
     where_now = {h.identity: h for h in new}
+    at_key = {h.key: h for h in new}
     final = dict(state)
     moved: dict[str, Any] = {}
     for h in old:
@@ -93,7 +95,15 @@ def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str,
         final.pop(h.key)
         now = where_now.get(h.identity)
         if now is None:
-            continue  # the handler left; its trust goes with it
+            now = at_key.get(h.key)
+            if now is not None and _changed_hands(h, now, bundle):
+                # ``hooks adopt`` (or its undo) marked (unmarked) this very handler in place: its
+                # state stays, and trust given to it follows the marker into the new hash.
+                entry = state[h.key]
+                if isinstance(entry, dict) and entry.get("trusted_hash") == h.digest:
+                    entry = {**entry, "trusted_hash": now.digest}
+                moved[now.key] = entry
+            continue  # else the handler left; its trust goes with it
         if h.owner and h.owner[0] == bundle and now.digest != h.digest:
             continue  # our hook changed: the old trust is stale
         moved[now.key] = state[h.key]
@@ -103,6 +113,22 @@ def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str,
             if h.owner and h.owner[0] == bundle:
                 final[h.key] = {**(final.get(h.key) or {}), "trusted_hash": h.digest}
     return final
+
+
+def _bare(command: Any) -> Any:
+    from hookweave.core.render import MARKER_RE
+
+    found = MARKER_RE.search(command) if isinstance(command, str) else None
+    return command[: found.start()] if found else command
+
+
+def _changed_hands(old: Handler, new: Handler, bundle: str) -> bool:
+    """Whether ``bundle`` took a hand-written handler (or gave one back) at the same place: the
+    same command but for the marker."""
+    if (old.owner is None) == (new.owner is None) or old.bare != new.bare or not isinstance(old.bare, str):
+        return False
+    owner = old.owner or new.owner
+    return owner is not None and owner[0] == bundle
 
 
 def state_ops(config: dict, state: dict, final: dict) -> list[dict]:

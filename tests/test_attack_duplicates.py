@@ -203,6 +203,9 @@ def test_verify_counts_runs_as_the_host_does(run, tmp_path, monkeypatch, attack_
             (folder / "hookweave.toml").write_text(_manifest(case["timeout"][scope], case["matcher"][scope]))
             trust = ["--trust"] if host == "codex" and case["trust"][scope] else []
             result = run("install", str(folder), "--host", host, "--scope", scope, *trust)
+            if result.exit_code == 1 and "by hand (the same command and matcher)" in result.stderr:
+                # issue 11: install refuses to add a hook the operator wrote by hand; --force replaces it
+                result = run("install", str(folder), "--host", host, "--scope", scope, "--force", *trust)
             assert result.exit_code == 0, (case, result.stdout, result.stderr)
         for scope in case["scopes"]:
             _edit(case, scope, HOSTS[host].settings_path(scope, project), config)
