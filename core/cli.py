@@ -236,3 +236,6 @@ def main() -> None:
     if chosen:
         app.registered_commands = chosen
     app(prog_name="hooks")
+
+
+from hookweave.core import cli_check  # noqa: E402,F401 - registers `hooks check` on the same app
