@@ -78,7 +78,20 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
         run = hookrun.run(target.host, target.command, data, env, project, min(timeout, CAP))
         verdict = protocol.judge(target.host, target.event, run.exit_code, run.stdout, run.stderr, run.timed_out)
         outcomes.append(Outcome(payload, run, timeout, verdict, tuple(_judge_outcome(target, payload, run, timeout, verdict))))
-    return Checked(target, tuple(outcomes), tuple(found), "")
+    return Checked(target, tuple(outcomes), tuple(found) + _merged(outcomes), "")
+
+
+def _merged(outcomes: list[Outcome]) -> tuple:
+    """Each outcome pitfall once, saying on which payloads it showed."""
+    seen: dict[Pitfall, list[str]] = {}
+    for o in outcomes:
+        for p in o.pitfalls:
+            seen.setdefault(p, []).append(o.payload.name)
+    out = []
+    for p, names in seen.items():
+        where = "every payload" if len(names) == len(outcomes) > 1 else ", ".join(names)
+        out.append(p._replace(message=f"{p.message} (on {where})"))
+    return tuple(out)
 
 
 def _script(path: Path) -> str | None:
@@ -96,14 +109,14 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
     host, event, v = target.title, target.event, verdict
     found = []
     if run.timed_out:
-        found.append(Pitfall("problem", "timeout", f"{host}: timed out after {run.seconds:.1f}s on {payload.name}"
+        found.append(Pitfall("problem", "timeout", f"{host}: timed out after {run.seconds:.0f}s"
                              + (f" (check stops at {CAP:.0f}s; {host} waits {timeout:.0f}s)" if timeout > CAP else ""),
                              "make it finish well inside its timeout, or raise the hook's timeout"))
     elif v.action == "error":
-        found.append(Pitfall("problem", "hook-error", f"{host} shows a hook error on {payload.name}: "
+        found.append(Pitfall("problem", "hook-error", f"{host} shows a hook error: "
                              f"{_short(v.reason) or f'exit {run.exit_code}'} ({'; '.join(v.notes)[:160]})", _fix(target, run, v)))
     elif v.action == "block" and payload.should_pass:
-        found.append(Pitfall("problem", "false-block", f"{host} blocks {payload.name}, which should pass: {_short(v.reason)}",
+        found.append(Pitfall("problem", "false-block", f"{host} blocks a payload that should pass: {_short(v.reason)}",
                              "parse the payload (jq -r '.tool_input.command') and match the command itself, "
                              "not data in a heredoc body, a description or another field"))
     elif v.action == "ignored" and run.stdout.strip():
@@ -128,10 +141,10 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
             found.append(Pitfall("warning", "stderr-noise", f"{host}: with stdout empty, Gemini shows the hook's stderr "
                                  "to the user as a message on every call", "keep stderr empty on success, or log to a file"))
     if not run.timed_out and run.seconds > SLOW * min(timeout, CAP):
-        found.append(Pitfall("warning", "slow", f"{host}: took {run.seconds:.1f}s of its {timeout:.0f}s timeout "
-                             f"on {payload.name}", "make it faster, or raise its timeout"))
+        found.append(Pitfall("warning", "slow", f"{host}: takes more than half of its {timeout:g}s timeout",
+                             "make it faster, or raise its timeout"))
     elif event in TOOL_EVENTS and run.seconds > 2:
-        found.append(Pitfall("note", "slow", f"{host}: adds {run.seconds:.1f}s to every tool call", "make it faster"))
+        found.append(Pitfall("note", "slow", f"{host}: adds more than 2s to every tool call", "make it faster"))
     return found
 
 
@@ -167,7 +180,7 @@ def _across(done: list[Checked]) -> list[Checked]:
         names = ", ".join(done[i].target.label for i in members)
         for i in members:
             extra = Pitfall("note", "stderr-noise", f"{len(members)} hooks on {event} write to stderr on success "
-                            f"({names}); {done[i].target.title} does not show it on exit 0 (measured), older versions "
+                            f"({names}); {done[i].target.title} does not show stderr on exit 0 (read in its code), older versions "
                             "showed a hook error line per hook", "keep stderr empty on success, or log to a file")
             out[i] = out[i]._replace(pitfalls=out[i].pitfalls + (extra,))
     return out
@@ -189,4 +202,4 @@ def combined(done: list[Checked]) -> list[tuple[str, str, str, protocol.ChainVer
 
 
 def problems(done: list[Checked]) -> int:
-    return sum(1 for c in done for p in (*c.pitfalls, *(q for o in c.outcomes for q in o.pitfalls)) if p.level == "problem")
+    return sum(1 for c in done for p in c.pitfalls if p.level == "problem")

@@ -59,11 +59,7 @@ def show(done: list[checking.Checked], skipped: list[str], side_effects: bool) -
             reason = f": {printable(' '.join(o.verdict.reason.split()))[:100]}" if o.verdict.reason else ""
             console.out(f"  {o.payload.name:<36} {WORDS[o.verdict.action]:<18} {code:<8} "
                         f"{o.run.seconds:5.2f}s/{o.timeout:g}s{reason}")
-        seen = set()
-        for p in (*c.pitfalls, *(q for o in c.outcomes for q in o.pitfalls)):
-            if (p.name, p.message) in seen:
-                continue
-            seen.add((p.name, p.message))
+        for p in c.pitfalls:
             console.out(f"  {p.level}: {printable(p.message)}")
             console.out(f"    fix: {printable(p.fix)}")
     for host, event, name, cv, members in checking.combined(done):

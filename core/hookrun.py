@@ -8,6 +8,7 @@ process group, as the hosts do.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -50,8 +51,17 @@ def host_env(host: str, project: Path, extra: dict[str, str]) -> dict[str, str]:
                    GEMINI_SESSION_ID="5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
     elif host == "cursor":
         env.update(CURSOR_PROJECT_DIR=where, CLAUDE_PROJECT_DIR=where)
+    if host == "gemini":  # Gemini expands $VAR, ${VAR} and ${VAR:-default} in settings strings
+        extra = {name: _expand(value, env) for name, value in extra.items()}
     env.update(extra)
     return env
+
+
+_VAR = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)")
+
+
+def _expand(value: str, env: dict[str, str]) -> str:
+    return _VAR.sub(lambda m: env.get(m.group(1) or m.group(3)) or (m.group(2) or ""), value)
 
 
 def expand_gemini(command: str, project: Path) -> str:
