@@ -44,8 +44,8 @@ STOP_EVENTS = {"claude": ("Stop", "SubagentStop"), "codex": ("Stop", "SubagentSt
 
 def _common(host: str, event: str, cwd: str, transcript: str) -> dict:
     if host == "claude":
-        return {"session_id": SESSION, "transcript_path": transcript, "cwd": cwd, "prompt_id": TURN,
-                "permission_mode": "default", "hook_event_name": event}
+        turn = {} if event == "SessionStart" else {"prompt_id": TURN, "permission_mode": "default"}
+        return {"session_id": SESSION, "transcript_path": transcript, "cwd": cwd, **turn, "hook_event_name": event}
     if host == "codex":
         turn = {} if event == "SessionStart" else {"turn_id": TURN}
         return {"session_id": SESSION, **turn, "transcript_path": transcript, "cwd": cwd, "hook_event_name": event,
@@ -81,8 +81,12 @@ def for_event(host: str, event: str, cwd: str, transcript: str) -> list[Payload]
             if name.startswith("rm -rf named") and host in ("codex", "cursor"):
                 continue  # no other field of their shell input to hide it in
             data = {**base, "tool_name": tool, "tool_input": _tool_input(host, command, description)}
+            if host == "claude":
+                data["effort"] = {"level": "high"}
             if after:
                 data["tool_response"] = _tool_response(host, command)
+                if host == "claude":
+                    data["duration_ms"] = 431
             if host in ("claude", "codex"):
                 data["tool_use_id"] = f"toolu_check{i}" if host == "claude" else f"call_check{i}"
             out.append(Payload(name, event, data, passes, tool))
@@ -94,7 +98,7 @@ def for_event(host: str, event: str, cwd: str, transcript: str) -> list[Payload]
     if event in STOP_EVENTS[host]:
         extra = {"stop_hook_active": False, "last_assistant_message": "All done."}
         if host == "claude":
-            extra.update(background_tasks=[], session_crons=[])
+            extra.update(effort={"level": "high"}, background_tasks=[], session_crons=[])
         elif host == "gemini":
             extra = {"prompt": PROMPTS[0][1], "prompt_response": "All done.", "stop_hook_active": False}
         elif host == "cursor":
