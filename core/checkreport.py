@@ -44,6 +44,10 @@ def as_json(done: list[checking.Checked], skipped: list[str]) -> dict:
     return {"hooks": hooks, "combined": together, "skipped": skipped, "problems": checking.problems(done)}
 
 
+def _clip(text: str, width: int = 72) -> str:
+    return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + " ..."
+
+
 def show(done: list[checking.Checked], skipped: list[str], side_effects: bool) -> None:
     if side_effects:
         console.out("note: checking a hand-written hook runs it for real, with every payload: it may have side effects")
@@ -56,7 +60,7 @@ def show(done: list[checking.Checked], skipped: list[str], side_effects: bool) -
             console.out(f"  not run: {printable(c.skipped)}")
         for o in c.outcomes:
             code = "timeout" if o.run.timed_out else f"exit {o.run.exit_code}"
-            reason = f": {printable(' '.join(o.verdict.reason.split()))[:100]}" if o.verdict.reason else ""
+            reason = f": {_clip(printable(' '.join(o.verdict.reason.split())))}" if o.verdict.reason else ""
             console.out(f"  {o.payload.name:<36} {WORDS[o.verdict.action]:<18} {code:<8} "
                         f"{o.run.seconds:5.2f}s/{o.timeout:g}s{reason}")
         for p in c.pitfalls:

@@ -262,3 +262,17 @@ def test_check_runs_the_hook_in_the_project_with_the_hosts_env(run, tmp_path, pr
         assert lines[0] == str(project)
         assert [line.split("=")[0] if line.endswith(str(project)) else line for line in lines[1:]] == expected
     assert os.environ.get("FROM_BUNDLE") is None
+
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+def test_readme_table_is_the_protocol_and_its_example_is_a_real_run(run) -> None:
+    from hookweave.core import protocoltable
+
+    text = README.read_text(encoding="utf-8")
+    table = text.split("<!-- protocol-table -->\n", 1)[1].split("<!-- /protocol-table -->", 1)[0]
+    assert table == protocoltable.markdown()
+    example = text.split("$ hooks check example-guard --host claude\n", 1)[1].split("```", 1)[0]
+    result = run("check", "example-guard", "--host", "claude")
+    assert re.sub(r"\d+\.\d\ds/", "0.12s/", result.stdout) == example
