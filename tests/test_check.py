@@ -184,6 +184,12 @@ def test_own_payload_and_a_bad_one(run, tmp_path) -> None:
     result = run("check", str(bundle), "--host", "claude", "--payload", str(mine), "--json")
     [hook] = json.loads(result.stdout)["hooks"]
     assert [(r["payload"], r["action"], r["exit_code"]) for r in hook["runs"]] == [("your payload mine.json", "block", 2)]
+    other = run("check", str(bundle), "--host", "gemini", "--payload", str(mine))
+    assert other.stdout == ("pitfalls/grep-raw  Gemini CLI BeforeTool [run_shell_command]\n  not run: none of your "
+                            "payloads is for BeforeTool (their hook_event_name)\n  problem: grep_raw.sh: greps the raw stdin "
+                            "JSON: field order is not guaranteed and any field (a description, a file's content) can "
+                            "hold the pattern, so it blocks calls it should let through\n    fix: parse the payload "
+                            "first: cmd=$(jq -r '.tool_input.command // empty'), then match on \"$cmd\"\n1 problem\n")
     bad = tmp_path / "bad\nname.json"
     bad.write_text('{"tool_name": "Bash"}')
     refused = run("check", str(bundle), "--host", "claude", "--payload", str(bad))
@@ -276,3 +282,14 @@ def test_readme_table_is_the_protocol_and_its_example_is_a_real_run(run) -> None
     example = text.split("$ hooks check example-guard --host claude\n", 1)[1].split("```", 1)[0]
     result = run("check", "example-guard", "--host", "claude")
     assert re.sub(r"\d+\.\d\ds/", "0.12s/", result.stdout) == example
+
+
+def test_cursor_findings_are_warnings_since_cursor_was_never_run(run) -> None:
+    result = run("check", "--hand-written", "cat > /dev/null; echo plain words", "--event", "pre_tool_use",
+                 "--host", "cursor", "--host", "claude", "--json")
+    assert result.exit_code == 0, result.stdout
+    doc = json.loads(result.stdout)
+    by_host = {h["host"]: [(p["level"], p["name"]) for p in h["pitfalls"]] for h in doc["hooks"]}
+    assert by_host == {"cursor": [("warning", "hook-error")], "claude": [("note", "ignored-output")]}
+    [cursor] = [h for h in doc["hooks"] if h["host"] == "cursor"]
+    assert cursor["pitfalls"][0]["message"].endswith("(from Cursor's documentation, unmeasured) (on every payload)")

@@ -73,6 +73,9 @@ def _compare(host: str, predicted: dict[str, str], context: bool, mock, agent_pa
             out.write("\n".join(table) + "\n")
     assert {m: predicted[m] == "block" for m in MODES} == {m: did[m] == "block" for m in MODES}, "\n".join(table)
     assert context == reached, table[-1]
+    # The pitfalls as measured: a reason on an allow, and stderr on success, never reach the model.
+    told_model = json.dumps([r["body"] for r in mock.requests])
+    assert "reason-allowreason" not in told_model and "reason-noise" not in told_model
     _same_shapes(host, agent_payloads, project)
 
 
