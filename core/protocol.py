@@ -380,6 +380,8 @@ def _codex_json(event: str, obj: dict, notes: tuple) -> Verdict:
     if specific.get("additionalContext"):
         notes += ("additionalContext is given to the model",)
     if obj.get("continue") is False:
+        if event == "SubagentStart":
+            return Verdict("allow", "", obj, notes + ("continue:false is ignored on SubagentStart",))
         return Verdict("stop", obj.get("stopReason") or "", obj, notes)
     if event == "PreToolUse" and specific.get("permissionDecision") == "deny":
         return _blocked("codex", event, _RUST_TRIM.sub("", specific["permissionDecisionReason"]), obj, notes)
