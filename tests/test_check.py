@@ -299,10 +299,10 @@ def test_a_slow_hook_is_flagged(run, tmp_path) -> None:
     folder = tmp_path / "slowish"
     folder.mkdir()
     (folder / "hookweave.toml").write_text('[bundle]\nname = "slowish"\nversion = "1"\n[[hooks]]\nid = "s"\n'
-                                           'event = "session_start"\ntimeout = 2\ncommand = "sleep 1.3"\n')
+                                           'event = "session_start"\ntimeout = 4\ncommand = "sleep 2.3"\n')
     result = run("check", str(folder), "--host", "claude")
     assert result.exit_code == 0
     assert _findings(result.stdout) == [
         "slowish/s  Claude Code SessionStart",
-        "  warning: Claude Code: takes more than half of its 2s timeout (on a new session)",
+        "  warning: Claude Code: takes more than half of its 4s timeout (on a new session)",
         "    fix: make it faster, or raise its timeout", "no problems"]
