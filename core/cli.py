@@ -239,3 +239,4 @@ def main() -> None:
 
 
 from hookweave.core import cli_adopt  # noqa: E402,F401 - registers `hooks adopt` on app
+from hookweave.core import cli_check  # noqa: E402,F401 - registers `hooks check` on the same app

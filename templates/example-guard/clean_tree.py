@@ -24,7 +24,8 @@ def main() -> int:
         )
     except (OSError, subprocess.TimeoutExpired):
         return 0
-    changes = result.stdout.strip().splitlines() if result.returncode == 0 else []
+    # Not stdout.strip(): it would eat the first line's leading status column (" M core/x.py").
+    changes = [line for line in result.stdout.splitlines() if line.strip()] if result.returncode == 0 else []
     if changes:
         shown = ", ".join(line[3:] for line in changes[:5]) + (" ..." if len(changes) > 5 else "")
         reason = f"Uncommitted changes ({shown}): commit or stash them before ending the turn."

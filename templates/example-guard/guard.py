@@ -20,6 +20,23 @@ DESTRUCTIVE = [
 ]
 
 
+HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+
+
+def without_heredoc_bodies(command: str) -> str:
+    """The command with each here-document's body left out: that text is data (a file being
+    written, a message), not commands, and ``rm -rf /`` in a note must not block writing it."""
+    kept, open_ends = [], []
+    for line in command.split("\n"):
+        if open_ends:
+            if line.lstrip("\t").rstrip() == open_ends[0]:
+                open_ends.pop(0)
+            continue
+        kept.append(line)
+        open_ends += [m.group(2) for m in HEREDOC.finditer(line)]
+    return "\n".join(kept)
+
+
 def command_of(payload: dict) -> str:
     tool_input = payload.get("tool_input") or {}
     if isinstance(tool_input, dict):
@@ -32,7 +49,7 @@ def main() -> int:
         payload = json.load(sys.stdin)
     except ValueError:
         return 0  # not our business to break the agent on a payload we do not understand
-    command = command_of(payload)
+    command = without_heredoc_bodies(command_of(payload))
     for pattern, why in DESTRUCTIVE:
         if re.search(pattern, command):
             print(f"Blocked by example-guard: {why}. Run it yourself if you mean it.", file=sys.stderr)

@@ -1,0 +1,308 @@
+"""``hooks check`` (issue 12): each pitfall's script is caught with its fix, the fixed scripts and
+the shipped template pass, and every target kind (bundle, installed, hand-written, own payload)
+runs through the CLI the way an author meets it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+PITFALLS = Path(__file__).parent / "data" / "pitfalls"
+TEMPLATE = Path(__file__).parent.parent / "templates" / "example-guard"
+HOOKS = (  # id, event, script: one hook per pitfall of the issue
+    ("set-e", "pre_tool_use", "set_e_no_exit.sh"), ("arithmetic", "pre_tool_use", "arithmetic.sh"),
+    ("empty-array", "pre_tool_use", "empty_array.sh"), ("grep-raw", "pre_tool_use", "grep_raw.sh"),
+    ("heredoc", "pre_tool_use", "heredoc_guard.sh"), ("reason-on-allow", "pre_tool_use", "reason_on_allow.sh"),
+    ("prompt-stdout", "user_prompt_submit", "prompt_stdout.sh"), ("noise", "post_tool_use", "stderr_noise.sh"),
+    ("noise-too", "post_tool_use", "stderr_noise_too.sh"), ("tmux", "session_start", "unguarded_tmux.sh"),
+)
+FIXED = {"set_e_no_exit.sh": "set_e_no_exit_fixed.sh", "arithmetic.sh": "arithmetic_fixed.sh",
+         "empty_array.sh": "empty_array_fixed.sh", "grep_raw.sh": "guard_fixed.sh", "heredoc_guard.sh": "guard_fixed.sh",
+         "prompt_stdout.sh": "prompt_stdout_fixed.sh", "unguarded_tmux.sh": "unguarded_tmux_fixed.sh",
+         "stderr_noise.sh": "stderr_noise_fixed.sh", "stderr_noise_too.sh": "stderr_noise_fixed.sh"}
+
+
+def _bundle(tmp_path: Path, hooks, name: str = "pitfalls", skip: tuple[str, ...] = ()) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    text = f'[bundle]\nname = "{name}"\nversion = "1"\n'
+    for hook_id, event, script in hooks:
+        if hook_id in skip:
+            continue
+        shutil.copy(PITFALLS / script, folder / script)
+        matcher = 'matcher = ["shell"]\n' if event in ("pre_tool_use", "post_tool_use") else ""
+        text += f'\n[[hooks]]\nid = "{hook_id}"\nevent = "{event}"\n{matcher}command = ["bash", "{{bundle_dir}}/{script}"]\n'
+    (folder / "hookweave.toml").write_text(text)
+    return folder
+
+
+def _findings(stdout: str) -> list[str]:
+    """The report without its run rows (they hold timings): hook headers, findings and fixes."""
+    return [line for line in stdout.splitlines() if not re.match(r"  \S.* (exit -?\d+|timeout) +\d+\.\d\ds/", line)]
+
+
+def test_each_pitfall_is_named_with_its_fix_and_check_exits_1(run, tmp_path) -> None:
+    result = run("check", str(_bundle(tmp_path, HOOKS)), "--host", "claude")
+    assert result.exit_code == 1, result.stdout
+    error = ("  problem: Claude Code shows a hook error: Failed with non-blocking status code: No stderr output "
+             "(non-zero exit other than 2: a hook error, the call goes ahead) (on every payload)\n"
+             "    fix: exit 0 to let the call through, or exit 2 with the reason on stderr to block it")
+    false_block = ("    fix: parse the payload (jq -r '.tool_input.command') and match the command itself, not data in a "
+                   "heredoc body, a description or another field")
+    noise = ("  note: 2 hooks on PostToolUse write to stderr on success (pitfalls/noise, pitfalls/noise-too); Claude Code "
+             "does not show stderr on exit 0 (read in its code), older versions showed a hook error line per hook\n"
+             "    fix: keep stderr empty on success, or log to a file")
+    expected = f"""pitfalls/set-e  Claude Code PreToolUse [Bash]
+  problem: set_e_no_exit.sh: runs under set -e and does not end with an explicit exit: when its last command ([ -f "${{HOME}}/.hook-verbose" ] && echo ") fails, the hook exits non-zero and the agent shows a hook error on every call
+    fix: end the script with `exit 0` (and exit 2 with a reason on stderr where it means to block)
+{error}
+pitfalls/arithmetic  Claude Code PreToolUse [Bash]
+  problem: arithmetic.sh: `((count++))` returns status 1 when the value was 0, which ends a set -e script
+    fix: write `x=$((x + 1))`, or append `|| true`
+{error}
+pitfalls/empty-array  Claude Code PreToolUse [Bash]
+  warning: empty_array.sh: "${{extra[@]}}" under set -u fails with "unbound variable" when extra is empty on bash before 4.4 (macOS /bin/bash is 3.2)
+    fix: write ${{extra[@]+"${{extra[@]}}"}}
+pitfalls/grep-raw  Claude Code PreToolUse [Bash]
+  problem: grep_raw.sh: greps the raw stdin JSON: field order is not guaranteed and any field (a description, a file's content) can hold the pattern, so it blocks calls it should let through
+    fix: parse the payload first: cmd=$(jq -r '.tool_input.command // empty'), then match on "$cmd"
+  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a heredoc whose body says rm -rf, rm -rf named in another field)
+{false_block}
+pitfalls/heredoc  Claude Code PreToolUse [Bash]
+  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf of / or ~ (on a heredoc whose body says rm -rf)
+{false_block}
+pitfalls/reason-on-allow  Claude Code PreToolUse [Bash]
+  warning: Claude Code: permissionDecisionReason on allow is shown to the user, never to the model (on every payload)
+    fix: drop permissionDecisionReason on allow; use systemMessage to tell the user
+pitfalls/prompt-stdout  Claude Code UserPromptSubmit
+  note: Claude Code: plain stdout is added to the model's context (measured; older Claude Code versions showed a hook error) (on every payload)
+    fix: hookSpecificOutput.additionalContext says the same in JSON
+pitfalls/noise  Claude Code PostToolUse [Bash]
+{noise}
+pitfalls/noise-too  Claude Code PostToolUse [Bash]
+{noise}
+pitfalls/tmux  Claude Code SessionStart
+  warning: unguarded_tmux.sh: calls tmux without checking it is there: where it is missing the hook exits 127 and the agent shows a hook error
+    fix: guard it: `command -v tmux >/dev/null 2>&1 || exit 0` before the first call
+together on claude PreToolUse, an ordinary shell command: HOOK ERROR (decided by pitfalls/set-e)
+together on claude PreToolUse, a heredoc whose body says rm -rf: BLOCKS (decided by pitfalls/grep-raw)
+together on claude PreToolUse, rm -rf named in another field: BLOCKS (decided by pitfalls/grep-raw)
+together on claude PreToolUse, non-ASCII text: HOOK ERROR (decided by pitfalls/set-e)
+together on claude PreToolUse, a destructive command: BLOCKS (decided by pitfalls/grep-raw)
+together on claude PostToolUse, an ordinary shell command: allows
+7 problems"""
+    assert _findings(result.stdout) == expected.splitlines()
+
+
+def _pitfall_names(doc: dict) -> dict[str, list[tuple[str, str]]]:
+    return {h["hook"]: [(p["level"], p["name"]) for p in h["pitfalls"]] for h in doc["hooks"]}
+
+
+def test_the_same_pitfalls_on_codex_and_gemini_follow_what_each_host_does(run, tmp_path) -> None:
+    bundle = str(_bundle(tmp_path, HOOKS))
+    codex = run("check", bundle, "--host", "codex", "--json")
+    assert codex.exit_code == 1
+    found = _pitfall_names(json.loads(codex.stdout))
+    assert found["pitfalls/reason-on-allow"] == [("problem", "hook-error")]  # Codex refuses a bare allow
+    allow = json.loads(codex.stdout)["hooks"][5]["runs"][0]
+    assert (allow["action"], allow["reason"]) == ("error", "PreToolUse hook returned unsupported permissionDecision:allow")
+    assert found["pitfalls/prompt-stdout"] == [("note", "prompt-stdout")]  # context for the model, as on Claude
+    gemini = json.loads(run("check", bundle, "--host", "gemini", "--json").stdout)
+    found = _pitfall_names(gemini)
+    assert found["pitfalls/prompt-stdout"] == [("warning", "prompt-stdout")]  # shown to the user only
+    assert ("warning", "stderr-noise") in found["pitfalls/noise"]  # empty stdout: stderr becomes the message
+    assert found["pitfalls/set-e"][-1] == ("problem", "hook-error")
+    assert gemini["problems"] == 7
+
+
+def test_the_fixed_scripts_pass(run, tmp_path) -> None:
+    fixed = tuple((i, e, FIXED.get(s, s)) for i, e, s in HOOKS)
+    result = run("check", str(_bundle(tmp_path, fixed, skip=("noise-too", "reason-on-allow"))), "--host", "claude",
+                 "--host", "codex", "--host", "gemini")
+    assert result.exit_code == 0, result.stdout
+    assert not [line for line in result.stdout.splitlines() if re.match(r"  (problem|warning|note):", line)], result.stdout
+    assert result.stdout.endswith("no problems\n")
+
+
+def test_the_shipped_template_passes_everywhere_and_blocks_what_it_should(run) -> None:
+    result = run("check", "example-guard", "--json")
+    assert result.exit_code == 0, result.stdout
+    doc = json.loads(result.stdout)
+    assert doc["problems"] == 0
+    guards = [h for h in doc["hooks"] if h["hook"] == "example-guard/destructive-guard"]
+    assert [h["host"] for h in guards] == ["claude", "codex", "cursor", "gemini"]
+    for hook in guards:
+        actions = {r["payload"]: r["action"] for r in hook["runs"]}
+        assert actions.pop("a destructive command") == "block"
+        assert set(actions.values()) == {"allow"}, hook
+    text = run("check", "example-guard", "--host", "claude")
+    assert text.exit_code == 0 and text.stdout.endswith("no problems\n")
+
+
+HEREDOCS = [
+    ("cat > notes.md <<'EOF'\nNever run rm -rf / here.\nEOF", 0),
+    ('cat <<-"END" > x\n\trm -rf ~/\n\tEND', 0),
+    ("cat <<A <<B\nrm -rf /\nA\ngit reset --hard\nB", 0),
+    ("cat > n <<EOF\nx\nEOF\nrm -rf /", 2),  # the command after the body is a command
+    ("cat <<< EOF; rm -rf /\nEOF", 2),  # a here-string opens no body: the next line is a command too
+]
+
+
+@pytest.mark.parametrize(("command", "code"), HEREDOCS)
+def test_the_guard_leaves_heredoc_bodies_alone(command: str, code: int) -> None:
+    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_input": {"command": command}})
+    result = subprocess.run(["python3", str(TEMPLATE / "guard.py")], input=payload, capture_output=True, text=True)
+    assert result.returncode == code, result.stderr
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_clean_tree_names_the_first_changed_path_whole(project: Path) -> None:
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], cwd=project, check=True)
+    (project / "tracked.txt").write_text("one\n")
+    subprocess.run([*git, "add", "tracked.txt"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], cwd=project, check=True)
+    (project / "tracked.txt").write_text("two\n")  # porcelain: " M tracked.txt", a leading space
+    stop = json.dumps({"hook_event_name": "Stop", "cwd": str(project), "stop_hook_active": False})
+    result = subprocess.run(["python3", str(TEMPLATE / "clean_tree.py")], input=stop, capture_output=True, text=True)
+    assert json.loads(result.stdout) == {"decision": "block", "reason": "Uncommitted changes (tracked.txt): commit or "
+                                         "stash them before ending the turn."}
+
+
+def test_own_payload_and_a_bad_one(run, tmp_path) -> None:
+    bundle = _bundle(tmp_path, (("grep-raw", "pre_tool_use", "grep_raw.sh"),))
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                                "tool_input": {"command": "echo ok", "description": "not rm -rf, promise"}}))
+    result = run("check", str(bundle), "--host", "claude", "--payload", str(mine), "--json")
+    [hook] = json.loads(result.stdout)["hooks"]
+    assert [(r["payload"], r["action"], r["exit_code"]) for r in hook["runs"]] == [("your payload mine.json", "block", 2)]
+    other = run("check", str(bundle), "--host", "gemini", "--payload", str(mine))
+    assert other.stdout == ("pitfalls/grep-raw  Gemini CLI BeforeTool [run_shell_command]\n  not run: none of your "
+                            "payloads is for BeforeTool (their hook_event_name)\n  problem: grep_raw.sh: greps the raw stdin "
+                            "JSON: field order is not guaranteed and any field (a description, a file's content) can "
+                            "hold the pattern, so it blocks calls it should let through\n    fix: parse the payload "
+                            "first: cmd=$(jq -r '.tool_input.command // empty'), then match on \"$cmd\"\n1 problem\n")
+    bad = tmp_path / "bad\nname.json"
+    bad.write_text('{"tool_name": "Bash"}')
+    refused = run("check", str(bundle), "--host", "claude", "--payload", str(bad))
+    assert refused.exit_code == 2
+    assert refused.stderr == (f"hooks: {tmp_path}/bad\\nname.json: hook_event_name: missing; add the host's event name, "
+                              'e.g. "hook_event_name": "PreToolUse"\n')
+    (tmp_path / "broken.json").write_text("{oops")
+    broken = run("check", str(bundle), "--host", "claude", "--payload", str(tmp_path / "broken.json"))
+    assert broken.exit_code == 2 and broken.stderr.count("\n") == 1 and "not JSON" in broken.stderr
+
+
+def test_hand_written_hook_says_it_runs_for_real(run, project: Path) -> None:
+    result = run("check", "--hand-written", "echo ran >> side-effect.log; echo oops >&2; exit 1",
+                 "--event", "pre_tool_use", "--host", "claude")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("note: checking a hand-written hook runs it for real, with every payload: it may have side "
+                        "effects")
+    assert lines[1] == "hand-written  Claude Code PreToolUse"
+    assert "  problem: Claude Code shows a hook error: Failed with non-blocking status code: oops " in result.stdout
+    assert (project / "side-effect.log").read_text() == "ran\n" * 5  # one run per shipped payload
+    missing = run("check", "--hand-written", "true", "--host", "claude")
+    assert (missing.exit_code, missing.stderr) == (2, "hooks: --hand-written needs --event, e.g. --event pre_tool_use\n")
+
+
+def test_installed_bundles_are_checked_from_the_settings_file(run, project: Path) -> None:
+    assert run("install", "example-guard", "--host", "claude").exit_code == 0
+    result = run("check", "--installed", "--host", "claude", "--json")
+    assert result.exit_code == 0, result.stdout
+    hooks = json.loads(result.stdout)["hooks"]
+    assert [(h["hook"], h["event"]) for h in hooks] == [("example-guard/destructive-guard (project)", "PreToolUse"),
+                                                        ("example-guard/clean-tree (project)", "Stop")]
+    assert hooks[0]["runs"][-1]["action"] == "block"
+    nothing = run("check", "--installed", "--host", "gemini")
+    assert nothing.exit_code == 0 and nothing.stdout == "skipped: nothing installed here for gemini\nno problems\n"
+
+
+def test_a_hook_past_its_timeout_is_killed_with_its_children(run, tmp_path) -> None:
+    marker = tmp_path / "still-running"
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    (folder / "hookweave.toml").write_text(
+        '[bundle]\nname = "slow"\nversion = "1"\n[[hooks]]\nid = "sleepy"\nevent = "session_start"\ntimeout = 1\n'
+        f'command = "(sleep 5; touch {marker}) & sleep 30"\n')
+    start = time.monotonic()
+    result = run("check", str(folder), "--host", "claude")
+    assert time.monotonic() - start < 10
+    assert result.exit_code == 1
+    assert "  problem: Claude Code: timed out after 1s (on a new session)" in result.stdout
+    time.sleep(5.5)
+    assert not marker.exists()  # the background child died with the hook's process group
+
+
+def test_a_matcher_no_payload_matches_is_said(run, tmp_path) -> None:
+    folder = tmp_path / "writer"
+    folder.mkdir()
+    (folder / "hookweave.toml").write_text('[bundle]\nname = "writer"\nversion = "1"\n[[hooks]]\nid = "w"\n'
+                                           'event = "pre_tool_use"\nmatcher = ["write"]\ncommand = "exit 1"\n')
+    result = run("check", str(folder), "--host", "claude")
+    assert result.exit_code == 0
+    assert result.stdout == ("writer/w  Claude Code PreToolUse [Write]\n  not run: no payload of PreToolUse matches its "
+                             "matcher 'Write'; pass one with --payload\nno problems\n")
+
+
+def test_check_runs_the_hook_in_the_project_with_the_hosts_env(run, tmp_path, project: Path) -> None:
+    folder = tmp_path / "env"
+    folder.mkdir()
+    (folder / "hookweave.toml").write_text(
+        '[bundle]\nname = "env"\nversion = "1"\n[[hooks]]\nid = "e"\nevent = "session_start"\n'
+        'command = "pwd > seen.txt; env | grep -E \'^(CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|FROM_BUNDLE)=\' | sort >> seen.txt"\n'
+        '[env.FROM_BUNDLE]\nvalue = "yes"\n')
+    for host, expected in (("claude", ["CLAUDE_PROJECT_DIR", "FROM_BUNDLE=yes"]),
+                           ("gemini", ["CLAUDE_PROJECT_DIR", "FROM_BUNDLE=yes", "GEMINI_PROJECT_DIR"])):
+        assert run("check", str(folder), "--host", host).exit_code == 0
+        lines = (project / "seen.txt").read_text().splitlines()
+        assert lines[0] == str(project)
+        assert [line.split("=")[0] if line.endswith(str(project)) else line for line in lines[1:]] == expected
+    assert os.environ.get("FROM_BUNDLE") is None
+
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+def test_readme_table_is_the_protocol_and_its_example_is_a_real_run(run) -> None:
+    from hookweave.core import protocoltable
+
+    text = README.read_text(encoding="utf-8")
+    table = text.split("<!-- protocol-table -->\n", 1)[1].split("<!-- /protocol-table -->", 1)[0]
+    assert table == protocoltable.markdown()
+    example = text.split("$ hooks check example-guard --host claude\n", 1)[1].split("```", 1)[0]
+    result = run("check", "example-guard", "--host", "claude")
+    assert re.sub(r"\d+\.\d\ds/", "0.12s/", result.stdout) == example
+
+
+def test_cursor_findings_are_warnings_since_cursor_was_never_run(run) -> None:
+    result = run("check", "--hand-written", "cat > /dev/null; echo plain words", "--event", "pre_tool_use",
+                 "--host", "cursor", "--host", "claude", "--json")
+    assert result.exit_code == 0, result.stdout
+    doc = json.loads(result.stdout)
+    by_host = {h["host"]: [(p["level"], p["name"]) for p in h["pitfalls"]] for h in doc["hooks"]}
+    assert by_host == {"cursor": [("warning", "hook-error")], "claude": [("note", "ignored-output")]}
+    [cursor] = [h for h in doc["hooks"] if h["host"] == "cursor"]
+    assert cursor["pitfalls"][0]["message"].endswith("(from Cursor's documentation, unmeasured) (on every payload)")
+
+
+def test_a_slow_hook_is_flagged(run, tmp_path) -> None:
+    folder = tmp_path / "slowish"
+    folder.mkdir()
+    (folder / "hookweave.toml").write_text('[bundle]\nname = "slowish"\nversion = "1"\n[[hooks]]\nid = "s"\n'
+                                           'event = "session_start"\ntimeout = 4\ncommand = "sleep 2.3"\n')
+    result = run("check", str(folder), "--host", "claude")
+    assert result.exit_code == 0
+    assert _findings(result.stdout) == [
+        "slowish/s  Claude Code SessionStart",
+        "  warning: Claude Code: takes more than half of its 4s timeout (on a new session)",
+        "    fix: make it faster, or raise its timeout", "no problems"]

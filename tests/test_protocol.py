@@ -1,0 +1,132 @@
+"""core/protocol.py, the one table of what each host does with a hook's exit code and output:
+the measured facts (tests/e2e/test_check_real.py measures them again on the real agents), the
+combination of several hooks' verdicts, and loading it on its own as the chain runner does."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookweave.core import protocol
+from hookweave.core.protocol import Verdict, chain_verdict, judge
+
+PROTOCOL = Path(protocol.__file__)
+PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
+
+
+def _answer(host: str, mode: str) -> tuple[int, str, str]:
+    """What tests/e2e/answers.py does in each mode (exit code, stdout, stderr)."""
+    reason = f"reason-{mode} from the hook"
+    permission = lambda d: json.dumps({"hookSpecificOutput": {"hookEventName": PRE[host], "permissionDecision": d,  # noqa: E731
+                                                              "permissionDecisionReason": reason}})
+    return {
+        "none": (0, "", ""), "exit2": (2, "", reason + "\n"), "exit1": (1, "", reason + "\n"),
+        "exit3": (3, "", reason + "\n"), "noreason": (2, "", ""), "plain": (0, reason + "\n", ""),
+        "block": (0, json.dumps({"decision": "block", "reason": reason}) + "\n", ""),
+        "deny": (0, (json.dumps({"decision": "deny", "reason": reason}) if host == "gemini" else permission("deny")) + "\n", ""),
+        "crossdeny": (0, json.dumps({"decision": "deny", "reason": reason}) + "\n", ""),
+        "stray": (0, json.dumps({"decision": "block", "reason": reason, "extra": 1}) + "\n", ""),
+        "badjson": (2, "{not json\n", reason + "\n"), "allowreason": (0, permission("allow") + "\n", ""),
+        "noise": (0, "", reason + " (diagnostics on stderr)\n"),
+    }[mode]
+
+
+# Measured on Claude Code 2.1.197, Codex 0.169.0 and Gemini CLI 0.61.0 (offline, one agent run per
+# host, every mode a shell call of the same reply): the modes each agent blocked. The rest ran.
+BLOCKED = {
+    "claude": {"exit2", "noreason", "block", "deny", "stray", "badjson"},
+    "codex": {"exit2", "block", "deny", "badjson"},
+    "gemini": {"exit2", "exit3", "block", "deny", "crossdeny", "stray", "badjson"},
+}
+MODES = ("none", "exit2", "exit1", "exit3", "noreason", "plain", "block", "deny", "crossdeny", "stray", "badjson",
+         "allowreason", "noise")
+
+
+@pytest.mark.parametrize("host", sorted(BLOCKED))
+@pytest.mark.parametrize("mode", MODES)
+def test_judge_blocks_exactly_what_the_agent_blocked(host: str, mode: str) -> None:
+    verdict = judge(host, PRE[host], *_answer(host, mode))
+    assert (verdict.action == "block") == (mode in BLOCKED[host]), verdict
+
+
+def test_the_reasons_the_model_was_told() -> None:
+    """What each agent told the model (tests/e2e): Claude the stderr or the JSON reason, Codex the
+    trimmed reason, Gemini the text even from exit 3 and from a stdout that is not JSON."""
+    assert judge("claude", "PreToolUse", *_answer("claude", "exit2")).reason == "reason-exit2 from the hook\n"
+    assert judge("claude", "PreToolUse", *_answer("claude", "noreason")).reason == "No stderr output"
+    assert judge("codex", "PreToolUse", *_answer("codex", "deny")).reason == "reason-deny from the hook"
+    assert judge("gemini", "BeforeTool", *_answer("gemini", "exit3")).reason == "reason-exit3 from the hook"
+    assert judge("gemini", "BeforeTool", *_answer("gemini", "badjson")).reason == "{not json"
+
+
+@pytest.mark.parametrize(("host", "event", "action", "note"), [
+    ("claude", "UserPromptSubmit", "allow", "plain stdout is added to the model's context"),
+    ("codex", "UserPromptSubmit", "allow", "plain stdout is added to the model's context"),
+    ("gemini", "BeforeAgent", "allow", "plain text is shown to the user as a system message"),
+    ("codex", "Stop", "error", "invalid JSON output: Codex shows a failed hook and goes on"),
+])
+def test_plain_stdout_on_prompt_and_stop_events(host: str, event: str, action: str, note: str) -> None:
+    verdict = judge(host, event, 0, "some text\n", "")
+    assert (verdict.action, verdict.notes[-1]) == (action, note)
+
+
+def test_what_cannot_block_is_said() -> None:
+    assert judge("claude", "SessionStart", 2, "", "no") == Verdict(
+        "error", "no", None, ("exit 2 cannot block SessionStart: stderr is shown to the user",))
+    assert judge("claude", "Stop", 2, "", "/x/hook.sh: No such file or directory").action == "error"
+    assert judge("gemini", "SessionStart", 0, '{"decision": "block"}', "").action == "ignored"
+    assert judge("claude", "PreToolUse", 0, "", "", timed_out=True).action == "error"
+    assert judge("gemini", "BeforeTool", -9, "text", "").notes[:2] == (
+        "ended by signal 9", "Gemini counts a hook ended by a signal as exit 0")
+
+
+def test_unknown_fields_named_and_codex_refuses_them() -> None:
+    out = '{"decision": "block", "reason": "r", "hookSpecificOutput": {"hookEventName": "PreToolUse", "x": 1}, "y": 2}'
+    assert judge("claude", "PreToolUse", 0, out, "").notes == ("unknown field y", "unknown field hookSpecificOutput.x")
+    codex = judge("codex", "PreToolUse", 0, out, "")
+    assert (codex.action, codex.notes[0]) == ("error", "unknown field y (Codex rejects the whole output)")
+
+
+def _v(action: str, reason: str = "", output=None) -> Verdict:
+    return Verdict(action, reason, output, ())
+
+
+def test_chain_verdict_per_host() -> None:
+    assert chain_verdict("claude", "PreToolUse", []) == (Verdict("allow", "", None, ("no hook ran",)), None)
+    assert chain_verdict("claude", "PreToolUse", [_v("allow"), _v("block", "b"), _v("ask")]).decided_by == 1
+    assert chain_verdict("claude", "PreToolUse", [_v("ask"), _v("allow")]) == (_v("ask"), 0)
+    assert chain_verdict("claude", "PreToolUse", [_v("allow"), _v("error", "e")]) == (_v("error", "e"), 1)
+    assert chain_verdict("claude", "Stop", [_v("block", "b"), _v("stop", "s")]) == (_v("stop", "s"), 1)
+    assert chain_verdict("codex", "PreToolUse", [_v("block", "one"), _v("block", "two")]) == (_v("block", "one"), 0)
+    joined = chain_verdict("codex", "Stop", [_v("block", "one"), _v("allow"), _v("block", "two")])
+    assert (joined.verdict.reason, joined.decided_by) == ("one\ntwo", 0)
+    assert chain_verdict("gemini", "BeforeTool", [_v("ask"), _v("block", "b")]).decided_by == 1
+    later = chain_verdict("gemini", "BeforeModel", [_v("block", "b"), _v("allow", "", {"decision": "allow"})])
+    assert later == (_v("allow", "", {"decision": "allow"}), 1)  # BeforeModel: the later hook's fields win
+    assert chain_verdict("gemini", "BeforeModel", [_v("allow"), _v("ignored")]) == (_v("allow"), None)
+
+
+def test_chain_of_real_outcomes_agrees_with_each_host() -> None:
+    """The measured modes combined: one blocking member blocks the event wherever it blocks alone."""
+    for host in BLOCKED:
+        members = [judge(host, PRE[host], *_answer(host, m)) for m in ("none", "noise", "exit2", "plain")]
+        together = chain_verdict(host, PRE[host], members)
+        assert (together.verdict.action, together.decided_by) == ("block", 2)
+
+
+def test_loads_on_its_own_without_site_or_hookweave() -> None:
+    """The chain runner loads the file by path under ``python3 -S``: stdlib only, fast."""
+    script = ("import importlib.util, sys, time; t = time.perf_counter()\n"
+              f"spec = importlib.util.spec_from_file_location('protocol', {str(PROTOCOL)!r})\n"
+              "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+              "took = time.perf_counter() - t\n"
+              "print(m.judge('codex', 'PreToolUse', 2, b'', b'no\\n').action, took < 0.2,\n"
+              "      sorted(n for n in sys.modules if n.startswith(('hookweave', 'dataclasses'))))")
+    done = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == "block True []\n"
+    text = PROTOCOL.read_text()
+    assert "import hookweave" not in text and "from hookweave" not in text and "dataclass" not in text
