@@ -111,6 +111,10 @@ def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
             runs = duplicates.same_file(host, h.event, hooks.get(h.event), (name, h.id))
             status, detail = "duplicated", f"appears {twins + 1} times under {h.event} ({runs}); remove the copies"
         report.hooks.append(HookStatus(h.id, h.event, h.position, status, detail))
+        if h.members:
+            from hookweave.core import chainverify
+
+            report.hooks += chainverify.member_rows(host, h, found.get(h.id), status)
     return report
 
 

@@ -1,0 +1,126 @@
+"""Pure: a bundle's chained hooks of one event as ONE host registration, and that registration read back.
+
+A chain's registration runs ``python3 -S <runner> <host> <event>`` and then four words per member,
+``<id> <timeout> <matcher> <command>``, in declared order (``chainrun`` reads them). So the settings
+file alone says what runs and in which order, and verify can check each member against the record
+(which holds one hash per member) without the manifest. The runner is a file install writes beside
+the settings file (``runner_path``), referenced through the host's project variable in a project's
+settings, so a teammate who clones the project runs the same chain.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from hookweave.core.errors import BadInput
+from hookweave.core.patch import sha256
+from hookweave.core.render import MARKER_RE, _quote, shell_command
+
+if TYPE_CHECKING:
+    from hookweave.core.host import Host
+    from hookweave.core.model import Bundle, HookForHost
+
+PREFIX = "chain-"
+DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60}  # seconds, each host's own default
+SIMPLE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
+TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
+               "codex": {"PreToolUse", "PostToolUse", "PermissionRequest"}, "gemini": {"BeforeTool", "AfterTool"}}
+
+
+class Member(NamedTuple):
+    """One hook of a chain as the registration's words hold it (matcher ``""``: every call)."""
+
+    id: str
+    timeout: str
+    matcher: str
+    command: str
+
+    def digest(self) -> str:
+        return sha256(list(self))
+
+
+def chain_id(native_event: str) -> str:
+    return PREFIX + native_event.lower()
+
+
+def runner_path(settings: Path) -> Path:
+    """Beside the settings file, named after it like the record: one runner per settings file."""
+    return settings.with_name(f"{settings.stem}.hookweave-chain.py")
+
+
+def runner_word(host: Host, runner: Path, project: Path | None) -> str:
+    """The runner as a shell word: under the project, through the host's project variable."""
+    if project is not None:
+        try:
+            relative = runner.relative_to(project)
+        except ValueError:
+            relative = None
+        if relative is not None:
+            return "{project_dir}" + _quote("/" + relative.as_posix())
+    return _quote(str(runner))
+
+
+def runner_text() -> str:
+    """The runner file install writes: the shared protocol table, then the runner itself."""
+    here = Path(__file__).parent
+    protocol = (here / "protocol.py").read_text(encoding="utf-8")
+    runner = (here / "chainrun.py").read_text(encoding="utf-8")
+    return (f"#!/usr/bin/env python3\n# Written by hookweave (hooks install): the chain runner. Do not edit; "
+            f"`hooks verify` checks it.\n{protocol}\n\n# ---- the runner ----\n{runner}")
+
+
+def member(host: Host, hook: HookForHost, bundle: Bundle) -> Member:
+    command = shell_command(hook.command, bundle.directory, host.project_ref, "")[:-1]
+    timeout = hook.timeout if hook.timeout is not None else DEFAULT_TIMEOUT.get(host.name, 60)
+    return Member(hook.id, str(timeout), host.native_matcher(hook.matcher) or "", command)
+
+
+def registration_hook(host: Host, event: str, members: list[Member], hooks: list[HookForHost], runner: str):
+    """The ``HookForHost`` of the chain: its command runs the runner with every member's words,
+    its timeout covers the whole chain, its matcher is the members' union when the host can
+    express it (else the chain starts for every call and the runner applies each matcher)."""
+    from hookweave.core.model import HookForHost
+
+    words = ["python3", "-S", runner, _quote(host.name), _quote(event)]
+    for m in members:
+        words += [_quote(m.id), _quote(m.timeout), _quote(m.matcher) if m.matcher else "''", _quote(m.command)]
+    total = sum(int(m.timeout) for m in members) + 1
+    matcher = union_matcher(host.name, event, [m.matcher for m in members])
+    return HookForHost(chain_id(event), hooks[0].event, " ".join(words), matcher, total, hooks[0].position)
+
+
+def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
+    if event not in TOOL_EVENTS.get(host, ()) or any(m in ("", "*") for m in matchers):
+        return None
+    if host == "claude":
+        if not all(set(m) <= SIMPLE for m in matchers):
+            return None
+        return "|".join(dict.fromkeys(t for m in matchers for t in m.split("|") if t))
+    return "|".join(f"(?:{m})" for m in matchers) if len(matchers) > 1 else matchers[0]
+
+
+def check_ids(bundle: Bundle, events: list[str]) -> None:
+    taken = {h.id for h in bundle.hooks}
+    for event in events:
+        if chain_id(event) in taken:
+            raise BadInput(f"{bundle.manifest}: hooks ({chain_id(event)}).id: the chain of {event} is registered "
+                           f"under that id; rename the hook")
+
+
+def members_of(command: Any) -> tuple[str, str, list[Member]] | None:
+    """``(host, event, members)`` read back from a chain registration's command; ``None`` when it is
+    not one (edited beyond reading)."""
+    if not isinstance(command, str):
+        return None
+    found = MARKER_RE.search(command)
+    body = command[: found.start()] if found else command
+    try:
+        words = shlex.split(body)
+    except ValueError:
+        return None
+    if len(words) < 5 or words[:2] != ["python3", "-S"] or (len(words) - 5) % 4:
+        return None
+    quads = [Member(*words[i:i + 4]) for i in range(5, len(words), 4)]
+    return words[3], words[4], quads

@@ -1,0 +1,313 @@
+"""The chain runner: one host registration that runs a bundle's hooks of an event in declared order.
+
+Run as ``python3 -S <this file> <host> <event> [<id> <timeout> <matcher> <command>]...``. Install
+writes this file (with ``core/protocol.py`` before it, ``chain.runner_text``) beside the settings
+file, so a project's chain runs for every teammate who clones it. Standard library only, and only
+the cheap part of it: ``-S`` skips ``site`` and nothing here imports ``re``, ``json``, ``signal`` or
+``subprocess`` unless a member needs a regex matcher, so the runner costs a few milliseconds.
+
+Each member gets the host's payload on stdin, the host's environment and folder, and its own
+timeout; its matcher is applied as the host applies matchers; the first member that blocks (per
+``protocol.judge``) ends the chain with its own stdout, stderr and exit code; the answers of the
+members that allow are combined into one (``combine``). Every message of ours names the member.
+"""
+
+import os
+import sys
+import time
+
+try:
+    judge  # noqa: B018 - defined above when install embedded core/protocol.py into this file
+except NameError:  # imported as a module of the package (tests, bench)
+    from hookweave.core.protocol import judge
+
+SHELLS = {"claude": "bash", "gemini": "bash", "cursor": "sh"}  # how each host runs a command
+# The payload field each host tests an event's matcher against (HOSTS.md); other events run every member.
+TOOL = "tool_name"
+QUERY = {
+    "claude": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL,
+               "PermissionDenied": TOOL, "UserPromptExpansion": "command_name", "SessionStart": "source",
+               "ConfigChange": "source", "Setup": "trigger", "PreCompact": "trigger", "PostCompact": "trigger",
+               "Notification": "notification_type", "SessionEnd": "reason", "StopFailure": "error",
+               "SubagentStart": "agent_type", "SubagentStop": "agent_type", "Elicitation": "mcp_server_name",
+               "ElicitationResult": "mcp_server_name", "InstructionsLoaded": "load_reason"},
+    "codex": {"PreToolUse": TOOL, "PermissionRequest": TOOL, "PostToolUse": TOOL, "PreCompact": "trigger",
+              "PostCompact": "trigger", "SessionStart": "source", "SubagentStart": "agent_type",
+              "SubagentStop": "agent_type"},
+    "gemini": {"BeforeTool": TOOL, "AfterTool": TOOL, "SessionStart": "source", "SessionEnd": "reason",
+               "PreCompress": "trigger", "Notification": "notification_type"},
+    "cursor": {"preToolUse": TOOL, "postToolUse": TOOL, "postToolUseFailure": TOOL},
+}
+GEMINI_TOOL_EVENTS = ("BeforeTool", "AfterTool")
+SIMPLE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
+JOINED = ("additionalContext", "systemMessage", "user_message", "agent_message", "followup_message")
+STRICT = {"permissionDecision": ("allow", "ask", "deny"), "permission": ("allow", "ask", "deny"),
+          "decision": ("approve", "allow", "ask", "block", "deny")}
+STRICT_REASONS = {"permissionDecision": "permissionDecisionReason", "decision": "reason"}
+
+
+class Member:
+    __slots__ = ("id", "timeout", "matcher", "command")
+
+    def __init__(self, hook_id, timeout, matcher, command):
+        self.id, self.timeout, self.matcher, self.command = hook_id, timeout, matcher, command
+
+
+def parse_argv(argv):
+    """``(host, event, members)`` from the registration's words; ``ValueError`` when malformed."""
+    if len(argv) < 2 or (len(argv) - 2) % 4:
+        raise ValueError("expected <host> <event> and then <id> <timeout> <matcher> <command> per member")
+    members = []
+    for at in range(2, len(argv), 4):
+        hook_id, timeout, matcher, command = argv[at:at + 4]
+        members.append(Member(hook_id, float(timeout), matcher, command))
+    return argv[0], argv[1], members
+
+
+# -- JSON without ``import json`` (which costs 7 ms through ``re``): the C parts ``json`` uses itself
+
+class _Context:
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int = float, int
+    memo = {}
+
+    @staticmethod
+    def parse_constant(name):
+        return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
+
+
+def loads(text):
+    """The JSON value of ``text``; ``ValueError`` when it is not exactly one JSON value."""
+    try:
+        import _json
+    except ImportError:  # an interpreter without the accelerator
+        import json
+
+        return json.loads(text)
+    scan = _json.make_scanner(_Context())
+    start = len(text) - len(text.lstrip(" \t\n\r"))
+    try:
+        value, end = scan(text, start)
+    except StopIteration:
+        raise ValueError("not JSON") from None
+    finally:
+        _Context.memo.clear()
+    if text[end:].strip(" \t\n\r"):
+        raise ValueError("extra data after the JSON value")
+    return value
+
+
+def dumps(value):
+    try:
+        import _json
+    except ImportError:
+        import json
+
+        return json.dumps(value, ensure_ascii=False)
+    encode = _json.make_encoder(None, _unencodable, _json.encode_basestring, None, ": ", ", ", False, False, True)
+    return "".join(encode(value, 0))
+
+
+def _unencodable(value):
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# -- matchers: each host's own rule (HOSTS.md)
+
+def matches(host, event, matcher, payload):
+    """Whether the host would run a hook with ``matcher`` for this payload (``payload`` a dict, or
+    None when it is not JSON: then every member runs, as no field can be tested)."""
+    field = QUERY.get(host, {}).get(event)
+    if matcher in ("", "*") or field is None or not isinstance(payload, dict):
+        return True
+    query = payload.get(field)
+    query = query if isinstance(query, str) else ""
+    if host == "claude" or host == "cursor":
+        simple = SIMPLE | (frozenset(" ,-") if field == TOOL else frozenset())
+        if all(c in simple for c in matcher):
+            seps = matcher.replace(",", "|") if field == TOOL else matcher
+            return query in [t.strip() for t in seps.split("|")]
+        return _search(matcher, query, invalid=False)
+    if host == "codex":
+        if matcher == ".*":
+            return True
+        queries = [query, "Write", "Edit"] if query == "apply_patch" else [query]
+        return any(_search(matcher, q, invalid=False) for q in queries)
+    if host == "gemini":
+        if event not in GEMINI_TOOL_EVENTS:
+            return query == matcher
+        return _search(matcher, query, invalid=query == matcher)
+    return _search(matcher, query, invalid=False)
+
+
+def _search(pattern, text, *, invalid):
+    import re
+
+    try:
+        return re.search(pattern, text) is not None
+    except re.error:
+        return invalid
+
+
+# -- running one member
+
+def _scratch():
+    """An unnamed file for a member's stdin, stdout or stderr: a file, unlike a pipe, never fills
+    up and stalls a member that writes much while we wait for it."""
+    folder = os.environ.get("TMPDIR") or "/tmp"
+    for n in range(100):
+        path = os.path.join(folder, f".hookweave-chain-{os.getpid()}-{time.monotonic_ns()}-{n}")
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        os.unlink(path)
+        return fd
+    raise OSError("no scratch file in " + folder)
+
+
+def _read_all(fd):
+    os.lseek(fd, 0, 0)
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _shell(host):
+    if host == "codex":  # Codex runs `$SHELL -lc`; the chain itself ran in that login shell already
+        return os.environ.get("SHELL") or "/bin/sh"
+    return SHELLS.get(host, "sh")
+
+
+def run_member(host, member, stdin_fd):
+    """``(exit code, stdout bytes, stderr bytes, timed out)``; the member runs in a process group
+    of its own, which a timeout kills whole."""
+    out_fd, err_fd = _scratch(), _scratch()
+    os.lseek(stdin_fd, 0, 0)
+    actions = [(os.POSIX_SPAWN_DUP2, stdin_fd, 0), (os.POSIX_SPAWN_DUP2, out_fd, 1), (os.POSIX_SPAWN_DUP2, err_fd, 2)]
+    shell = _shell(host)
+    try:
+        pid = os.posix_spawnp(shell, [shell, "-c", member.command], os.environ, file_actions=actions, setpgroup=0)
+    except OSError:
+        pid = os.posix_spawn("/bin/sh", ["sh", "-c", member.command], os.environ, file_actions=actions, setpgroup=0)
+    deadline = time.monotonic() + member.timeout
+    pause, timed_out = 0.0002, False
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() >= deadline:
+            timed_out = True
+            try:
+                os.killpg(pid, 9)  # SIGKILL, the number on every POSIX system
+            except OSError:
+                pass
+            _, status = os.waitpid(pid, 0)
+            break
+        time.sleep(pause)
+        pause = min(pause * 2, 0.002)
+    code = os.waitstatus_to_exitcode(status)
+    out, err = _read_all(out_fd), _read_all(err_fd)
+    os.close(out_fd)
+    os.close(err_fd)
+    return (code if code >= 0 else 128 - code), out, err, timed_out
+
+
+# -- combining the answers of the members that allow
+
+def combine(answers):
+    """One answer from several JSON objects, in member order: the texts hosts show or give the
+    model joined, the strictest permission kept with its reason, and any other key as the first
+    member that set it gave it."""
+    out = {}
+    for answer in answers:
+        _merge(out, answer)
+    return out
+
+
+def _merge(into, new):
+    for key, value in new.items():
+        if key not in into:
+            into[key] = dict(value) if isinstance(value, dict) else value
+        elif isinstance(into[key], dict) and isinstance(value, dict):
+            _merge(into[key], value)
+        elif key in JOINED and isinstance(into[key], str) and isinstance(value, str):
+            into[key] = into[key] + "\n" + value
+        elif key in STRICT and _rank(key, value) > _rank(key, into[key]):
+            into[key] = value
+            reason = STRICT_REASONS.get(key)
+            if reason and reason in new:
+                into[reason] = new[reason]
+
+
+def _rank(key, value):
+    scale = STRICT[key]
+    return scale.index(value) if value in scale else -1
+
+
+def _say(text):
+    os.write(2, f"hookweave chain: {text}\n".encode("utf-8", "replace"))
+
+
+def run_chain(host, event, members, payload_bytes):
+    """Run the chain; returns ``(exit code, stdout bytes)`` and writes stderr as it goes."""
+    stdin_fd = _scratch()
+    os.write(stdin_fd, payload_bytes)
+    payload = None
+    if any(m.matcher not in ("", "*") for m in members):
+        try:
+            payload = loads(payload_bytes.decode("utf-8", "replace"))
+        except ValueError:
+            payload = None
+    answers, texts = [], []
+    for member in members:
+        if not matches(host, event, member.matcher, payload):
+            continue
+        code, out, err, timed_out = run_member(host, member, stdin_fd)
+        text = out.decode("utf-8", "replace")
+        verdict = judge(host, event, code, text, err.decode("utf-8", "replace"), timed_out)
+        if verdict.action in ("block", "stop"):
+            if err:
+                os.write(2, err)
+            _say(f"{member.id} {'blocked' if verdict.action == 'block' else 'stopped'} (exit {code}); "
+                 f"later members did not run")
+            os.close(stdin_fd)
+            return code, out
+        if err:
+            os.write(2, err)
+        if timed_out:
+            _say(f"{member.id} timed out after {member.timeout:g} s; the chain went on, as {host} does")
+        elif verdict.action == "error":
+            _say(f"{member.id} failed (exit {code}); the chain went on, as {host} does")
+        if verdict.output is not None and isinstance(verdict.output, dict):
+            answers.append(verdict.output)
+        elif verdict.action in ("allow", "ask") and text.strip():
+            if text.lstrip().startswith(("{", "[")):
+                _say(f"{member.id} printed output that is not a JSON object; {host} would not read it")
+            else:
+                texts.append(text)
+    os.close(stdin_fd)
+    if answers:
+        return 0, dumps(combine(answers)).encode("utf-8")
+    return 0, "".join(texts).encode("utf-8")
+
+
+def main(argv):
+    try:
+        host, event, members = parse_argv(argv)
+    except ValueError as exc:
+        _say(f"bad arguments ({exc}); reinstall the bundle")
+        return 1  # a non-blocking error on every host: the tool call goes on
+    payload = sys.stdin.buffer.read()
+    code, out = run_chain(host, event, members, payload)
+    if out:
+        os.write(1, out)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
