@@ -67,8 +67,11 @@ def runner_text() -> str:
     here = Path(__file__).parent
     protocol = (here / "protocol.py").read_text(encoding="utf-8")
     runner = (here / "chainrun.py").read_text(encoding="utf-8")
-    return (f"#!/usr/bin/env python3\n# Written by hookweave (hooks install): the chain runner. Do not edit; "
-            f"`hooks verify` checks it.\n{protocol}\n\n# ---- the runner ----\n{runner}")
+    head = "#!/usr/bin/env python3\n# Written by hookweave (hooks install): the chain runner. Do not edit; `hooks verify` checks it.\n"
+    embedded = runner.replace("PROTOCOL_SOURCE = None ", f"PROTOCOL_SOURCE = {protocol!r} ", 1)
+    if embedded == runner:
+        raise RuntimeError("internal error: chainrun.py has no PROTOCOL_SOURCE line to fill")
+    return head + embedded
 
 
 def member(host: Host, hook: HookForHost, bundle: Bundle) -> Member:

@@ -16,10 +16,35 @@ import os
 import sys
 import time
 
-try:
-    judge  # noqa: B018 - defined above when install embedded core/protocol.py into this file
-except NameError:  # imported as a module of the package (tests, bench)
-    from hookweave.core.protocol import judge
+PROTOCOL_SOURCE = None  # install puts core/protocol.py's text here (``chain.runner_text``)
+_judge = []  # the protocol's judge, once loaded
+
+
+def judge(host, event, code, out, err, timed_out):
+    """``protocol.judge``, loaded on first need: a member that exits 0 and prints nothing is
+    allowed by every host (tests/test_chainrun.py checks the table agrees), and loading the table
+    (it imports ``json``, ``re`` and ``typing``) would cost more than the rest of the run."""
+    if code == 0 and not timed_out and not out.strip() and not err.strip():
+        return ALLOW
+    if not _judge:
+        if PROTOCOL_SOURCE is None:
+            from hookweave.core.protocol import judge as loaded
+        else:
+            space = {"__name__": "hookweave_protocol"}
+            sys.modules["hookweave_protocol"] = type(sys)("hookweave_protocol")  # for NamedTuple's __module__
+            exec(compile(PROTOCOL_SOURCE, "hookweave-protocol", "exec"), space)
+            loaded = space["judge"]
+        _judge.append(loaded)
+    return _judge[0](host, event, code, out, err, timed_out)
+
+
+class _Allow(tuple):
+    """What ``protocol.judge`` says of a silent exit 0: allow, no reason, no output, no notes."""
+
+    action, reason, output, notes = "allow", "", None, ()
+
+
+ALLOW = _Allow(("allow", "", None, ()))
 
 SHELLS = {"claude": "bash", "gemini": "bash", "cursor": "sh"}  # how each host runs a command
 # The payload field each host tests an event's matcher against (HOSTS.md); other events run every member.
@@ -89,7 +114,7 @@ def loads(text):
     start = len(text) - len(text.lstrip(" \t\n\r"))
     try:
         value, end = scan(text, start)
-    except StopIteration:
+    except (StopIteration, SystemError):  # SystemError: the C scanner's error path needs json.decoder loaded
         raise ValueError("not JSON") from None
     finally:
         _Context.memo.clear()
@@ -250,7 +275,7 @@ def _rank(key, value):
 
 
 def _say(text):
-    os.write(2, f"hookweave chain: {text}\n".encode("utf-8", "replace"))
+    _write(2, f"hookweave chain: {text}\n".encode("utf-8", "replace"))
 
 
 def run_chain(host, event, members, payload_bytes):
@@ -263,7 +288,7 @@ def run_chain(host, event, members, payload_bytes):
             payload = loads(payload_bytes.decode("utf-8", "replace"))
         except ValueError:
             payload = None
-    answers, texts = [], []
+    answers = []  # in member order: each allowing member's JSON object, or its plain text
     for member in members:
         if not matches(host, event, member.matcher, payload):
             continue
@@ -271,29 +296,38 @@ def run_chain(host, event, members, payload_bytes):
         text = out.decode("utf-8", "replace")
         verdict = judge(host, event, code, text, err.decode("utf-8", "replace"), timed_out)
         if verdict.action in ("block", "stop"):
-            if err:
-                os.write(2, err)
+            _write(2, err)
             _say(f"{member.id} {'blocked' if verdict.action == 'block' else 'stopped'} (exit {code}); "
                  f"later members did not run")
             os.close(stdin_fd)
             return code, out
-        if err:
-            os.write(2, err)
+        _write(2, err)
         if timed_out:
             _say(f"{member.id} timed out after {member.timeout:g} s; the chain went on, as {host} does")
         elif verdict.action == "error":
-            _say(f"{member.id} failed (exit {code}); the chain went on, as {host} does")
-        if verdict.output is not None and isinstance(verdict.output, dict):
+            _say(f"{member.id}: exit {code}: {verdict.reason or 'a hook error'}; the chain went on, as {host} does")
+        elif isinstance(verdict.output, dict):
             answers.append(verdict.output)
         elif verdict.action in ("allow", "ask") and text.strip():
-            if text.lstrip().startswith(("{", "[")):
-                _say(f"{member.id} printed output that is not a JSON object; {host} would not read it")
-            else:
-                texts.append(text)
+            answers.append(text)
     os.close(stdin_fd)
-    if answers:
-        return 0, dumps(combine(answers)).encode("utf-8")
-    return 0, "".join(texts).encode("utf-8")
+    return 0, _answer(host, event, answers)
+
+
+def _answer(host, event, answers):
+    """The chain's stdout: the plain texts as they came when no member answered in JSON, else one
+    JSON object, the texts (context on the events that read plain text) folded in where they stood."""
+    if not any(isinstance(a, dict) for a in answers):
+        return "".join(answers).encode("utf-8")
+    objects = [a if isinstance(a, dict) else
+               {"hookSpecificOutput": {"hookEventName": event, "additionalContext": a.strip()}} if host != "gemini"
+               else {"systemMessage": a.strip()} for a in answers]
+    return dumps(combine(objects)).encode("utf-8")
+
+
+def _write(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def main(argv):
@@ -304,8 +338,7 @@ def main(argv):
         return 1  # a non-blocking error on every host: the tool call goes on
     payload = sys.stdin.buffer.read()
     code, out = run_chain(host, event, members, payload)
-    if out:
-        os.write(1, out)
+    _write(1, out)
     return code
 
 
