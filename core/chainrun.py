@@ -1,8 +1,9 @@
 """The chain runner: one host registration that runs a bundle's hooks of an event in declared order.
 
-Run as ``python3 -S <this file> <host> <event> [<id> <timeout> <matcher> <command>]...``. Install
-writes this file (with ``core/protocol.py`` before it, ``chain.runner_text``) beside the settings
-file, so a project's chain runs for every teammate who clones it. Standard library only, and only
+Run as ``python3 -S <runner file> <host> <event> [<id> <timeout> <matcher> <command>]...``. Install
+writes the runner file (``chain.runner_text``: this source and ``core/protocol.py``'s, with a loader
+that keeps their compiled code in the user's cache) beside the settings file, so a project's chain
+runs for every teammate who clones it. Standard library only, and only
 the cheap part of it: ``-S`` skips ``site`` and nothing here imports ``re``, ``json``, ``signal`` or
 ``subprocess`` unless a member needs a regex matcher, so the runner costs a few milliseconds.
 
@@ -12,11 +13,13 @@ timeout; its matcher is applied as the host applies matchers; the first member t
 members that allow are combined into one (``combine``). Every message of ours names the member.
 """
 
-import os
+import _thread
+import posix  # what ``os`` wraps, without loading ``os`` (a millisecond)
 import sys
 import time
 
-PROTOCOL_SOURCE = None  # install puts core/protocol.py's text here (``chain.runner_text``)
+PROTOCOL_SOURCE = globals().get("PROTOCOL_SOURCE")  # core/protocol.py's text, in the file install writes
+CACHED = globals().get("CACHED")  # that file's compiled-code cache (``chain.runner_text``)
 _judge = []  # the protocol's judge, once loaded
 
 
@@ -32,7 +35,8 @@ def judge(host, event, code, out, err, timed_out):
         else:
             space = {"__name__": "hookweave_protocol"}
             sys.modules["hookweave_protocol"] = type(sys)("hookweave_protocol")  # for NamedTuple's __module__
-            exec(compile(PROTOCOL_SOURCE, "hookweave-protocol", "exec"), space)
+            compiled = CACHED("protocol", PROTOCOL_SOURCE) if CACHED else compile(PROTOCOL_SOURCE, "protocol", "exec")
+            exec(compiled, space)
             loaded = space["judge"]
         _judge.append(loaded)
     return _judge[0](host, event, code, out, err, timed_out)
@@ -178,25 +182,25 @@ def _search(pattern, text, *, invalid):
 # -- running one member
 
 def _scratch():
-    """An unnamed file for a member's stdin, stdout or stderr: a file, unlike a pipe, never fills
+    """An unnamed file for the members' stdin, stdout or stderr: a file, unlike a pipe, never fills
     up and stalls a member that writes much while we wait for it."""
-    folder = os.environ.get("TMPDIR") or "/tmp"
+    folder = (posix.environ.get(b"TMPDIR") or b"/tmp").decode("utf-8", "surrogateescape")
     for n in range(100):
-        path = os.path.join(folder, f".hookweave-chain-{os.getpid()}-{time.monotonic_ns()}-{n}")
+        path = f"{folder}/.hookweave-chain-{posix.getpid()}-{time.monotonic_ns()}-{n}"
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = posix.open(path, posix.O_RDWR | posix.O_CREAT | posix.O_EXCL, 0o600)
         except FileExistsError:
             continue
-        os.unlink(path)
+        posix.unlink(path)
         return fd
     raise OSError("no scratch file in " + folder)
 
 
 def _read_all(fd):
-    os.lseek(fd, 0, 0)
+    posix.lseek(fd, 0, 0)
     chunks = []
     while True:
-        chunk = os.read(fd, 1 << 16)
+        chunk = posix.read(fd, 1 << 16)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
@@ -204,42 +208,44 @@ def _read_all(fd):
 
 def _shell(host):
     if host == "codex":  # Codex runs `$SHELL -lc`; the chain itself ran in that login shell already
-        return os.environ.get("SHELL") or "/bin/sh"
+        return (posix.environ.get(b"SHELL") or b"/bin/sh").decode("utf-8", "surrogateescape")
     return SHELLS.get(host, "sh")
 
 
-def run_member(host, member, stdin_fd):
-    """``(exit code, stdout bytes, stderr bytes, timed out)``; the member runs in a process group
-    of its own, which a timeout kills whole."""
-    out_fd, err_fd = _scratch(), _scratch()
-    os.lseek(stdin_fd, 0, 0)
-    actions = [(os.POSIX_SPAWN_DUP2, stdin_fd, 0), (os.POSIX_SPAWN_DUP2, out_fd, 1), (os.POSIX_SPAWN_DUP2, err_fd, 2)]
+def _kill_after(pid, seconds, done, fired):
+    """The timeout: ``done`` is released when the member ends; until then, after ``seconds``, kill
+    its process group (the member and what it started)."""
+    if not done.acquire(True, seconds):
+        fired.append(True)
+        try:
+            posix.killpg(pid, 9)  # SIGKILL, the number on every POSIX system
+        except OSError:
+            pass
+
+
+def run_member(host, member, scratch):
+    """``(exit code, stdout bytes, stderr bytes, timed out)``; ``scratch``: the stdin (the payload),
+    stdout and stderr files. The member runs in a process group of its own, which a timeout kills
+    whole. Its exit code is negative when a signal ended it."""
+    stdin_fd, out_fd, err_fd = scratch
+    for fd in (out_fd, err_fd):
+        posix.ftruncate(fd, 0)
+        posix.lseek(fd, 0, 0)
+    posix.lseek(stdin_fd, 0, 0)
+    dup2 = posix.POSIX_SPAWN_DUP2
+    actions = [(dup2, stdin_fd, 0), (dup2, out_fd, 1), (dup2, err_fd, 2)]
     shell = _shell(host)
     try:
-        pid = os.posix_spawnp(shell, [shell, "-c", member.command], os.environ, file_actions=actions, setpgroup=0)
+        pid = posix.posix_spawnp(shell, [shell, "-c", member.command], posix.environ, file_actions=actions, setpgroup=0)
     except OSError:
-        pid = os.posix_spawn("/bin/sh", ["sh", "-c", member.command], os.environ, file_actions=actions, setpgroup=0)
-    deadline = time.monotonic() + member.timeout
-    pause, timed_out = 0.0002, False
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() >= deadline:
-            timed_out = True
-            try:
-                os.killpg(pid, 9)  # SIGKILL, the number on every POSIX system
-            except OSError:
-                pass
-            _, status = os.waitpid(pid, 0)
-            break
-        time.sleep(pause)
-        pause = min(pause * 2, 0.002)
-    code = os.waitstatus_to_exitcode(status)
-    out, err = _read_all(out_fd), _read_all(err_fd)
-    os.close(out_fd)
-    os.close(err_fd)
-    return (code if code >= 0 else 128 - code), out, err, timed_out
+        pid = posix.posix_spawn("/bin/sh", ["sh", "-c", member.command], posix.environ, file_actions=actions,
+                                setpgroup=0)
+    done, fired = _thread.allocate_lock(), []
+    done.acquire()
+    _thread.start_new_thread(_kill_after, (pid, member.timeout, done, fired))
+    _, status = posix.waitpid(pid, 0)
+    done.release()
+    return posix.waitstatus_to_exitcode(status), _read_all(out_fd), _read_all(err_fd), bool(fired)
 
 
 # -- combining the answers of the members that allow
@@ -280,8 +286,8 @@ def _say(text):
 
 def run_chain(host, event, members, payload_bytes):
     """Run the chain; returns ``(exit code, stdout bytes)`` and writes stderr as it goes."""
-    stdin_fd = _scratch()
-    os.write(stdin_fd, payload_bytes)
+    scratch = (_scratch(), _scratch(), _scratch())
+    _write(scratch[0], payload_bytes)
     payload = None
     if any(m.matcher not in ("", "*") for m in members):
         try:
@@ -292,15 +298,15 @@ def run_chain(host, event, members, payload_bytes):
     for member in members:
         if not matches(host, event, member.matcher, payload):
             continue
-        code, out, err, timed_out = run_member(host, member, stdin_fd)
+        code, out, err, timed_out = run_member(host, member, scratch)
         text = out.decode("utf-8", "replace")
         verdict = judge(host, event, code, text, err.decode("utf-8", "replace"), timed_out)
         if verdict.action in ("block", "stop"):
             _write(2, err)
             _say(f"{member.id} {'blocked' if verdict.action == 'block' else 'stopped'} (exit {code}); "
                  f"later members did not run")
-            os.close(stdin_fd)
-            return code, out
+            _close(scratch)
+            return (code if code >= 0 else 128 - code), out
         _write(2, err)
         if timed_out:
             _say(f"{member.id} timed out after {member.timeout:g} s; the chain went on, as {host} does")
@@ -310,8 +316,13 @@ def run_chain(host, event, members, payload_bytes):
             answers.append(verdict.output)
         elif verdict.action in ("allow", "ask") and text.strip():
             answers.append(text)
-    os.close(stdin_fd)
+    _close(scratch)
     return 0, _answer(host, event, answers)
+
+
+def _close(fds):
+    for fd in fds:
+        posix.close(fd)
 
 
 def _answer(host, event, answers):
@@ -327,7 +338,16 @@ def _answer(host, event, answers):
 
 def _write(fd, data):
     while data:
-        data = data[os.write(fd, data):]
+        data = data[posix.write(fd, data):]
+
+
+def _read_stdin():
+    chunks = []
+    while True:
+        chunk = posix.read(0, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
 
 
 def main(argv):
@@ -336,7 +356,7 @@ def main(argv):
     except ValueError as exc:
         _say(f"bad arguments ({exc}); reinstall the bundle")
         return 1  # a non-blocking error on every host: the tool call goes on
-    payload = sys.stdin.buffer.read()
+    payload = _read_stdin()
     code, out = run_chain(host, event, members, payload)
     _write(1, out)
     return code
