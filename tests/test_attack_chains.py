@@ -99,7 +99,7 @@ def test_generated_chains_match_the_first_block_wins_model(tmp_path: Path, attac
     runner = tmp_path / "settings.hookweave-chain.py"
     runner.write_text(chain.runner_text(), encoding="utf-8")
     rng = random.Random(11)
-    cases = attack_size(120, 2000)
+    cases = attack_size(80, 2000)
     failures = []
     for case in range(cases):
         host = rng.choice(list(EVENTS))
@@ -162,7 +162,7 @@ def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path
     runner.parent.mkdir(parents=True)
     runner.write_text(chain.runner_text(), encoding="utf-8")
     rng = random.Random(12)
-    cases = attack_size(25, 400)
+    cases = attack_size(15, 400)
     failures = []
     for case in range(cases):
         words = [[hostile(rng) for _ in range(rng.randint(1, 3))] for _ in range(rng.randint(2, 3))]
