@@ -22,7 +22,7 @@ from hookweave.hosts.codex import trust_hash
 FIRST_SLEEP = 0.3
 
 
-def chain_bundle(folder: Path, log: Path, *, context: bool = True) -> str:
+def chain_bundle(folder: Path, log: Path, *, context: bool = True, sequential: bool = False) -> str:
     folder.mkdir()
     member = HERE / "chainmember.py"
     mode = "context" if context else "quiet"
@@ -32,6 +32,7 @@ def chain_bundle(folder: Path, log: Path, *, context: bool = True) -> str:
                 f'command = ["python3", "{member}", "{hook_id}", "{log}", "{sleep}", "{how}"]\n')
 
     (folder / "hookweave.toml").write_text('[bundle]\nname = "chained"\nversion = "1.0.0"\norder = "chain"\n'
+                                           + f"sequential = {str(sequential).lower()}\n"
                                            + hook("guard", FIRST_SLEEP, mode) + hook("gate", 0, "block-stop")
                                            + hook("session", 0, mode))
     return str(folder)
@@ -117,12 +118,14 @@ def test_codex_runs_the_chain_in_order_and_stops_at_the_first_block(run, mock, h
     assert calls(log) == [] and op_log.read_text().count("op") == 2
 
 
-def test_gemini_runs_the_same_chain(run, mock, home, project, tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize("sequential", [False, True])
+def test_gemini_runs_the_same_chain(run, mock, home, project, tmp_path, monkeypatch, sequential) -> None:
+    """With or without Gemini's own ``sequential`` on the chain's group."""
     agent_binary("gemini")
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     env = _gemini(mock, home, {})
     log = tmp_path / "chain.log"
-    install = run("install", chain_bundle(tmp_path / "b", log, context=False), "--host", "gemini")
+    install = run("install", chain_bundle(tmp_path / "b", log, context=False, sequential=sequential), "--host", "gemini")
     assert install.exit_code == 0, install.output
     mock.commands = ["echo mode-pass", "echo mode-stop"]
     _run_gemini(project, env)
