@@ -75,6 +75,19 @@ def runtime_findings(host: Host, settings: Path, rec: Record) -> list[Finding]:
     elif text != chain.runner_text():
         out.append(Finding("problem", f"{shown}: the chain runner is modified (or from another hookweave); "
                            "reinstall the bundle with --force to restore it"))
-    if shutil.which("python3") is None:
+    python = shutil.which("python3")
+    if python is None:
         out.append(Finding("problem", "python3 is not on PATH here, and chains run with python3; install Python 3"))
+    elif _is_script(python):
+        out.append(Finding("warning", f"python3 on PATH is a script ({paths.printable(python)}, a pyenv shim or the "
+                           "like): it adds tens of milliseconds to every chained event; put the interpreter's own "
+                           "folder first on PATH"))
     return out
+
+
+def _is_script(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!"
+    except OSError:
+        return False
