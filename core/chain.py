@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookweave.core.errors import BadInput
 from hookweave.core.patch import sha256
-from hookweave.core.render import MARKER_RE, _quote, shell_command
+from hookweave.core.render import MARKER_RE, _quote, marker
 
 if TYPE_CHECKING:
     from hookweave.core.host import Host
@@ -128,7 +128,11 @@ exec(CACHED("runner", RUNNER), {"__name__": __name__, "PROTOCOL_SOURCE": PROTOCO
 
 
 def member(host: Host, hook: HookForHost, bundle: Bundle) -> Member:
-    command = shell_command(hook.command, bundle.directory, host.project_ref, "")[:-1]
+    """The member's words: its command exactly as the host would get it alone, without the marker."""
+    alone, tag = host.command(hook, bundle), marker(bundle.name, hook.id)
+    if not alone.endswith(tag):
+        raise RuntimeError(f"internal error: {host.name} renders {hook.id} without its marker")
+    command = alone[: -len(tag) - 1]  # and the space or newline before it
     timeout = hook.timeout if hook.timeout is not None else DEFAULT_TIMEOUT.get(host.name, 60)
     return Member(hook.id, str(timeout), host.native_matcher(hook.matcher) or "", command)
 

@@ -143,7 +143,7 @@ def judge_order(host: Host, files: list[FileReport], docs: Mapping[str, Any]) ->
             if host.order == "sequential-flag":
                 file.findings += _other_scopes_first(host, file.scope, bundle, docs)
             for h in bundle.hooks:
-                if h.status != "out-of-order":
+                if h.status != "out-of-order" or "/" in h.id:  # a chain member: the chain keeps its order
                     continue
                 why = h.detail.split("; ", 1)[0]  # what is out of order (judged again: the rest is ours)
                 if host.order_holds(h.event, docs):
@@ -161,7 +161,7 @@ def _other_scopes_first(host: Host, scope: str, bundle: BundleReport, docs: Mapp
     out: list[Finding] = []
     order = list(host.verify_scopes)
     for h in bundle.hooks:
-        if h.status != "ok" or scope not in order or not host.order_holds(h.event, docs):
+        if h.status != "ok" or "/" in h.id or scope not in order or not host.order_holds(h.event, docs):
             continue
         others = order[: order.index(scope)] if h.position == "first" else order[order.index(scope) + 1 :]
         where = [s for s in others if _foreign(host, docs.get(s), h.event)]

@@ -20,6 +20,13 @@ PAYLOAD = {"session_id": "s", "cwd": "/x", "hook_event_name": "PreToolUse", "too
            "tool_input": {"command": "ls"}}
 
 
+@pytest.fixture(autouse=True)
+def real_python_first(monkeypatch) -> None:
+    """``python3`` on PATH as hosts will find it on a plain machine: the interpreter, not a pyenv shim
+    (a script verify warns of, and that costs 80 ms a start here)."""
+    monkeypatch.setenv("PATH", str(Path(sys.executable).resolve().parent) + os.pathsep + os.environ["PATH"])
+
+
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("runner") / "settings.hookweave-chain.py"
@@ -186,3 +193,21 @@ def test_the_runner_loads_no_heavy_module(runner, tmp_path):
                      "if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-S", str(probe)], capture_output=True, text=True, timeout=30)
     assert done.stdout == "[]\n", done.stderr
+
+
+def test_a_chain_the_host_stops_stops_its_running_member_too(runner, tmp_path):
+    """Members run in process groups of their own (so a timeout kills what they started): the
+    host's SIGTERM to the chain must still end the member running then."""
+    import signal
+    import time
+
+    mark = tmp_path / "mark"
+    argv = ["python3", "-S", str(runner), "claude", "Stop", "slow", "30", "", f"sleep 1.5; touch {mark}"]
+    chain_proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    chain_proc.stdin.write(b"{}")
+    chain_proc.stdin.close()
+    time.sleep(0.5)
+    chain_proc.send_signal(signal.SIGTERM)
+    assert chain_proc.wait(timeout=10) == 128 + signal.SIGTERM
+    time.sleep(1.5)
+    assert not mark.exists()

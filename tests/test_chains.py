@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,13 @@ MANIFEST = (CHAIN / "hookweave.toml").read_text(encoding="utf-8")
 FILES = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json",
          "cursor": ".cursor/hooks.json"}
 HOSTS = list(FILES)
+
+
+@pytest.fixture(autouse=True)
+def real_python_first(monkeypatch) -> None:
+    """``python3`` on PATH as hosts will find it on a plain machine: the interpreter, not a pyenv shim
+    (a script verify warns of, and that costs 80 ms a start here)."""
+    monkeypatch.setenv("PATH", str(Path(sys.executable).resolve().parent) + os.pathsep + os.environ["PATH"])
 
 
 def operator(host: str) -> str:
@@ -262,3 +270,43 @@ def test_per_hook_order_chains_only_the_hooks_that_ask(run, project: Path, tmp_p
         "\"'\\$'CLAUDE_PROJECT_DIR\"/.state' # hookweave:guards/chain-pretooluse",
     ]
     assert [g.get("matcher") for g in groups] == ["Bash", None]
+
+
+def test_verify_sees_members_swapped_or_added_by_hand(run, project: Path, tmp_path: Path) -> None:
+    path = project / FILES["claude"]
+    path.parent.mkdir()
+    path.write_text(operator("claude"), encoding="utf-8")
+    run("install", bundle(tmp_path), "--host", "claude")
+    text = path.read_text(encoding="utf-8")
+    guard = "guard 5 Bash 'destructive-guard --strict'"
+    swapped = text.replace(guard + " ", "").replace(" # hookweave:guards/chain-pretooluse",
+                                                     " " + guard + " extra 1 '' true # hookweave:guards/chain-pretooluse")
+    assert swapped.count(guard) == 1 and swapped != text
+    path.write_text(swapped, encoding="utf-8")
+    result = run("verify", "--host", "claude")
+    lines = [line for line in result.stdout.splitlines() if "chain-pretooluse/" in line]
+    assert lines == [
+        "      out-of-order chain-pretooluse/guard    PreToolUse (last)  member 1 of 3 of PreToolUse's chain: the "
+        "chain runs it in another place than declared; reinstall with --force",
+        "      out-of-order chain-pretooluse/gate     PreToolUse (last)  member 2 of 3 of PreToolUse's chain: the "
+        "chain runs it in another place than declared; reinstall with --force",
+        "      out-of-order chain-pretooluse/session  PreToolUse (last)  member 3 of 3 of PreToolUse's chain: the "
+        "chain runs it in another place than declared; reinstall with --force",
+        "      modified     chain-pretooluse/extra    PreToolUse (last)  added to PreToolUse's chain by hand; the "
+        "chain runs it too",
+    ]
+    assert result.exit_code == 1
+
+
+def test_verify_warns_of_a_python3_that_is_a_script(run, project: Path, tmp_path: Path, monkeypatch) -> None:
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    shim = shims / "python3"
+    shim.write_text('#!/bin/sh\nexec python3.real "$@"\n')
+    shim.chmod(0o755)
+    run("install", bundle(tmp_path), "--host", "claude")
+    monkeypatch.setenv("PATH", f"{shims}{os.pathsep}{os.environ['PATH']}")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 0
+    assert (f"    warning: python3 on PATH is a script ({shim}, a pyenv shim or the like): it adds tens of "
+            "milliseconds to every chained event; put the interpreter's own folder first on PATH\n") in result.stdout
