@@ -184,15 +184,17 @@ def _claude_problem(event: str, obj: dict) -> str:
 
 def _claude(event: str, code, out: str, err: str, notes: tuple) -> Verdict:
     body = _JS_TRIM.sub("", out)
-    if body.startswith("{"):  # Claude reads JSON on every exit code, but only when it starts with {
-        obj, problem = _loads(body)
-        if obj is _DEEP:
-            obj, notes = {}, notes + ("JSON nested deeper than the checker reads: judged as if it held no known field",)
-        problem = problem or _claude_problem(event, obj)
+    obj, problem = _loads(body) if body.startswith("{") else (None, "not JSON")
+    if obj is _DEEP:
+        obj, notes = {}, notes + ("JSON nested deeper than the checker reads: judged as if it held no known field",)
+    if isinstance(obj, dict):  # Claude reads JSON on every exit code, but only when it starts with {
+        problem = _claude_problem(event, obj)
         if problem:
-            return Verdict("error", f"Hook JSON output validation failed — {problem}", obj if isinstance(obj, dict) else None,
-                           notes + ("invalid JSON output: Claude shows a hook error and goes on",))
+            return Verdict("error", f"Hook JSON output validation failed — {problem}", obj,
+                           notes + ("JSON that fails Claude's schema: a hook error, whatever the exit code",))
         return _claude_json(event, code, obj, err, notes)
+    if body.startswith("{"):  # measured: JSON that does not parse is plain text to Claude, exit 2 still blocks
+        notes += (f"stdout starts with {{ but is {problem}: Claude reads it as plain text",)
     if code == 0:
         if not body:
             return Verdict("allow", "", None, notes + _stderr_on_success(err))
