@@ -232,7 +232,7 @@ def _claude_json(event: str, code, obj: dict, err: str, notes: tuple) -> Verdict
     permission = specific.get("permissionDecision") if event == "PreToolUse" else None
     if permission == "deny":
         action, reason = "block", specific.get("permissionDecisionReason") or obj.get("reason") or "Blocked by hook"
-    elif permission == "ask":
+    elif permission == "ask" and action != "block":  # a decision:block's blocking error stays
         action, reason = "ask", specific.get("permissionDecisionReason") or ""
     elif permission in ("allow", "defer") and action != "block":
         action = "allow"
