@@ -329,6 +329,10 @@ def run_chain(host, event, members, payload_bytes):
             _say(f"{member.id} timed out after {member.timeout:g} s; the chain went on, as {host} does")
         elif verdict.action == "error":
             _say(f"{member.id}: exit {code}: {verdict.reason or 'a hook error'}; the chain went on, as {host} does")
+        elif verdict.action == "ignored" and verdict.notes:
+            _say(f"{member.id}: {verdict.notes[-1]}")  # invalid JSON, a block where none counts, ...
+            if isinstance(verdict.output, dict):
+                answers.append(verdict.output)
         elif isinstance(verdict.output, dict):
             answers.append(verdict.output)
         elif verdict.action in ("allow", "ask") and text.strip():
