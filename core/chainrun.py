@@ -297,12 +297,14 @@ def _rank(key, value):
     return scale.index(value) if value in scale else -1
 
 
-def _say(text):
-    _write(2, f"hookweave chain: {text}\n".encode("utf-8", "replace"))
+def _word(text):
+    return f"hookweave chain: {text}\n".encode("utf-8", "replace")
 
 
 def run_chain(host, event, members, payload_bytes):
-    """Run the chain; returns ``(exit code, stdout bytes)`` and writes stderr as it goes."""
+    """Run the chain; returns ``(exit code, stdout bytes, stderr bytes)`` for the host. A block
+    returns the blocking member's own three, unchanged (the model reads that stderr on Claude);
+    otherwise stderr holds every member's, in order, and our word on each that failed."""
     scratch = (_scratch(), _scratch(), _scratch())
     _write(scratch[0], payload_bytes)
     payload = None
@@ -312,6 +314,7 @@ def run_chain(host, event, members, payload_bytes):
         except ValueError:
             payload = None
     answers = []  # in member order: each allowing member's JSON object, or its plain text
+    stderr = []
     for member in members:
         if not matches(host, event, member.matcher, payload):
             continue
@@ -319,18 +322,16 @@ def run_chain(host, event, members, payload_bytes):
         text = out.decode("utf-8", "replace")
         verdict = judge(host, event, code, text, err.decode("utf-8", "replace"), timed_out)
         if verdict.action in ("block", "stop"):
-            _write(2, err)
-            _say(f"{member.id} {'blocked' if verdict.action == 'block' else 'stopped'} (exit {code}); "
-                 f"later members did not run")
             _close(scratch)
-            return (code if code >= 0 else 128 - code), out
-        _write(2, err)
+            return (code if code >= 0 else 128 - code), out, err
+        stderr.append(err)
         if timed_out:
-            _say(f"{member.id} timed out after {member.timeout:g} s; the chain went on, as {host} does")
+            stderr.append(_word(f"{member.id} timed out after {member.timeout:g} s; the chain went on, as {host} does"))
         elif verdict.action == "error":
-            _say(f"{member.id}: exit {code}: {verdict.reason or 'a hook error'}; the chain went on, as {host} does")
+            stderr.append(_word(f"{member.id}: exit {code}: {verdict.reason or 'a hook error'}; the chain went on, "
+                                f"as {host} does"))
         elif verdict.action == "ignored" and verdict.notes:
-            _say(f"{member.id}: {verdict.notes[-1]}")  # invalid JSON, a block where none counts, ...
+            stderr.append(_word(f"{member.id}: {verdict.notes[-1]}"))  # invalid JSON, a block where none counts
             if isinstance(verdict.output, dict):
                 answers.append(verdict.output)
         elif isinstance(verdict.output, dict):
@@ -338,7 +339,7 @@ def run_chain(host, event, members, payload_bytes):
         elif verdict.action in ("allow", "ask") and text.strip():
             answers.append(text)
     _close(scratch)
-    return 0, _answer(host, event, answers)
+    return 0, _answer(host, event, answers), b"".join(stderr)
 
 
 def _close(fds):
@@ -375,12 +376,13 @@ def main(argv):
     try:
         host, event, members = parse_argv(argv)
     except ValueError as exc:
-        _say(f"bad arguments ({exc}); reinstall the bundle")
+        _write(2, _word(f"bad arguments ({exc}); reinstall the bundle"))
         return 1  # a non-blocking error on every host: the tool call goes on
     for signum in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
         _signal.signal(signum, _stop)
     payload = _read_stdin()
-    code, out = run_chain(host, event, members, payload)
+    code, out, err = run_chain(host, event, members, payload)
+    _write(2, err)
     _write(1, out)
     return code
 
