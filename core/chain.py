@@ -68,10 +68,10 @@ def runner_text() -> str:
     the runner); the loader compiles the texts once per version and Python and keeps the code in
     ``~/.cache/hookweave`` (``RUNNER_LOADER``), so a run reads it back in a tenth of that."""
     here = Path(__file__).parent
-    runner = (here / "chainrun.py").read_text(encoding="utf-8")
+    runner = "\n\n".join((here / name).read_text(encoding="utf-8") for name in ("chainanswer.py", "chainrun.py"))
     protocol = (here / "protocol.py").read_text(encoding="utf-8")
     if "\'\'\'" in runner or runner.endswith("\\"):
-        raise RuntimeError("internal error: chainrun.py cannot be embedded in a raw triple-quoted string")
+        raise RuntimeError("internal error: the runner's source cannot be embedded in a raw triple-quoted string")
     import hashlib
 
     key = hashlib.sha256((runner + "\0" + protocol).encode("utf-8")).hexdigest()[:16]
@@ -81,7 +81,8 @@ def runner_text() -> str:
 RUNNER_LOADER = """#!/usr/bin/env python3
 # Written by hookweave (`hooks install`): the chain runner of this settings file's chained events.
 # Do not edit: `hooks verify` checks it is the runner hookweave ships. The runner's code is RUNNER
-# below (hookweave's core/chainrun.py), its table of host protocols PROTOCOL (core/protocol.py).
+# below (hookweave's core/chainanswer.py and core/chainrun.py), its table of host protocols PROTOCOL
+# (core/protocol.py).
 import marshal
 import posix
 import sys

@@ -210,3 +210,21 @@ def test_a_chain_the_host_stops_stops_its_running_member_too(runner, tmp_path):
     assert chain_proc.wait(timeout=10) == 128 + signal.SIGTERM
     time.sleep(1.5)
     assert not mark.exists()
+
+
+def test_the_two_runner_sources_share_one_namespace_without_a_clash():
+    """The runner file runs chainanswer.py's and chainrun.py's code as one module: no name may be
+    defined in both (the second would silently replace the first)."""
+    import ast
+
+    def defined(name: str) -> set[str]:
+        tree = ast.parse((Path(chainrun.__file__).parent / name).read_text(encoding="utf-8"))
+        out = set()
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                out.add(node.name)
+            elif isinstance(node, ast.Assign):
+                out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        return out
+
+    assert defined("chainanswer.py") & defined("chainrun.py") == set()
