@@ -62,6 +62,31 @@ def runner_word(host: Host, runner: Path, project: Path | None) -> str:
     return _quote(str(runner))
 
 
+def _key(runner: str, protocol: str) -> str:
+    import hashlib
+
+    return hashlib.sha256((runner + "\0" + protocol).encode("utf-8")).hexdigest()[:16]
+
+
+def _fill(key: str, protocol: str, runner: str) -> str:
+    return RUNNER_LOADER.replace("@KEY@", key).replace("@PROTOCOL@", repr(protocol)).replace("@RUNNER@", runner)
+
+
+def pristine(text: str) -> bool:
+    """Whether ``text`` is a runner file as some hookweave wrote it, unedited: this loader, and a
+    key that is the hash of the runner and table it holds (another version's, after an upgrade)."""
+    import ast
+
+    try:
+        key = text.split('KEY = "', 1)[1][:16]
+        protocol_literal = text.split("\nPROTOCOL = ", 1)[1].split("\n\nRUNNER = r'\'\'", 1)[0]
+        runner = text.split("\n\nRUNNER = r'\'\'", 1)[1].rsplit("\'\'\'\n\nexec(", 1)[0]
+        protocol = ast.literal_eval(protocol_literal)
+    except (IndexError, ValueError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return isinstance(protocol, str) and _key(runner, protocol) == key and _fill(key, protocol, runner) == text
+
+
 def runner_text() -> str:
     """The runner file install writes: a small loader, then the runner's and the protocol table's
     source as text. Python compiles a script's own code on every run (3.5 ms of every event for
@@ -72,10 +97,7 @@ def runner_text() -> str:
     protocol = (here / "protocol.py").read_text(encoding="utf-8")
     if "\'\'\'" in runner or runner.endswith("\\"):
         raise RuntimeError("internal error: the runner's source cannot be embedded in a raw triple-quoted string")
-    import hashlib
-
-    key = hashlib.sha256((runner + "\0" + protocol).encode("utf-8")).hexdigest()[:16]
-    return RUNNER_LOADER.replace("@KEY@", key).replace("@PROTOCOL@", repr(protocol)).replace("@RUNNER@", runner)
+    return _fill(_key(runner, protocol), protocol, runner)
 
 
 RUNNER_LOADER = """#!/usr/bin/env python3

@@ -2,8 +2,9 @@
 
 Install writes it when a record gains its first chain, and the command that leaves the record
 without one deletes it; in between it is hookweave's, and must be the runner this hookweave ships
-(verify says "modified" otherwise). A file at that place that hookweave did not write is never
-overwritten nor deleted without ``--force``.
+(verify says "modified" otherwise). One another hookweave wrote, unedited (``chain.pristine``), is
+replaced or removed like ours; any other file at that place is never overwritten nor deleted
+without ``--force``.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[Fil
         runner = FilePlan(Target(t.host, t.scope, path, None, paths.display(path)), old, old, None, None)
         if old == new:
             continue
-        if old is not None and old != shipped and not force:
+        if old is not None and old != shipped and not force and not chain.pristine(old):
             whose = "hookweave's chain runner, edited since" if before else "a file hookweave did not write"
             if after:
                 plan.refused.append(Finding("problem", f"needs its chain runner at {runner.target.shown}, which is "

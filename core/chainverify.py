@@ -72,9 +72,12 @@ def runtime_findings(host: Host, settings: Path, rec: Record) -> list[Finding]:
     if text is None:
         out.append(Finding("problem", f"{shown}: the chain runner is missing, so every chain of this file fails; "
                            "reinstall the bundle"))
+    elif text != chain.runner_text() and chain.pristine(text):
+        out.append(Finding("problem", f"{shown}: the chain runner is another hookweave version's; reinstall the "
+                           "bundle to update it"))
     elif text != chain.runner_text():
-        out.append(Finding("problem", f"{shown}: the chain runner is modified (or from another hookweave); "
-                           "reinstall the bundle with --force to restore it"))
+        out.append(Finding("problem", f"{shown}: the chain runner is modified; reinstall the bundle with --force "
+                           "to restore it"))
     python = shutil.which("python3")
     if python is None:
         out.append(Finding("problem", "python3 is not on PATH here, and chains run with python3; install Python 3"))

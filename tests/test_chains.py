@@ -128,8 +128,8 @@ def test_verify_reports_a_missing_or_modified_runner(run, project: Path, tmp_pat
     runner.write_text(runner.read_text() + "# mine\n")
     modified = run("verify", "--host", "claude")
     assert modified.exit_code == 1
-    assert ("    problem: .claude/settings.hookweave-chain.py: the chain runner is modified (or from another "
-            "hookweave); reinstall the bundle with --force to restore it\n") in modified.stdout
+    assert ("    problem: .claude/settings.hookweave-chain.py: the chain runner is modified; reinstall the bundle "
+            "with --force to restore it\n") in modified.stdout
     refused = run("install", bundle(tmp_path), "--host", "claude")
     assert refused.exit_code == 1
     assert refused.stderr == ("hooks: .claude/settings.json: guards/chain needs its chain runner at "
@@ -316,3 +316,29 @@ def test_status_counts_a_chains_members_as_hooks(run, project: Path, tmp_path: P
     run("install", bundle(tmp_path), "--host", "claude")
     assert run("status", "--host", "claude").stdout == (
         "claude   project  guards 2.0.0  (4 hooks, 0 env)  .claude/settings.json\n")
+
+
+def test_a_runner_another_hookweave_version_wrote_is_replaced_without_force(run, project: Path, tmp_path: Path) -> None:
+    """After an upgrade of hookweave the runner on disk is the old version's: unedited (its key is
+    the hash of what it holds), so install replaces it and verify asks for exactly that."""
+    import ast
+
+    path = project / FILES["claude"]
+    path.parent.mkdir()
+    path.write_text(operator("claude"), encoding="utf-8")
+    run("install", bundle(tmp_path), "--host", "claude")
+    shipped = runner_of(path).read_text()
+    body = shipped.split("\n\nRUNNER = r'\'\'", 1)[1].rsplit("\'\'\'\n\nexec(", 1)[0] + "# an older runner\n"
+    table = ast.literal_eval(shipped.split("\nPROTOCOL = ", 1)[1].split("\n\nRUNNER = r'\'\'", 1)[0])
+    older = chain._fill(chain._key(body, table), table, body)
+    runner_of(path).write_text(older)
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert ("    problem: .claude/settings.hookweave-chain.py: the chain runner is another hookweave version's; "
+            "reinstall the bundle to update it\n") in result.stdout
+    upgraded = run("install", bundle(tmp_path), "--host", "claude")
+    assert upgraded.exit_code == 0, upgraded.output
+    assert runner_of(path).read_text() == shipped
+    runner_of(path).write_text(older)
+    assert run("uninstall", "guards", "--host", "claude").exit_code == 0
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
