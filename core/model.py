@@ -58,7 +58,6 @@ class HookForHost(NamedTuple):
     matcher: tuple[str, ...] | str | None
     timeout: int | None
     position: Position
-    order: str = "alone"
 
 
 class Registration(NamedTuple):
