@@ -181,7 +181,8 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
         for scope, shown, rec in scopes.installed(h, folder):
             for name, b in sorted(rec.bundles.items()):
                 rows.append({"host": h.name, "scope": scope, "path": shown, "bundle": name,
-                             "version": b.version, "hooks": len(b.hooks), "env": len(b.env)})
+                             "version": b.version, "hooks": sum(len(x.members) or 1 for x in b.hooks),
+                             "env": len(b.env)})
     if as_json:
         console.json_out({"installed": rows})
         return

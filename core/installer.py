@@ -41,12 +41,14 @@ def install(
     inherited = {id(t): _inherited(t, project) for t in targets} if bundle.env else {}
     return run(
         targets,
-        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force, inherited=inherited.get(id(t))),
+        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force, inherited=inherited.get(id(t)),
+                                          project=project),
         dry_run=dry_run,
         force_hint="rerun with --force to replace it with the bundle's version",
         bundle=bundle.name,
         trust=trust,
         check=lambda plans: _gate_findings(plans, project, bundle.name),
+        force=force,
     )
 
 
@@ -107,6 +109,7 @@ def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, d
         dry_run=dry_run,
         force_hint="rerun with --force to remove it anyway",
         bundle=name,
+        force=force,
     )
     for plan in plans:
         if plan.changed or plan.target.record_path is None:

@@ -17,8 +17,9 @@ from hookweave.core.model import HOOK_FIELDS, NATIVE_FIELDS, POLICIES, POSITIONS
 
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # fullmatch: "$" would let a final newline in
 ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-BUNDLE_KEYS = ("name", "version", "description", "sequential")
-HOOK_KEYS = ("id", *HOOK_FIELDS, "hosts", "host")
+BUNDLE_KEYS = ("name", "version", "description", "sequential", "order")
+ORDERS = ("alone", "chain")
+HOOK_KEYS = ("id", *HOOK_FIELDS, "hosts", "host", "order")
 ENV_KEYS = ("value", "hosts", "policy")
 
 
@@ -85,6 +86,7 @@ def parse_manifest(text: str, path: Path) -> Bundle:
     sequential = meta.get("sequential", False)
     if not isinstance(sequential, bool):
         raise check.fail("bundle.sequential", "must be true or false", "write sequential = true")
+    order = _order(check, meta.get("order", "alone"), "bundle.order")
     raw_hooks = data.get("hooks", [])
     if not isinstance(raw_hooks, list):
         raise check.fail("hooks", "must be an array of tables", "write each hook as [[hooks]]")
@@ -100,7 +102,14 @@ def parse_manifest(text: str, path: Path) -> Bundle:
     env = tuple(_env(check, key, raw) for key, raw in env_table.items())
     if not hooks and not env:
         raise check.fail("hooks", "the bundle has no hooks and no env", "add a [[hooks]] table")
-    return Bundle(name, version, description, hooks, env, path, path.parent, sequential)
+    return Bundle(name, version, description, hooks, env, path, path.parent, sequential, order)
+
+
+def _order(check: _Checker, value: Any, where: str) -> str:
+    if value not in ORDERS:
+        shown = json.dumps(value) if isinstance(value, str) else _kind(value)
+        raise check.fail(where, f"unknown order {shown}", 'use "chain" (one after another, first block wins) or "alone"')
+    return value
 
 
 def _hook(check: _Checker, raw: Any, i: int) -> BundleHook:
@@ -133,6 +142,7 @@ def _hook(check: _Checker, raw: Any, i: int) -> BundleHook:
         position=fields.get("position", "last"),
         hosts=hosts,
         overrides=overrides,
+        order=_order(check, raw["order"], f"{where}.order") if "order" in raw else None,
     )
 
 

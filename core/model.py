@@ -31,6 +31,7 @@ class BundleHook(NamedTuple):
     position: Position = "last"
     hosts: tuple[str, ...] | None = None
     overrides: dict[str, dict[str, Any]] = {}  # noqa: RUF012 - read only
+    order: str | None = None  # "chain" or "alone"; None: the bundle's order
 
 
 class EnvVar(NamedTuple):
@@ -49,6 +50,7 @@ class Bundle(NamedTuple):
     manifest: Path
     directory: Path
     sequential: bool = False  # ask hosts that can (Gemini) to run an event's hooks in order
+    order: str = "alone"  # "chain": an event's hooks run one after another through one registration
 
 
 class HookForHost(NamedTuple):
@@ -73,3 +75,4 @@ class Registration(NamedTuple):
     event: str  # native event name
     position: Position
     entry: dict[str, Any]
+    members: tuple[tuple[str, str], ...] = ()  # a chain's (member id, hash of its words), in order

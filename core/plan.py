@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from hookweave.core import duplicates, envmerge, merge, patch, paths, record, resolve, spelling
+from hookweave.core import chain, duplicates, envmerge, merge, patch, paths, record, resolve, spelling
 from hookweave.core.errors import BadInput
 from hookweave.core.host import Host
 from hookweave.core.model import Bundle, Finding
@@ -78,12 +78,12 @@ def _check_created(rec: record.Record, target: Target) -> None:
 
 
 def plan_install(target: Target, text: str | None, record_text: str | None, bundle: Bundle, *, force: bool,
-                 inherited: Mapping[str, tuple[str, str]] | None = None) -> FilePlan:
+                 inherited: Mapping[str, tuple[str, str]] | None = None, project: Path | None = None) -> FilePlan:
     """``inherited``: per env variable, the value the host uses when this file does not set it,
     and where from (a lower scope's settings, the shell install runs in): env policies weigh it."""
     host = target.host
     doc, rec = load(target, text, record_text)
-    regs, findings = resolve.registrations(host, bundle)
+    regs, findings = resolve.registrations(host, bundle, chain.runner_word(host, chain.runner_path(target.path), project))
     env_wanted, env_notes = resolve.env_vars(host, bundle)
     findings += env_notes
     prev = rec.bundles.get(bundle.name)
@@ -146,7 +146,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
         exported = {n: v for n, (v, where) in (inherited or {}).items() if where == envmerge.EXPORTED}
         findings += envmerge.hook_env_findings(host, bundle, exported)
     _drop_empty_created(new, created, {})
-    recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id))) for r in regs)
+    recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id)), r.members) for r in regs)
     bundles = dict(rec.bundles)
     bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before)
     created_file = rec.created_file or text is None
@@ -274,7 +274,10 @@ def _install_actions(prev, bundle: Bundle, regs, changed: bool) -> list[str]:
     if not changed:
         return [f"{bundle.name} {bundle.version} already installed; nothing written"]
     if prev is None:
-        return [f"installed {bundle.name} {bundle.version} ({len(regs)} hook{'' if len(regs) == 1 else 's'})"]
+        count = sum(len(r.members) or 1 for r in regs)
+        chains = sum(1 for r in regs if r.members)
+        chained = f", {chains} chain{'' if chains == 1 else 's'}" if chains else ""
+        return [f"installed {bundle.name} {bundle.version} ({count} hook{'' if count == 1 else 's'}{chained})"]
     if prev.version != bundle.version:
         return [f"upgraded {bundle.name} {prev.version} -> {bundle.version}"]
     return [f"updated {bundle.name} {bundle.version}"]

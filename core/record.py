@@ -27,6 +27,7 @@ class RecordedHook(NamedTuple):
     event: str
     position: str
     sha256: str
+    members: tuple[tuple[str, str], ...] = ()  # a chain's (member id, hash of its words), in run order
 
 
 class RecordedBundle(NamedTuple):
@@ -87,7 +88,8 @@ def to_text(record: Record, settings_name: str) -> str | None:
 def _bundle_json(b: RecordedBundle) -> dict:
     out = {
         "version": b.version,
-        "hooks": [{"id": h.id, "event": h.event, "position": h.position, "sha256": h.sha256} for h in b.hooks],
+        "hooks": [{"id": h.id, "event": h.event, "position": h.position, "sha256": h.sha256,
+                   **({"chain": [{"id": i, "sha256": s} for i, s in h.members]} if h.members else {})} for h in b.hooks],
         "env": {
             n: {"value": e.value, "policy": e.policy, "prior": e.prior, "applied": e.applied,
                 **({"prior_text": e.prior_text} if e.prior_text is not None else {})} for n, e in b.env.items()

@@ -50,6 +50,21 @@ def record(data: Any):
     return Record(out, tuple(created), _flag(data, "created_file"), _levels(data))
 
 
+def _members(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """A chain's members: ``[{"id", "sha256"}]`` in run order, each id once."""
+    if not isinstance(raw, list):
+        raise Bad(where, f"must be a list, not {_kind(raw)}")
+    out: list[tuple[str, str]] = []
+    for i, m in enumerate(raw):
+        at = f"{where}[{i}]"
+        _object(m, at)
+        member = _string(m, "id", at, NAME_RE, "not a hook id (lowercase letters, digits and dashes)")
+        if member in {x for x, _ in out}:
+            raise Bad(f"{at}.id", f"{member!r} is listed twice")
+        out.append((member, _string(m, "sha256", at, SHA_RE, "not a sha256:<64 hex digits> hash")))
+    return tuple(out)
+
+
 def _bundle(raw: Any, where: str):
     from hookweave.core.record import RecordedBundle, RecordedHook
 
@@ -74,7 +89,7 @@ def _bundle(raw: Any, where: str):
         sha = _string(h, "sha256", at, SHA_RE, "not a sha256:<64 hex digits> hash")
         if hook_id in {x.id for x in hooks}:
             raise Bad(f"{at}.id", f"{hook_id!r} is listed twice")
-        hooks.append(RecordedHook(hook_id, event, position, sha))
+        hooks.append(RecordedHook(hook_id, event, position, sha, _members(h.get("chain", []), f"{at}.chain")))
     env = {name: _env(e, f"{where}.env.{_key(name)}", name) for name, e in _object(raw.get("env", {}), f"{where}.env").items()}
     traces = raw.get("traces_before", [])
     ids = {h.id for h in hooks}

@@ -7,9 +7,11 @@ from hookweave.core.host import Host
 from hookweave.core.model import Bundle, BundleHook, EnvVar, Finding, HookForHost, Registration
 
 
-def registrations(host: Host, bundle: Bundle) -> tuple[list[Registration], list[Finding]]:
+def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py") -> tuple[list[Registration], list[Finding]]:
+    """``runner``: the chain runner as a shell word in this settings file (``chain.runner_word``)."""
     regs: list[Registration] = []
     notes: list[Finding] = []
+    chained: dict[str, list[HookForHost]] = {}
     for hook in bundle.hooks:
         if hook.hosts is not None and host.name not in hook.hosts:
             continue
@@ -17,6 +19,11 @@ def registrations(host: Host, bundle: Bundle) -> tuple[list[Registration], list[
         native = _native_event(host, hook, resolved.event, bundle)
         if native is None:
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
+            continue
+        if (hook.order or bundle.order) == "chain":
+            if native not in chained:
+                regs.append(Registration(bundle.name, "", native, "last", {}))  # the chain's place
+            chained.setdefault(native, []).append(resolved)
             continue
         entry = _native_keys(host, host.render(resolved, native, bundle), resolved)
         position = resolved.position
@@ -26,6 +33,8 @@ def registrations(host: Host, bundle: Bundle) -> tuple[list[Registration], list[
                                  bundle.name, hook.id))
             position = "last"
         regs.append(Registration(bundle.name, hook.id, native, position, entry))
+    if chained:
+        regs = _with_chains(host, bundle, regs, chained, runner)
     return regs, notes
 
 
@@ -43,6 +52,31 @@ def _native_keys(host: Host, entry: dict, hook: HookForHost) -> dict:
     if handler is not entry:
         entry.update(hook.group)
     return entry
+
+
+def _with_chains(host: Host, bundle: Bundle, regs: list[Registration], chained: dict[str, list[HookForHost]],
+                 runner: str) -> list[Registration]:
+    """Each event's chained hooks as one registration, where the event's first chained hook stood.
+    A chain of one hook is that hook's own registration: there is no order to keep."""
+    from hookweave.core import chain
+
+    chain.check_ids(bundle, [e for e, hooks in chained.items() if len(hooks) > 1])
+    out = []
+    for reg in regs:
+        if reg.id:
+            out.append(reg)
+            continue
+        hooks = chained[reg.event]
+        if len(hooks) == 1:
+            out.append(Registration(bundle.name, hooks[0].id, reg.event, hooks[0].position,
+                                    _native_keys(host, host.render(hooks[0], reg.event, bundle), hooks[0])))
+            continue
+        members = [chain.member(host, h, bundle) for h in hooks]
+        whole = chain.registration_hook(host, reg.event, members, hooks, runner)
+        position = whole.position if host.positional else "last"
+        out.append(Registration(bundle.name, whole.id, reg.event, position, host.render(whole, reg.event, bundle),
+                                tuple((m.id, m.digest()) for m in members)))
+    return out
 
 
 def _for_host(hook: BundleHook, host: str) -> HookForHost:

@@ -82,6 +82,7 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
     from hookweave.core import duplicates, verify
 
     report = HostReport(host)
+    chained = False
     docs: dict[str, object] = {}
     records: dict[str, record.Record] = {}
     aliases = same_file_scopes(host, project)
@@ -107,6 +108,12 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
         if scope in scopes and (not rec.empty or _has_markers(host, doc)):
             shown = paths.display(host.settings_path(scope, project))
             report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
+            if not rec.empty:
+                from hookweave.core import chainverify
+
+                report.files[-1].findings += chainverify.runtime_findings(host, host.settings_path(scope, project), rec)
+                report.files[-1].findings += chainverify.order_notes(host, rec)
+                chained = chained or bool(chainverify.order_notes(host, rec))
     if report.files:
         for label, path in host.context_paths(project).items():
             docs[label] = read_context(host, path)
@@ -116,7 +123,8 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
         report.findings += duplicates.cross_scope(host, docs, records, project)
         report.findings += host.verify_extra(project, scopes)
         if host.execution:
-            report.findings.append(Finding("note", host.execution))
+            tail = ", except in a chain, which runs its members in declared order" if chained else ""
+            report.findings.append(Finding("note", host.execution + tail))
     return report
 
 

@@ -28,7 +28,7 @@ def _read(t: Target) -> tuple[str | None, str | None]:
 
 def run(
     targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: str, bundle: str, trust: bool = False,
-    check: Callable[[list[FilePlan]], None] | None = None,
+    check: Callable[[list[FilePlan]], None] | None = None, force: bool = False,
 ) -> list[FilePlan]:
     """Plan every target and its companions; unless ``dry_run``, write them all under locks.
 
@@ -42,12 +42,12 @@ def run(
     for attempt in range(ATTEMPTS):
         try:
             if dry_run:
-                plans = _plan_all(targets, planner, force_hint, bundle, trust)
+                plans = _plan_all(targets, planner, force_hint, bundle, trust, force)
                 if check:
                     check(plans)
                 return plans
             with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + companions):
-                plans = _plan_all(targets, planner, force_hint, bundle, trust)
+                plans = _plan_all(targets, planner, force_hint, bundle, trust, force)
                 for plan in plans:  # a companion (Codex's user config.toml) must be writable only if it changes
                     if plan.target.record_path is None and plan.old_text != plan.new_text:
                         fileio.check_writable(plan.target.path)
@@ -62,9 +62,13 @@ def run(
     raise AssertionError("unreachable")
 
 
-def _plan_all(targets: list[Target], planner: Planner, force_hint: str, bundle: str, trust: bool) -> list[FilePlan]:
+def _plan_all(targets: list[Target], planner: Planner, force_hint: str, bundle: str, trust: bool,
+              force: bool = False) -> list[FilePlan]:
+    from hookweave.core import chainfiles
+
     plans = [planner(t, *_read(t)) for t in targets]
     plans += _companions(plans, bundle, trust)
+    plans += chainfiles.runner_plans(plans, bundle, force=force)
     refused = [(p, f) for p in plans for f in p.refused]
     if refused:
         plan, first = refused[0]

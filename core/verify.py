@@ -111,6 +111,10 @@ def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
             runs = duplicates.same_file(host, h.event, hooks.get(h.event), (name, h.id))
             status, detail = "duplicated", f"appears {twins + 1} times under {h.event} ({runs}); remove the copies"
         report.hooks.append(HookStatus(h.id, h.event, h.position, status, detail))
+        if h.members:
+            from hookweave.core import chainverify
+
+            report.hooks += chainverify.member_rows(host, h, found.get(h.id), status)
     return report
 
 
@@ -139,7 +143,7 @@ def judge_order(host: Host, files: list[FileReport], docs: Mapping[str, Any]) ->
             if host.order == "sequential-flag":
                 file.findings += _other_scopes_first(host, file.scope, bundle, docs)
             for h in bundle.hooks:
-                if h.status != "out-of-order":
+                if h.status != "out-of-order" or "/" in h.id:  # a chain member: the chain keeps its order
                     continue
                 why = h.detail.split("; ", 1)[0]  # what is out of order (judged again: the rest is ours)
                 if host.order_holds(h.event, docs):
@@ -157,7 +161,7 @@ def _other_scopes_first(host: Host, scope: str, bundle: BundleReport, docs: Mapp
     out: list[Finding] = []
     order = list(host.verify_scopes)
     for h in bundle.hooks:
-        if h.status != "ok" or scope not in order or not host.order_holds(h.event, docs):
+        if h.status != "ok" or "/" in h.id or scope not in order or not host.order_holds(h.event, docs):
             continue
         others = order[: order.index(scope)] if h.position == "first" else order[order.index(scope) + 1 :]
         where = [s for s in others if _foreign(host, docs.get(s), h.event)]

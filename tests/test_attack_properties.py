@@ -142,13 +142,15 @@ def bundles(draw, host) -> Bundle:
             matcher=draw(st.one_of(st.none(), st.lists(st.sampled_from(["shell", "write", "edit"]), min_size=1,
                                                         max_size=2, unique=True).map(tuple))),
             timeout=draw(st.one_of(st.none(), st.integers(1, 600))),
-            position=draw(st.sampled_from(["first", "last"]))))
+            position=draw(st.sampled_from(["first", "last"])),
+            order=draw(st.sampled_from([None, None, "chain", "alone"]))))
     env = ()
     if draw(st.booleans()):
         env = (EnvVar("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", str(draw(st.integers(1, 99))),
                       draw(st.sampled_from(["if-absent", "override", "at-least"]))),)
     return Bundle(draw(st.sampled_from(["guard", "keep-alive", "zz"])), "1.0.0", "", tuple(hooks), env,
-                  Path("/opt/b d/hookweave.toml"), Path("/opt/b d"), draw(st.booleans()))
+                  Path("/opt/b d/hookweave.toml"), Path("/opt/b d"), draw(st.booleans()),
+                  draw(st.sampled_from(["alone", "chain"])))  # chains: one registration per event
 
 
 # -- the properties ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ HEAD = '[bundle]\nname = "guard"\nversion = "1.0.0"\n'
 HOOK = '[[hooks]]\nid = "h"\nevent = "stop"\ncommand = "true"\n'
 EVENTS = "session_start, session_end, user_prompt_submit, pre_tool_use, post_tool_use, stop, subagent_stop, " \
          "pre_compact, notification"
-HOOK_KEYS = "id, event, matcher, command, timeout, position, hosts, host"
+HOOK_KEYS = "id, event, matcher, command, timeout, position, hosts, host, order"
 BAD_COMMAND = 'must be a string or a non-empty list of strings; e.g. ["python3", "{bundle_dir}/hook.py"]'
 
 

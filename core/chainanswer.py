@@ -1,0 +1,156 @@
+"""The chain runner's answers: matchers as each host applies them, JSON without ``import json``,
+and the members' answers combined into one. Standard library only, no hookweave import: install
+puts this source before ``chainrun.py``'s in the runner file (``chain.runner_text``), one namespace.
+"""
+
+# The payload field each host tests an event's matcher against (HOSTS.md); other events run every member.
+TOOL = "tool_name"
+QUERY = {
+    "claude": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL,
+               "PermissionDenied": TOOL, "UserPromptExpansion": "command_name", "SessionStart": "source",
+               "ConfigChange": "source", "Setup": "trigger", "PreCompact": "trigger", "PostCompact": "trigger",
+               "Notification": "notification_type", "SessionEnd": "reason", "StopFailure": "error",
+               "SubagentStart": "agent_type", "SubagentStop": "agent_type", "Elicitation": "mcp_server_name",
+               "ElicitationResult": "mcp_server_name", "InstructionsLoaded": "load_reason"},
+    "codex": {"PreToolUse": TOOL, "PermissionRequest": TOOL, "PostToolUse": TOOL, "PreCompact": "trigger",
+              "PostCompact": "trigger", "SessionStart": "source", "SubagentStart": "agent_type",
+              "SubagentStop": "agent_type"},
+    "gemini": {"BeforeTool": TOOL, "AfterTool": TOOL, "SessionStart": "source", "SessionEnd": "reason",
+               "PreCompress": "trigger", "Notification": "notification_type"},
+    "cursor": {"preToolUse": TOOL, "postToolUse": TOOL, "postToolUseFailure": TOOL},
+}
+GEMINI_TOOL_EVENTS = ("BeforeTool", "AfterTool")
+SIMPLE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
+JOINED = ("additionalContext", "systemMessage", "user_message", "agent_message", "followup_message")
+STRICT = {"permissionDecision": ("allow", "ask", "deny"), "permission": ("allow", "ask", "deny"),
+          "decision": ("approve", "allow", "ask", "block", "deny")}
+STRICT_REASONS = {"permissionDecision": "permissionDecisionReason", "decision": "reason"}
+
+
+# -- JSON without ``import json`` (which costs 7 ms through ``re``): the C parts ``json`` uses itself
+
+class _Context:
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int = float, int
+    memo = {}
+
+    @staticmethod
+    def parse_constant(name):
+        return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
+
+
+def loads(text):
+    """The JSON value of ``text``; ``ValueError`` when it is not exactly one JSON value."""
+    try:
+        import _json
+    except ImportError:  # an interpreter without the accelerator
+        import json
+
+        return json.loads(text)
+    scan = _json.make_scanner(_Context())
+    start = len(text) - len(text.lstrip(" \t\n\r"))
+    try:
+        value, end = scan(text, start)
+    except (StopIteration, SystemError):  # SystemError: the C scanner's error path needs json.decoder loaded
+        raise ValueError("not JSON") from None
+    finally:
+        _Context.memo.clear()
+    if text[end:].strip(" \t\n\r"):
+        raise ValueError("extra data after the JSON value")
+    return value
+
+
+def dumps(value):
+    try:
+        import _json
+    except ImportError:
+        import json
+
+        return json.dumps(value, ensure_ascii=False)
+    encode = _json.make_encoder(None, _unencodable, _json.encode_basestring, None, ": ", ", ", False, False, True)
+    return "".join(encode(value, 0))
+
+
+def _unencodable(value):
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# -- matchers: each host's own rule (HOSTS.md)
+
+def matches(host, event, matcher, payload):
+    """Whether the host would run a hook with ``matcher`` for this payload (``payload`` a dict, or
+    None when it is not JSON: then every member runs, as no field can be tested)."""
+    field = QUERY.get(host, {}).get(event)
+    if matcher in ("", "*") or field is None or not isinstance(payload, dict):
+        return True
+    query = payload.get(field)
+    query = query if isinstance(query, str) else ""
+    if host == "claude" or host == "cursor":
+        simple = SIMPLE | (frozenset(" ,-") if field == TOOL else frozenset())
+        if all(c in simple for c in matcher):
+            seps = matcher.replace(",", "|") if field == TOOL else matcher
+            return query in [t.strip() for t in seps.split("|")]
+        return _search(matcher, query, invalid=False)
+    if host == "codex":
+        if matcher == ".*":
+            return True
+        queries = [query, "Write", "Edit"] if query == "apply_patch" else [query]
+        return any(_search(matcher, q, invalid=False) for q in queries)
+    if host == "gemini":
+        if event not in GEMINI_TOOL_EVENTS:
+            return query == matcher
+        return _search(matcher, query, invalid=query == matcher)
+    return _search(matcher, query, invalid=False)
+
+
+def _search(pattern, text, *, invalid):
+    import re
+
+    try:
+        return re.search(pattern, text) is not None
+    except re.error:
+        return invalid
+
+
+# -- combining the answers of the members that allow
+
+def combine(answers):
+    """One answer from several JSON objects, in member order: the texts hosts show or give the
+    model joined, the strictest permission kept with its reason, and any other key as the first
+    member that set it gave it."""
+    out = {}
+    for answer in answers:
+        _merge(out, answer)
+    return out
+
+
+def _merge(into, new):
+    for key, value in new.items():
+        if key not in into:
+            into[key] = dict(value) if isinstance(value, dict) else value
+        elif isinstance(into[key], dict) and isinstance(value, dict):
+            _merge(into[key], value)
+        elif key in JOINED and isinstance(into[key], str) and isinstance(value, str):
+            into[key] = into[key] + "\n" + value
+        elif key in STRICT and _rank(key, value) > _rank(key, into[key]):
+            into[key] = value
+            reason = STRICT_REASONS.get(key)
+            if reason and reason in new:
+                into[reason] = new[reason]
+
+
+def _rank(key, value):
+    scale = STRICT[key]
+    return scale.index(value) if value in scale else -1
+
+
+def answer(host, event, answers):
+    """The chain's stdout: the plain texts as they came when no member answered in JSON, else one
+    JSON object, the texts (context on the events that read plain text) folded in where they stood."""
+    if not any(isinstance(a, dict) for a in answers):
+        return "".join(answers).encode("utf-8")
+    objects = [a if isinstance(a, dict) else
+               {"hookSpecificOutput": {"hookEventName": event, "additionalContext": a.strip()}} if host != "gemini"
+               else {"systemMessage": a.strip()} for a in answers]
+    return dumps(combine(objects)).encode("utf-8")

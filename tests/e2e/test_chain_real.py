@@ -1,0 +1,134 @@
+"""Chained events on the real agents (issue 11): one run per host shows the members run strictly one
+after another in declared order for each tool call, the second member's block stops the call and
+the third never starts, two members' additionalContext both reach the model, and after uninstall
+nothing of the chain fires while the operator's hook still does.
+
+The mock model asks for two shell calls in one reply, ``echo mode-pass`` and ``echo mode-stop``;
+members log per call (tests/e2e/chainmember.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from realhosts import HERE, agent_binary, run_agent, tool_results, write_operator_file
+from test_runtime_real import _claude_env, _codex, _gemini, _run_codex, _run_gemini
+
+from hookweave.hosts.codex import trust_hash
+
+FIRST_SLEEP = 0.3
+
+
+def chain_bundle(folder: Path, log: Path, *, context: bool = True, sequential: bool = False) -> str:
+    folder.mkdir()
+    member = HERE / "chainmember.py"
+    mode = "context" if context else "quiet"
+
+    def hook(hook_id: str, sleep: float, how: str) -> str:
+        return (f'[[hooks]]\nid = "{hook_id}"\nevent = "pre_tool_use"\nmatcher = ["shell"]\ntimeout = 20\n'
+                f'command = ["python3", "{member}", "{hook_id}", "{log}", "{sleep}", "{how}"]\n')
+
+    (folder / "hookweave.toml").write_text('[bundle]\nname = "chained"\nversion = "1.0.0"\norder = "chain"\n'
+                                           + f"sequential = {str(sequential).lower()}\n"
+                                           + hook("guard", FIRST_SLEEP, mode) + hook("gate", 0, "block-stop")
+                                           + hook("session", 0, mode))
+    return str(folder)
+
+
+def calls(log: Path) -> list[dict]:
+    if not log.exists():
+        return []
+    lines = log.read_text().splitlines()
+    log.unlink()
+    return [json.loads(line) for line in lines]
+
+
+def check_chain(found: list[dict]) -> None:
+    """Per tool call: pass runs guard, gate, session strictly one after another; stop ends at gate."""
+    by_call: dict[str, list[dict]] = {}
+    for c in found:
+        by_call.setdefault(c["call"], []).append(c)
+    passing = sorted(by_call["pass"], key=lambda c: c["start"])
+    assert [c["id"] for c in passing] == ["guard", "gate", "session"]
+    for before, after in zip(passing, passing[1:]):
+        assert before["end"] <= after["start"], (before, after)  # strictly sequential
+    assert passing[0]["end"] - passing[0]["start"] >= FIRST_SLEEP
+    stopped = sorted(by_call["stop"], key=lambda c: c["start"])
+    assert [c["id"] for c in stopped] == ["guard", "gate"]  # the third never started
+    assert stopped[0]["end"] <= stopped[1]["start"]
+
+
+def seen_by_model(mock) -> str:
+    return json.dumps([r["body"] for r in mock.requests])
+
+
+def test_claude_runs_the_chain_in_order_and_stops_at_the_first_block(run, mock, home, project, tmp_path) -> None:
+    binary = agent_binary("claude")
+    log, op_log = tmp_path / "chain.log", tmp_path / "op.log"
+    settings, original = write_operator_file(project / ".claude" / "settings.json", json.dumps({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"echo op >> {op_log}"}]}]}}))
+    install = run("install", chain_bundle(tmp_path / "b", log), "--host", "claude")
+    assert install.exit_code == 0, install.output
+    assert run("verify", "--host", "claude").exit_code == 0
+    mock.commands = ["echo mode-pass", "echo mode-stop"]
+    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
+    check_chain(calls(log))
+    told = tool_results(mock, "claude")
+    assert told["pass"] == "mode-pass"
+    assert "stopped by gate" in told["stop"] and "mode-stop" not in told["stop"].replace("echo mode-stop", "")
+    model = seen_by_model(mock)
+    assert "context-from-guard" in model and "context-from-session" in model
+    assert op_log.read_text() == "op\nop\n"  # the operator's hook ran for both calls
+    assert run("uninstall", "chained", "--host", "claude").exit_code == 0
+    assert settings.read_text() == original
+    op_log.unlink()
+    mock.requests.clear()
+    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
+    assert calls(log) == [] and op_log.read_text() == "op\nop\n"
+
+
+def test_codex_runs_the_chain_in_order_and_stops_at_the_first_block(run, mock, home, project, tmp_path,
+                                                                    monkeypatch) -> None:
+    agent_binary("codex")
+    env, codex_home = _codex(mock, home, project)
+    monkeypatch.setenv("HOOKWEAVE_CODEX_BIN", str(agent_binary("codex")))
+    log, op_log = tmp_path / "chain.log", tmp_path / "op.log"
+    group = {"matcher": "^Bash$", "hooks": [{"type": "command", "command": f"echo op >> {op_log}"}]}
+    hooks, original = write_operator_file(project / ".codex" / "hooks.json", json.dumps({"hooks": {"PreToolUse": [group]}}))
+    key = f"{os.path.realpath(hooks)}:pre_tool_use:0:0"  # the operator trusted their own hook in Codex
+    with (codex_home / "config.toml").open("a") as config:
+        config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "{trust_hash("PreToolUse", group, group["hooks"][0])}"\n')
+    install = run("install", chain_bundle(tmp_path / "b", log), "--host", "codex", "--trust")
+    assert install.exit_code == 0, install.output
+    mock.commands = ["echo mode-pass", "echo mode-stop"]
+    _run_codex(project, env)
+    check_chain(calls(log))
+    told = tool_results(mock, "codex")
+    assert "stopped by gate" in told["stop"] and told["pass"].endswith("Output:\nmode-pass\n")
+    model = seen_by_model(mock)
+    assert "context-from-guard" in model and "context-from-session" in model
+    assert op_log.read_text() == "op\nop\n"
+    assert run("uninstall", "chained", "--host", "codex").exit_code == 0
+    assert hooks.read_text() == original
+    op_log.unlink()
+    _run_codex(project, env)
+    assert calls(log) == [] and op_log.read_text().count("op") == 2
+
+
+@pytest.mark.parametrize("sequential", [False, True])
+def test_gemini_runs_the_same_chain(run, mock, home, project, tmp_path, monkeypatch, sequential) -> None:
+    """With or without Gemini's own ``sequential`` on the chain's group."""
+    agent_binary("gemini")
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    env = _gemini(mock, home, {})
+    log = tmp_path / "chain.log"
+    install = run("install", chain_bundle(tmp_path / "b", log, context=False, sequential=sequential), "--host", "gemini")
+    assert install.exit_code == 0, install.output
+    mock.commands = ["echo mode-pass", "echo mode-stop"]
+    _run_gemini(project, env)
+    check_chain(calls(log))
+    told = tool_results(mock, "gemini")
+    assert "stopped by gate" in told["stop"] and "mode-pass" in told["pass"]

@@ -1,0 +1,198 @@
+"""Attack: generated chains x member outcomes, run by the real runner file, against a model of "the
+host running these hooks one after another, first block wins".
+
+Each case draws a host, a tool, 1 to 5 members with matchers and outcomes (silent, context JSON,
+ask, deny JSON, exit 2, continue:false, a crash, invalid JSON, plain text, a timeout, stderr
+noise) and checks: exactly the matching members up to the first block ran, in order; a block's
+exit code and stdout reach the host unchanged; otherwise exit 0 and one answer holding every
+allowing member's additionalContext in order and the strictest permission.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookweave.core import chain, protocol
+from tests.conftest import attack_size
+
+EVENTS = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
+TOOLS = ("Bash", "Read", "Write")
+MATCHERS = ("", "Bash", "Read", "Write", "Bash|Write", "Read|Write")
+RANK = {"allow": 0, "ask": 1, "deny": 2}
+
+
+@pytest.fixture(autouse=True)
+def real_python_first(monkeypatch) -> None:
+    """``python3`` on PATH as hosts will find it on a plain machine: the interpreter, not a pyenv shim
+    (a script verify warns of, and that costs 80 ms a start here)."""
+    monkeypatch.setenv("PATH", str(Path(sys.executable).resolve().parent) + os.pathsep + os.environ["PATH"])
+
+
+def outcome(rng: random.Random, host: str, event: str, n: int) -> tuple[str, str, int, bool]:
+    """``(stdout, stderr, exit code, timed out)`` of one member."""
+    kind = rng.choice(["silent", "context", "context", "ask", "deny", "exit2", "stop", "crash", "junk", "text",
+                       "noise", "timeout"])
+    ctx = f"ctx-{n}"
+    if host == "gemini":
+        answers = {"context": {"hookSpecificOutput": {"additionalContext": ctx}}, "ask": {"decision": "ask", "reason": "r"},
+                   "deny": {"decision": "deny", "reason": f"no-{n}"}}
+    else:
+        spec = {"hookEventName": event, "additionalContext": ctx}
+        answers = {"context": {"hookSpecificOutput": spec},
+                   "ask": {"hookSpecificOutput": {**spec, "permissionDecision": "ask", "permissionDecisionReason": "r"}},
+                   "deny": {"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
+                                                   "permissionDecisionReason": f"no-{n}"}}}
+    if kind in answers:
+        return json.dumps(answers[kind]), "", 0, False
+    return {"silent": ("", "", 0, False), "exit2": ("", f"blocked-{n}\n", 2, False),
+            "stop": (json.dumps({"continue": False, "stopReason": f"halt-{n}"}), "", 0, False),
+            "crash": ("", f"boom-{n}\n", 1, False), "junk": ("{oops", "", 0, False), "text": (f"plain-{n}\n", "", 0, False),
+            "noise": ("", f"noise-{n}\n", 0, False), "timeout": ("", "", 0, True)}[kind]
+
+
+def member_command(log: Path, name: str, out: str, err: str, code: int, timed_out: bool) -> str:
+    steps = [f"echo {name} >> {shlex.quote(str(log))}"]
+    if timed_out:
+        return "; ".join(steps + ["sleep 5"])
+    if out:
+        steps.append(f"printf '%s' {shlex.quote(out)}")
+    if err:
+        steps.append(f"printf '%s' {shlex.quote(err)} >&2")
+    return "; ".join(steps + [f"exit {code}"])
+
+
+def model(host: str, event: str, tool: str, members: list) -> tuple[list[str], int, object]:
+    """What the chain must do: (members that run, exit code, stdout as bytes or as a parsed answer)."""
+    ran: list[str] = []
+    contexts: list[str] = []
+    permission = None
+    objects = texts = 0
+    plain: list[str] = []
+    for name, matcher, (out, err, code, timed_out) in members:
+        if matcher and tool not in matcher.split("|"):
+            continue
+        ran.append(name)
+        verdict = protocol.judge(host, event, code, out, err, timed_out)
+        if verdict.action in ("block", "stop"):
+            return ran, code, out.encode()
+        if verdict.action == "error" or timed_out:
+            continue
+        if isinstance(verdict.output, dict):
+            objects += 1
+            spec = verdict.output.get("hookSpecificOutput") or {}
+            if spec.get("additionalContext"):
+                contexts.append(spec["additionalContext"])
+            decision = spec.get("permissionDecision") if host != "gemini" else verdict.output.get("decision")
+            if decision in RANK and (permission is None or RANK[decision] > RANK[permission]):
+                permission = decision
+        elif verdict.action in ("allow", "ask") and out.strip():
+            texts += 1
+            plain.append(out)
+    if not objects:
+        return ran, 0, "".join(plain).encode()
+    if plain and host != "gemini":
+        contexts = None  # plain texts fold in where they stood: checked by the unit tests, not modelled here
+    return ran, 0, {"contexts": contexts, "permission": permission}
+
+
+@pytest.mark.attack
+def test_generated_chains_match_the_first_block_wins_model(tmp_path: Path, attack_report) -> None:
+    runner = tmp_path / "settings.hookweave-chain.py"
+    runner.write_text(chain.runner_text(), encoding="utf-8")
+    rng = random.Random(11)
+    cases = attack_size(80, 2000)
+    failures = []
+    for case in range(cases):
+        host = rng.choice(list(EVENTS))
+        event, tool = EVENTS[host], rng.choice(TOOLS)
+        log = tmp_path / f"log{case}"
+        log.touch()
+        members, argv = [], ["python3", "-S", str(runner), host, event]
+        for n in range(rng.randint(1, 5)):
+            name, matcher, result = f"m{n}", rng.choice(MATCHERS), outcome(rng, host, event, n)
+            members.append((name, matcher, result))
+            argv += [name, "0.3" if result[3] else "10", matcher, member_command(log, name, *result)]
+        payload = json.dumps({"hook_event_name": event, "tool_name": tool, "tool_input": {}}).encode()
+        done = subprocess.run(argv, input=payload, capture_output=True, timeout=60)
+        ran, code, answer = model(host, event, tool, members)
+        got_ran = log.read_text().split()
+        ok = got_ran == ran and done.returncode == code
+        if ok and isinstance(answer, bytes):
+            ok = done.stdout == answer
+        elif ok:
+            got = json.loads(done.stdout)
+            spec = got.get("hookSpecificOutput") or {}
+            joined = spec.get("additionalContext")
+            want = "\n".join(answer["contexts"]) if answer["contexts"] else None
+            ok = answer["contexts"] is None or joined == want
+            decision = spec.get("permissionDecision") if host != "gemini" else got.get("decision")
+            ok = ok and decision == answer["permission"]
+        if not ok:
+            failures.append((host, tool, members, ran, code, answer, got_ran, done.returncode, done.stdout, done.stderr))
+    attack_report("chain runner vs first-block-wins model", cases=cases, failures=len(failures))
+    assert not failures, failures[:3]
+
+
+HOSTILE = ["'", '"', "$", "$HOME", "`id`", "\\", "\\'", "#", " # hookweave:x/y", "{project_dir}", "{bundle_dir}",
+           "\n", "\t", "é", "😀", "''", '\\"', "$(echo no)", ";", "|", "&", "*", "-", "--", "%s", "~"]
+
+
+LOGGER = ["sh", "-c", 'printf "%s|" "$@" >> "$WORDS_LOG"', "sh"]  # a member that logs its words
+
+
+def hostile(rng: random.Random) -> str:
+    return "".join(rng.choice(HOSTILE + ["a", "b", " "]) for _ in range(rng.randint(1, 8))) or "x"
+
+
+@pytest.mark.attack
+@pytest.mark.parametrize("host", ["claude", "codex", "cursor"])
+def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path, attack_report, host) -> None:
+    """Members whose argv words hold quotes, dollars, backslashes, newlines, comment and marker
+    look-alikes and placeholders: rendered into the one registration, read back by verify
+    (``chain.members_of``) as recorded, and run by the host's shell and the runner, each prints
+    exactly its words."""
+    import os
+
+    from hookweave.core import resolve
+    from hookweave.core.manifest import parse_manifest
+    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+
+    host_obj = HostRegistry(get_plugin_manager()).resolve([host])[0]
+    project = tmp_path / "project"
+    runner = chain.runner_path(project / ".x" / "settings.json")
+    runner.parent.mkdir(parents=True)
+    runner.write_text(chain.runner_text(), encoding="utf-8")
+    rng = random.Random(12)
+    cases = attack_size(15, 400)
+    failures = []
+    for case in range(cases):
+        words = [[hostile(rng) for _ in range(rng.randint(1, 3))] for _ in range(rng.randint(2, 3))]
+        hooks = "".join(f'[[hooks]]\nid = "m{i}"\nevent = "pre_tool_use"\ncommand = {json.dumps(LOGGER + w, ensure_ascii=False)}\n'
+                        for i, w in enumerate(words))
+        manifest = parse_manifest(f'[bundle]\nname = "b"\nversion = "1"\norder = "chain"\n{hooks}',
+                                  tmp_path / "hookweave.toml")
+        word = chain.runner_word(host_obj, runner, project)
+        regs, _ = resolve.registrations(host_obj, manifest, word)
+        entry = regs[0].entry
+        command = (host_obj.handler_of(entry) or entry)["command"]
+        read = chain.members_of(command)
+        ok = read is not None and [(m.id, m.digest()) for m in read[2]] == list(regs[0].members)
+        log = tmp_path / f"words{case}"
+        log.touch()
+        env = {**os.environ, "WORDS_LOG": str(log), "CLAUDE_PROJECT_DIR": str(project), "CURSOR_PROJECT_DIR": str(project), "PWD": str(project)}
+        done = subprocess.run(["bash", "-c", command], input=b"{}", capture_output=True, cwd=project, env=env, timeout=60)
+        want = "".join("|".join(w) + "|" for w in words).replace("{bundle_dir}", str(tmp_path)).replace(
+            "{project_dir}", str(project))
+        ok = ok and done.returncode == 0 and log.read_text(encoding="utf-8") == want
+        if not ok:
+            failures.append((words, command, log.read_text(encoding="utf-8"), done.stderr))
+    attack_report(f"chain words round trip ({host})", cases=cases, failures=len(failures))
+    assert not failures, failures[:2]
