@@ -30,7 +30,7 @@ _judge = []  # the protocol's judge, once loaded
 def judge(host, event, code, out, err, timed_out):
     """``protocol.judge``, loaded on first need: a member that exits 0 and prints nothing is
     allowed by every host (tests/test_chainrun.py checks the table agrees), and loading the table
-    (it imports ``json``, ``re`` and ``typing``) would cost more than the rest of the run."""
+    costs a millisecond or two more."""
     if code == 0 and not timed_out and not out.strip() and not err.strip():
         return ALLOW
     if not _judge:
@@ -38,7 +38,6 @@ def judge(host, event, code, out, err, timed_out):
             from hookweave.core.protocol import judge as loaded
         else:
             space = {"__name__": "hookweave_protocol"}
-            sys.modules["hookweave_protocol"] = type(sys)("hookweave_protocol")  # for NamedTuple's __module__
             compiled = CACHED("protocol", PROTOCOL_SOURCE) if CACHED else compile(PROTOCOL_SOURCE, "protocol", "exec")
             exec(compiled, space)
             loaded = space["judge"]

@@ -15,9 +15,9 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 
 from __future__ import annotations
 
-import json
-import re
-from typing import NamedTuple
+# No ``json``, ``re`` or ``typing`` at the top: the chain runner loads this file under ``python3 -S``
+# when a member answers, and those three would cost it 10 ms (json loads ``re``); what needs them
+# imports them on its own path.
 
 ACTIONS = ("allow", "block", "ask", "error", "ignored", "stop")
 HOSTS = ("claude", "codex", "gemini", "cursor")
@@ -25,16 +25,39 @@ VERSIONS = {"claude": "2.1.197", "codex": "0.169.0", "gemini": "0.61.0", "cursor
 UNMEASURED = "unmeasured: Cursor facts come from its documentation, never from a run"
 
 
-class Verdict(NamedTuple):
-    action: str  # one of ACTIONS
-    reason: str  # the text the host shows or gives the model
-    output: object  # the parsed JSON object, or None
-    notes: tuple  # short strings: unknown fields, invalid JSON, ignored output, ...
+class Verdict(tuple):
+    """``(action, reason, output, notes)``: action one of ACTIONS; reason the text the host shows or
+    gives the model; output the parsed JSON object, or None; notes short strings (unknown fields,
+    invalid JSON, ignored output, ...). A plain tuple: ``typing.NamedTuple`` costs the runner 3 ms."""
+
+    __slots__ = ()
+
+    def __new__(cls, action: str, reason: str, output: object, notes: tuple) -> Verdict:
+        return tuple.__new__(cls, (action, reason, output, notes))
+
+    action = property(lambda self: self[0])
+    reason = property(lambda self: self[1])
+    output = property(lambda self: self[2])
+    notes = property(lambda self: self[3])
+
+    def __repr__(self) -> str:
+        return f"Verdict(action={self[0]!r}, reason={self[1]!r}, output={self[2]!r}, notes={self[3]!r})"
 
 
-class ChainVerdict(NamedTuple):
-    verdict: Verdict
-    decided_by: object  # index of the member whose verdict decided, or None
+class ChainVerdict(tuple):
+    """``(verdict, decided_by)``: the combined verdict, and the index of the member whose verdict
+    decided (None when none did)."""
+
+    __slots__ = ()
+
+    def __new__(cls, verdict: Verdict, decided_by: object) -> ChainVerdict:
+        return tuple.__new__(cls, (verdict, decided_by))
+
+    verdict = property(lambda self: self[0])
+    decided_by = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return f"ChainVerdict(verdict={self[0]!r}, decided_by={self[1]!r})"
 
 
 # Events where a block means something (the others show the reason and go on).
@@ -58,11 +81,11 @@ BLOCK_MEANS = {"Stop": "the agent keeps working with the reason as its next prom
                "AfterTool": "the tool already ran; its result is replaced by the reason",
                "stop": "the agent keeps working with the reason as its next prompt"}
 
-_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_RUST_SPACE = "\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_JS_TRIM = re.compile(f"^[{_JS_SPACE}]+|[{_JS_SPACE}]+$")
-_RUST_TRIM = re.compile(f"^[{_RUST_SPACE}]+|[{_RUST_SPACE}]+$")
-_MISSING = re.compile(r"no such file|can't open", re.IGNORECASE)
+# What JavaScript's String.prototype.trim and Rust's str::trim take off both ends.
+_JS_SPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+             "\u2028\u2029\u202f\u205f\u3000\ufeff")
+_RUST_SPACE = ("\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+               "\u200a\u2028\u2029\u202f\u205f\u3000")
 SERDE_DEPTH = 128  # serde_json's nesting limit: Codex cannot read JSON nested this deep
 _DEEP = object()  # JSON nested deeper than Python's parser goes (V8 reads it)
 
@@ -98,14 +121,65 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+def _js_trim(text: str) -> str:
+    return text.strip(_JS_SPACE)
+
+
+def _rust_trim(text: str) -> str:
+    return text.strip(_RUST_SPACE)
+
+
+def _missing_script(err: str) -> bool:
+    """Claude's test for a Stop hook whose script is gone (``/no such file|can't open/i``)."""
+    import re
+
+    return re.search(r"no such file|can't open", err, re.IGNORECASE) is not None
+
+
+class _Strict:
+    """What ``json.loads`` hands its C scanner, constants refused as ``_loads`` refuses them."""
+
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int = float, int
+    parse_constant = staticmethod(_reject_constant)
+    memo: dict = {}
+
+
 def _loads(text: str) -> tuple:
-    """(value, problem): the parsed JSON value, or None and why it is not JSON."""
+    """(value, problem): the parsed JSON value, or None and why it is not JSON. The value comes from
+    the C scanner ``json.loads`` itself uses, without importing ``json`` (7 ms for the runner); any
+    text it does not take whole goes to ``json.loads`` for the exact reason."""
+    try:
+        import _json
+
+        scan = _json.make_scanner(_Strict())
+        start = len(text) - len(text.lstrip(" \t\n\r"))
+        try:
+            value, end = scan(text, start)
+        finally:
+            _Strict.memo.clear()
+        if not text.startswith("\ufeff") and not text[end:].strip(" \t\n\r"):
+            return value, ""
+    except RecursionError:
+        return _DEEP, ""
+    except Exception:  # StopIteration, ValueError, SystemError (its error path wants json.decoder): ask json
+        pass
+    import json
+
     try:
         return json.loads(text, parse_constant=_reject_constant), ""
     except RecursionError:
         return _DEEP, ""
     except ValueError as exc:
         return None, f"invalid JSON ({str(exc).splitlines()[0][:80]})"
+
+
+def _shown(value: object) -> str:
+    """A field's value as JSON, for a message (at most 40 characters)."""
+    import json
+
+    return json.dumps(value)[:40]
 
 
 def _depth(value) -> int:
@@ -163,7 +237,7 @@ def _claude_problem(event: str, obj: dict) -> str:
         if key in obj and not isinstance(obj[key], kind):
             return f"{key}: expected {kind.__name__}"
     if "decision" in obj and obj["decision"] not in ("approve", "block"):
-        return f"decision: {json.dumps(obj['decision'])[:40]} is not approve or block"
+        return f"decision: {_shown(obj['decision'])} is not approve or block"
     specific = obj.get("hookSpecificOutput")
     if specific is None:
         return ""
@@ -173,17 +247,17 @@ def _claude_problem(event: str, obj: dict) -> str:
     if name is None:
         return 'hookSpecificOutput is missing required field "hookEventName"'
     if name not in CLAUDE_SPECIFIC:
-        return f"hookSpecificOutput.hookEventName: {json.dumps(name)[:40]} is not an event"
+        return f"hookSpecificOutput.hookEventName: {_shown(name)} is not an event"
     if name != event:
         return f"incorrect event name: expected '{event}' but got '{name}'"
     decision = specific.get("permissionDecision")
     if name == "PreToolUse" and decision is not None and decision not in ("allow", "deny", "ask", "defer"):
-        return f"permissionDecision: {json.dumps(decision)[:40]} is not allow, deny, ask or defer"
+        return f"permissionDecision: {_shown(decision)} is not allow, deny, ask or defer"
     return ""
 
 
 def _claude(event: str, code, out: str, err: str, notes: tuple) -> Verdict:
-    body = _JS_TRIM.sub("", out)
+    body = _js_trim(out)
     obj, problem = _loads(body) if body.startswith("{") else (None, "not JSON")
     if obj is _DEEP:
         obj, notes = {}, notes + ("JSON nested deeper than the checker reads: judged as if it held no known field",)
@@ -202,7 +276,7 @@ def _claude(event: str, code, out: str, err: str, notes: tuple) -> Verdict:
             return Verdict("allow", body, None, notes + ("plain stdout is added to the model's context",))
         return Verdict("ignored", body, None, notes + ("plain stdout: Claude Code shows it only in the transcript view",))
     if code == 2:
-        if event in {"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"} and not out.strip() and _MISSING.search(err):
+        if event in {"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"} and not out.strip() and _missing_script(err):
             return Verdict("error", f"Hook script appears to be missing: {err.strip()}", None,
                            notes + ("exit 2 with a missing-file message counts as non-blocking",))
         if event in BLOCKS["claude"]:
@@ -277,7 +351,7 @@ def _codex(event: str, code, out: str, err: str, notes: tuple) -> Verdict:
     if code is None:
         return Verdict("error", "hook exited without a status code", None, notes)
     if code == 2:
-        reason = _RUST_TRIM.sub("", err)
+        reason = _rust_trim(err)
         if event in BLOCKS["codex"] and reason:
             return _blocked("codex", event, reason, None, notes)
         missing = "a continuation prompt" if event in ("Stop", "SubagentStop") else "a blocking reason"
@@ -287,7 +361,7 @@ def _codex(event: str, code, out: str, err: str, notes: tuple) -> Verdict:
     if code != 0:
         return Verdict("error", f"hook exited with code {code}", None,
                        notes + ("Codex reads JSON only on exit 0",) * bool(out.strip()))
-    body = _RUST_TRIM.sub("", out)
+    body = _rust_trim(out)
     if not body:
         return Verdict("allow", "", None, notes + _stderr_on_success(err))
     obj, problem = _loads(body)
@@ -318,7 +392,7 @@ def _codex_shape(event: str, obj: dict) -> str:
             return f"{key}: expected {kind.__name__}"
     decisions = ("approve", "block") if event == "PreToolUse" else ("block",)
     if obj.get("decision") is not None and obj["decision"] not in decisions:
-        return f"decision: {json.dumps(obj['decision'])[:40]} is not {' or '.join(decisions)}"
+        return f"decision: {_shown(obj['decision'])} is not {' or '.join(decisions)}"
     specific = obj.get("hookSpecificOutput")
     if specific is None:
         return ""
@@ -331,13 +405,13 @@ def _codex_shape(event: str, obj: dict) -> str:
         return f"hookSpecificOutput.hookEventName must be {event}"
     permission = specific.get("permissionDecision")
     if permission is not None and permission not in ("allow", "deny", "ask"):
-        return f"permissionDecision: {json.dumps(permission)[:40]} is not allow, deny or ask"
+        return f"permissionDecision: {_shown(permission)} is not allow, deny or ask"
     return ""
 
 
 def _codex_unsupported(event: str, obj: dict) -> str:
     """The outputs Codex parses and then refuses (it fails open with this message)."""
-    reason = _RUST_TRIM.sub("", obj.get("reason") or "")
+    reason = _rust_trim(obj.get("reason") or "")
     if event == "PreToolUse":
         if obj.get("continue") is False:
             return "PreToolUse hook returned unsupported continue:false"
@@ -352,7 +426,7 @@ def _codex_unsupported(event: str, obj: dict) -> str:
                 return "PreToolUse hook returned updatedInput without permissionDecision:allow"
             if permission in ("allow", "ask") and not (permission == "allow" and specific.get("updatedInput") is not None):
                 return f"PreToolUse hook returned unsupported permissionDecision:{permission}"
-            if permission == "deny" and not _RUST_TRIM.sub("", specific.get("permissionDecisionReason") or ""):
+            if permission == "deny" and not _rust_trim(specific.get("permissionDecisionReason") or ""):
                 return "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason"
             if permission is None:
                 return "PreToolUse hook returned permissionDecisionReason without permissionDecision"
@@ -384,15 +458,15 @@ def _codex_json(event: str, obj: dict, notes: tuple) -> Verdict:
             return Verdict("allow", "", obj, notes + ("continue:false is ignored on SubagentStart",))
         return Verdict("stop", obj.get("stopReason") or "", obj, notes)
     if event == "PreToolUse" and specific.get("permissionDecision") == "deny":
-        return _blocked("codex", event, _RUST_TRIM.sub("", specific["permissionDecisionReason"]), obj, notes)
+        return _blocked("codex", event, _rust_trim(specific["permissionDecisionReason"]), obj, notes)
     if event == "PermissionRequest" and isinstance(specific.get("decision"), dict):
         decision = specific["decision"]
         if decision.get("behavior") == "deny":
-            message = _RUST_TRIM.sub("", str(decision.get("message") or "")) or "PermissionRequest hook denied approval"
+            message = _rust_trim(str(decision.get("message") or "")) or "PermissionRequest hook denied approval"
             return _blocked("codex", event, message, obj, notes)
         return Verdict("allow", "", obj, notes)
     if obj.get("decision") == "block":
-        return _blocked("codex", event, _RUST_TRIM.sub("", obj["reason"]), obj, notes)
+        return _blocked("codex", event, _rust_trim(obj["reason"]), obj, notes)
     return Verdict("allow", "", obj, notes)
 
 
@@ -405,7 +479,7 @@ GEMINI_FIELDS = frozenset({"continue", "stopReason", "suppressOutput", "systemMe
 def _gemini(event: str, code, out: str, err: str, notes: tuple) -> Verdict:
     if code is None:  # Gemini takes `exitCode || 0`: a hook killed by a signal counts as exit 0
         code, notes = 0, notes + ("Gemini counts a hook ended by a signal as exit 0",)
-    text = _JS_TRIM.sub("", out) or _JS_TRIM.sub("", err)
+    text = _js_trim(out) or _js_trim(err)
     if not out.strip() and text:
         notes += ("stdout is empty, so Gemini reads stderr as the hook's output",)
     if not text:

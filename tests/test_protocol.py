@@ -130,3 +130,18 @@ def test_loads_on_its_own_without_site_or_hookweave() -> None:
     assert done.stdout == "block True []\n"
     text = PROTOCOL.read_text()
     assert "import hookweave" not in text and "from hookweave" not in text and "dataclass" not in text
+
+
+def test_the_runner_loads_the_table_without_json_re_or_typing() -> None:
+    """Loading the table and judging a member's JSON answer costs the chain runner no ``json``,
+    ``re`` or ``typing`` import (10 ms under ``python3 -S``); only a text that is not JSON asks
+    ``json`` for its exact reason."""
+    script = ("import sys\n"
+              f"space = {{'__name__': 'protocol'}}; exec(compile(open({str(PROTOCOL)!r}).read(), 'protocol', 'exec'), space)\n"
+              "v = space['judge']('claude', 'PreToolUse', 0, "
+              "'{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"additionalContext\": \"x\"}}', '')\n"
+              "print(v.action, sorted({'json', 're', 'typing'} & set(sys.modules)))\n"
+              "bad = space['judge']('codex', 'PreToolUse', 0, '{not json', '')\n"
+              "print(bad.action, 'json' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == "allow []\nerror True\n"
