@@ -11,12 +11,14 @@ The file: ``{"version": 1, "hooks": {"<camelCaseEvent>": [entry, ...]}}``, flat 
 Entries of one event run in file order; for ``preToolUse`` any deny wins. Facts:
 shared/HOSTS-MORE.md section 1.2 (GitHub's hooks reference); the program (1.0.102) names
 ``${COPILOT_PROJECT_DIR}`` and ``${CLAUDE_PROJECT_DIR}`` as the project placeholders it fills in.
-Copilot also reads the hooks in Claude's project files: ``gates`` warns of a double fire.
+Copilot also reads the hooks in Claude's project files: ``gates`` warns of a double fire. Measured
+on 1.0.102 (tests/e2e/test_copilot_real.py): project hooks run only in a trusted folder.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
@@ -70,7 +72,8 @@ class CopilotHost(FlatHost):
         from hookweave.hosts.claude import ClaudeCodeHost
 
         claude = ClaudeCodeHost()
-        return {f"claude:{scope}": claude.settings_path(scope, project) for scope in CLAUDE_SCOPES}
+        return {"config": _user_dir() / "config.json",
+                **{f"claude:{scope}": claude.settings_path(scope, project) for scope in CLAUDE_SCOPES}}
 
     def detect(self) -> bool:
         return _user_dir().is_dir() or shutil.which("copilot") is not None
@@ -117,6 +120,10 @@ class CopilotHost(FlatHost):
             if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
                 found.append(Finding("problem", f"{scope} hooks file sets disableAllHooks: Copilot runs none of its "
                                      "hooks; remove the key"))
+        if "project" in installed_scopes and not _trusted(docs.get("config"), project):
+            found.append(Finding("problem", "the project folder is not trusted by Copilot (trustedFolders in "
+                                 "~/.copilot/config.json): it skips the project's .github/hooks; trust the folder when "
+                                 "Copilot asks, or add it to trustedFolders"))
         ours = {self.owner(e) for scope in installed_scopes for e in _entries(docs.get(scope))} - {None}
         claude = ClaudeCodeHost()
         for scope in CLAUDE_SCOPES:
@@ -149,6 +156,16 @@ def _ps_word(arg: str) -> str:
         return "'" + arg.replace("'", "''") + "'"
     escape = str.maketrans({"`": "``", "$": "`$", '"': '`"'})  # special inside PowerShell's double quotes
     return '"' + "${env:COPILOT_PROJECT_DIR}".join(p.translate(escape) for p in arg.split("{project_dir}")) + '"'
+
+
+def _trusted(config: Any, project: Path) -> bool:
+    """Whether Copilot 1.0.102 loads the project's hooks: measured, it skips ``.github/hooks`` until
+    the folder is in ``trustedFolders`` (or ``COPILOT_ALLOW_ALL=true`` is exported)."""
+    if os.environ.get("COPILOT_ALLOW_ALL") == "true":
+        return True
+    folders = config.get("trustedFolders") if isinstance(config, dict) else None
+    here = os.path.realpath(project)
+    return isinstance(folders, list) and any(isinstance(f, str) and os.path.realpath(f) == here for f in folders)
 
 
 def _entries(doc: Any) -> list[Any]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 DATA = Path(__file__).parent / "data"
 BUNDLE = str(DATA / "claude" / "bundle")
 GOLDEN = (DATA / "copilot" / "operator.after-install.json").read_text(encoding="utf-8")
@@ -26,6 +28,16 @@ command = ["say", "it's $HOME", "{project_dir}/a`b"]
 """
 
 
+@pytest.fixture
+def trusted(home: Path, project: Path) -> Path:
+    """Copilot's own config.json as it writes it (a comment header), trusting the project."""
+    config = home / ".copilot" / "config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text('// User settings belong in settings.json.\n// This file is managed automatically.\n'
+                      + json.dumps({"trustedFolders": [str(project)]}, indent=2) + "\n")
+    return config
+
+
 def _operator_folder(project: Path) -> Path:
     folder = project / ".github" / "hooks"
     folder.mkdir(parents=True)
@@ -34,7 +46,7 @@ def _operator_folder(project: Path) -> Path:
     return folder
 
 
-def test_our_own_file_beside_the_operators_then_gone_with_the_last_bundle(run, project: Path) -> None:
+def test_our_own_file_beside_the_operators_then_gone_with_the_last_bundle(run, project: Path, trusted) -> None:
     folder = _operator_folder(project)
     result = run("install", BUNDLE, "--host", "copilot")
     assert result.exit_code == 0, result.output
@@ -70,7 +82,7 @@ def test_both_shells_quote_their_own_way(run, project: Path, write_bundle) -> No
     }]}, "version": 1}
 
 
-def test_hooks_in_claudes_project_files_fire_twice_in_copilot(run) -> None:
+def test_hooks_in_claudes_project_files_fire_twice_in_copilot(run, trusted) -> None:
     run("install", BUNDLE, "--host", "copilot", "--host", "claude", "--scope", "project")
     verify = run("verify", "--host", "copilot")
     assert verify.exit_code == 0  # a warning: the operator may want both
@@ -97,3 +109,14 @@ def test_an_entry_without_any_command_is_bad_input(run, project: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr == ('hooks: .github/hooks/hookweave.json: /hooks/agentStop/0 has no "bash", "powershell" or '
                              '"command" string; fix the file by hand\n')
+
+
+def test_an_untrusted_project_is_a_problem_copilot_skips_its_hooks(run, project: Path, trusted: Path) -> None:
+    trusted.write_text('// managed\n{"trustedFolders": ["/somewhere/else"]}\n')
+    problem = ("  problem: the project folder is not trusted by Copilot (trustedFolders in ~/.copilot/config.json): it "
+               "skips the project's .github/hooks; trust the folder when Copilot asks, or add it to trustedFolders\n")
+    assert problem in run("install", BUNDLE, "--host", "copilot").stdout
+    verify = run("verify", "--host", "copilot")
+    assert verify.exit_code == 1 and problem in verify.stdout
+    trusted.unlink()
+    assert problem in run("verify", "--host", "copilot").stdout

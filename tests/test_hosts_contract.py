@@ -6,6 +6,7 @@ Parametrized over the host registry, so a new built-in host is tested the day it
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -36,6 +37,10 @@ def trust_the_project(host, project: Path, monkeypatch) -> list[str]:
         config = Path(os.environ["CODEX_HOME"]) / "config.toml"
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
+    if host.name == "copilot":  # Copilot folder trust: tested in test_copilot
+        config = Path(os.environ["HOME"]) / ".copilot" / "config.json"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(json.dumps({"trustedFolders": [str(project)]}))
     return ["--trust"] if host.needs_trust else []
 
 
