@@ -35,8 +35,8 @@ EVENTS: dict[str, tuple[str | None, ...]] = {
 # Neutral tool names for matchers. Codex matchers are regexes; apply_patch also answers to
 # Write and Edit there. Cursor's edit tool name is not documented, so it maps to Write. Copilot
 # anchors its matcher (``^(?:p)$``) and names tools in lowercase; Qwen keeps Gemini's names but
-# calls its edit tool ``edit`` (0.24.4, ToolNames); Factory calls the shell Execute and a new file
-# Create (documentation and third-party reports only: Factory's program did not install here).
+# calls its edit tool ``edit`` (0.24.4, ToolNames); Factory offers Read, LS, Execute, Edit, Grep,
+# Glob and Create (0.225.2, the tools it sends the model).
 TOOLS: dict[str, tuple[str | None, ...]] = {
     #          claude           codex          gemini               cursor
     #          copilot   qwen                 factory

@@ -1,15 +1,15 @@
-"""Factory Droid: Claude's hook shape in a file of its own, ``.factory/hooks.json``.
+"""Factory Droid: Claude's hook groups in ``.factory/hooks.json``, events at the file's top level.
 
-Facts from Factory's documentation (docs.factory.ai/harness/hooks, /reference/hooks-reference;
-shared/HOSTS-MORE.md section 1.2): user ``~/.factory/hooks.json``, project
-``.factory/hooks.json``; when ``hooks.json`` is absent Droid reads the ``hooks`` key of
-``settings.json`` instead, so creating ``hooks.json`` beside a ``settings.json`` that holds hooks
-would silently switch the operator's hooks off: hookweave then writes into that ``settings.json``
-(``settings_path``), and verify warns of hooks in a ``settings.json`` that Droid skips because a
-``hooks.json`` sits beside it. Droid archives a legacy ``.factory/hooks/hooks.json`` to ``hooks.migrated.json`` on its next
-save. Timeouts are seconds; the shell tool is ``Execute``, a new file ``Create``. Not measured on
-the program: ``@factory/cli`` 0.225.1 installs a launcher whose platform binary did not install
-here (``droid`` printed "Try running: npm install").
+Measured on Droid 0.225.2 (tests/e2e/test_factory_real.py, its bundled code): user
+``~/.factory/hooks.json``, project ``.factory/hooks.json``, whose top level *is* the events object
+(no ``"hooks"`` wrapper: a file that fails Droid's schema is ignored whole, silently). While
+``hooks.json`` is absent Droid runs the ``hooks`` of ``settings.json`` beside it, so creating
+``hooks.json`` there would switch the operator's hooks off: hookweave then writes into that
+``settings.json`` (``settings_path``), and verify warns of hooks in a ``settings.json`` that Droid
+skips because a ``hooks.json`` sits beside it. When Droid saves hooks itself it writes them to
+``hooks.json`` and archives a legacy ``.factory/hooks/hooks.json`` as ``hooks.migrated.json``.
+Tools: ``Execute`` (the shell), ``Create``, ``Edit``, ``Read``; timeouts are seconds (its /hooks
+editor says so). Order and de-duplication of identical hooks: not measured.
 """
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ def _folder(scope: str, project: Path) -> Path:
     if scope == "project":
         return project / ".factory"
     raise ValueError(scope)
+
+
+def _bare(path: str) -> bool:
+    return path.endswith("hooks.json")
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _has_hooks(text: str | None) -> bool:
@@ -75,6 +83,37 @@ class FactoryHost(NestedGroupsHost):
         if self.record_path(fallback).exists() or _has_hooks(fileio.read_text(fallback)):
             return fallback
         return own
+
+    # hooks.json holds the events at its top level (Droid 0.225.2 writes ``JSON.stringify(hooks)``
+    # there and ignores a file that fails its schema, a ``{"hooks": ...}`` wrapper included). The
+    # shared core edits ``/hooks/<event>``, so this host reads such a file as ``{"hooks": <file>}``
+    # (or ``{}`` while it is empty, so the last uninstall can remove a file we created) and moves
+    # every edit up one level when writing.
+
+    def parse(self, text: str, path: str) -> Any:
+        doc = super().parse(text, path)
+        if not _bare(path) or not isinstance(doc, dict):
+            return doc
+        return {"hooks": doc} if doc else {}
+
+    def apply(self, text: str, ops: list[dict], path: str) -> str:
+        if not _bare(path):
+            return super().apply(text, ops, path)
+        for op in ops:  # one by one: a whole-hooks op expands to the file's keys as they are then
+            text = super().apply(text, self._lifted(text, op, path), path)
+        return text
+
+    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str, ops: list[dict]) -> bool:
+        if not _bare(path):
+            return super().reads_as(old_text, new_text, new, path, ops)
+        return self.parse(new_text, path) == new
+
+    def _lifted(self, text: str, op: dict, path: str) -> list[dict]:
+        if op["path"] != "/hooks":
+            return [{**op, "path": op["path"][len("/hooks"):]}]
+        if op["op"] == "remove":
+            return [{"op": "remove", "path": "/" + _escape(key)} for key in super().parse(text, path)]
+        return [{"op": "add", "path": "/" + _escape(key), "value": value} for key, value in op["value"].items()]
 
     def context_paths(self, project: Path) -> dict[str, Path]:
         """The settings.json files Droid reads hooks from while no hooks.json sits beside them."""

@@ -163,11 +163,12 @@ class _Handler(BaseHTTPRequestHandler):
         messages = body.get("messages") or []
         done = any(isinstance(m, dict) and m.get("role") == "tool" for m in messages)
         names = {(t.get("function") or {}).get("name") for t in body.get("tools") or []}
-        shell = next((n for n in ("run_shell_command", "shell", "bash", "Bash") if n in names), None)
+        shell = next((n for n in ("run_shell_command", "shell", "bash", "Bash", "Execute") if n in names), None)
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if not done and shell:
+            extra = {"riskLevelReason": "a harmless echo", "riskLevel": "low"} if shell == "Execute" else {}  # Droid's
             calls = [{"index": i, "id": f"call_e2e{i}", "type": "function",
-                      "function": {"name": shell, "arguments": json.dumps({"command": c})}}
+                      "function": {"name": shell, "arguments": json.dumps({"command": c, **extra})}}
                      for i, c in enumerate(self.mock.commands)]
             message, finish = {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
         else:
