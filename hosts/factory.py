@@ -124,6 +124,11 @@ class FactoryHost(NestedGroupsHost):
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found = []
+        for scope in self.verify_scopes:  # measured: Droid runs the top-level events and skips this key
+            root = docs.get(scope, {}).get("hooks") if isinstance(docs.get(scope), dict) else None
+            if self.settings_path(scope, project).name == "hooks.json" and isinstance(root, dict) and root.get("hooks"):
+                found.append(Finding("warning", f"{scope} hooks.json has a \"hooks\" key, but Droid reads the events at "
+                                     "the file's top level: the hooks under it never run; move them up one level"))
         for scope in sorted(installed_scopes):
             if self.settings_path(scope, project).name != "hooks.json":
                 continue  # we are in settings.json ourselves: Droid reads it

@@ -46,3 +46,18 @@ def test_hooks_in_settings_json_beside_hooks_json_are_a_warning(run, project: Pa
     assert ('  warning: .factory/settings.json holds hooks, which Droid does not run while hooks.json exists beside '
             'it: move its "hooks" object into hooks.json\n') in verify.stdout
     assert settings.read_text() == SETTINGS
+
+
+def test_a_hooks_wrapper_in_hooks_json_is_a_warning(run, project: Path) -> None:
+    """Measured on Droid 0.225.2: it runs a hooks.json's top-level events and skips a "hooks" key."""
+    path = project / ".factory" / "hooks.json"
+    path.parent.mkdir()
+    original = '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}\n'
+    path.write_text(original)
+    assert run("install", BUNDLE, "--host", "factory").exit_code == 0
+    verify = run("verify", "--host", "factory")
+    assert verify.exit_code == 0
+    assert ('  warning: project hooks.json has a "hooks" key, but Droid reads the events at the file\'s top level: '
+            'the hooks under it never run; move them up one level\n') in verify.stdout
+    assert run("uninstall", "guard", "--host", "factory").exit_code == 0
+    assert path.read_text() == original
