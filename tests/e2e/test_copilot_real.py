@@ -1,7 +1,8 @@
 """GitHub Copilot CLI, the real binary (1.0.102) offline: a BYOK provider pointed at the mock's
 Chat Completions (``COPILOT_OFFLINE``, no built-in MCP servers, no telemetry). Our own file in
 ``.github/hooks`` fires once per event next to the operator's file, none after uninstall; a hook
-also installed in Claude's project settings fires twice, as verify warns."""
+also installed in Claude's project settings fires twice, as verify warns; so does one installed at
+user and project scope, as verify says."""
 
 from __future__ import annotations
 
@@ -72,3 +73,14 @@ def test_an_untrusted_project_is_a_problem_and_copilot_really_skips_it(run, copi
     assert verify.exit_code == 1 and "the project folder is not trusted by Copilot" in verify.stdout
     copilot()
     assert probe.calls() == []
+
+
+def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, copilot, probe, project) -> None:
+    assert run("install", probe.bundle(), "--host", "copilot", "--scope", "user").exit_code == 0
+    assert run("install", probe.bundle(), "--host", "copilot", "--scope", "project").exit_code == 0
+    verify = run("verify", "--host", "copilot")
+    assert verify.exit_code == 1
+    assert ("  problem: probe/start: installed at user and project scope; Copilot CLI runs the copies in user and "
+            "project each, so it fires 2 times per sessionStart: uninstall it from all but one scope\n") in verify.stdout
+    copilot()  # measured on 1.0.102: no de-duplication across its hook files
+    assert ids(probe.calls()) == ["probe-pre", "probe-pre", "probe-start", "probe-start", "probe-stop", "probe-stop"]
