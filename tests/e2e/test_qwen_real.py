@@ -76,3 +76,13 @@ def test_disable_all_hooks_is_reported_and_real(run, qwen, probe, project, home)
     assert verify.exit_code == 1 and "user settings set disableAllHooks: Qwen runs no hooks" in verify.stdout
     qwen()
     assert probe.calls() == []
+
+
+def test_the_same_bundle_at_user_and_project_scope_runs_once_as_verify_says(run, qwen, probe, project) -> None:
+    assert run("install", probe.bundle(), "--host", "qwen", "--scope", "user").exit_code == 0
+    assert run("install", probe.bundle(), "--host", "qwen", "--scope", "project").exit_code == 0
+    verify = run("verify", "--host", "qwen")
+    assert verify.exit_code == 0
+    assert "  note: probe: installed at user and project scope; Qwen Code runs identical commands once\n" in verify.stdout
+    qwen()  # name + command keys the copies (getHookKey): one run each
+    assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
