@@ -7,30 +7,48 @@ column through ``Host.events`` and ``Host.tools``.
 
 from __future__ import annotations
 
-HOSTS = ("claude", "codex", "gemini", "cursor")
+HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory")
 
-EVENTS: dict[str, tuple[str | None, str | None, str | None, str | None]] = {
+EVENTS: dict[str, tuple[str | None, ...]] = {
     #                      claude              codex               gemini         cursor
-    "session_start": ("SessionStart", "SessionStart", "SessionStart", "sessionStart"),
-    "session_end": ("SessionEnd", "SessionEnd", "SessionEnd", "sessionEnd"),
-    "user_prompt_submit": ("UserPromptSubmit", "UserPromptSubmit", "BeforeAgent", "beforeSubmitPrompt"),
-    "pre_tool_use": ("PreToolUse", "PreToolUse", "BeforeTool", "preToolUse"),
-    "post_tool_use": ("PostToolUse", "PostToolUse", "AfterTool", "postToolUse"),
-    "stop": ("Stop", "Stop", "AfterAgent", "stop"),
-    "subagent_stop": ("SubagentStop", "SubagentStop", None, "subagentStop"),
-    "pre_compact": ("PreCompact", "PreCompact", "PreCompress", "preCompact"),
-    "notification": ("Notification", None, "Notification", None),
+    #                      copilot                qwen                factory
+    "session_start": ("SessionStart", "SessionStart", "SessionStart", "sessionStart",
+                      "sessionStart", "SessionStart", "SessionStart"),
+    "session_end": ("SessionEnd", "SessionEnd", "SessionEnd", "sessionEnd",
+                    "sessionEnd", "SessionEnd", "SessionEnd"),
+    "user_prompt_submit": ("UserPromptSubmit", "UserPromptSubmit", "BeforeAgent", "beforeSubmitPrompt",
+                           "userPromptSubmitted", "UserPromptSubmit", "UserPromptSubmit"),
+    "pre_tool_use": ("PreToolUse", "PreToolUse", "BeforeTool", "preToolUse",
+                     "preToolUse", "PreToolUse", "PreToolUse"),
+    "post_tool_use": ("PostToolUse", "PostToolUse", "AfterTool", "postToolUse",
+                      "postToolUse", "PostToolUse", "PostToolUse"),
+    "stop": ("Stop", "Stop", "AfterAgent", "stop",
+             "agentStop", "Stop", "Stop"),
+    "subagent_stop": ("SubagentStop", "SubagentStop", None, "subagentStop",
+                      "subagentStop", "SubagentStop", "SubagentStop"),
+    "pre_compact": ("PreCompact", "PreCompact", "PreCompress", "preCompact",
+                    "preCompact", "PreCompact", "PreCompact"),
+    "notification": ("Notification", None, "Notification", None,
+                     "notification", "Notification", "Notification"),
 }
 
 # Neutral tool names for matchers. Codex matchers are regexes; apply_patch also answers to
-# Write and Edit there. Cursor's edit tool name is not documented, so it maps to Write.
-TOOLS: dict[str, tuple[str | None, str | None, str | None, str | None]] = {
-    "shell": ("Bash", "Bash", "run_shell_command", "Shell"),
-    "write": ("Write", "apply_patch", "write_file", "Write"),
-    "edit": ("Edit|MultiEdit", "apply_patch", "replace", "Write"),
-    "read": ("Read", None, "read_file", "Read"),
+# Write and Edit there. Cursor's edit tool name is not documented, so it maps to Write. Copilot
+# anchors its matcher (``^(?:p)$``) and names tools in lowercase; Qwen keeps Gemini's names but
+# calls its edit tool ``edit`` (0.24.4, ToolNames); Factory offers Read, LS, Execute, Edit, Grep,
+# Glob and Create (0.225.2, the tools it sends the model).
+TOOLS: dict[str, tuple[str | None, ...]] = {
+    #          claude           codex          gemini               cursor
+    #          copilot   qwen                 factory
+    "shell": ("Bash", "Bash", "run_shell_command", "Shell",
+              "bash", "run_shell_command", "Execute"),
+    "write": ("Write", "apply_patch", "write_file", "Write",
+              "create", "write_file", "Create"),
+    "edit": ("Edit|MultiEdit", "apply_patch", "replace", "Write",
+             "edit", "edit", "Edit"),
+    "read": ("Read", None, "read_file", "Read",
+             "view", "read_file", "Read"),
 }
-
 
 def column(host: str, table: dict[str, tuple[str | None, ...]]) -> dict[str, str | None]:
     """The mapping for one built-in host: neutral name to native name (or None)."""

@@ -8,5 +8,8 @@ BUILT_IN = {
     "codex": "hookweave.hosts.codex",
     "cursor": "hookweave.hosts.cursor",
     "gemini": "hookweave.hosts.gemini",
+    "copilot": "hookweave.hosts.copilot",
+    "qwen": "hookweave.hosts.qwen",
+    "factory": "hookweave.hosts.factory",
 }
 DEFAULT_HOSTS = tuple(BUILT_IN.values())

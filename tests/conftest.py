@@ -27,7 +27,10 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(tmp_path / "gemini-system" / "settings.json"))
     monkeypatch.setenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH", str(home / ".gemini" / "trustedFolders.json"))
     monkeypatch.setenv("HOOKWEAVE_CODEX_SYSTEM_DIR", str(tmp_path / "codex-system"))
-    for gate in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE"):
+    monkeypatch.setenv("COPILOT_HOME", str(home / ".copilot"))
+    monkeypatch.setenv("QWEN_HOME", str(home / ".qwen"))
+    for gate in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE",
+                 "COPILOT_ALLOW_ALL"):
         monkeypatch.delenv(gate, raising=False)  # variables that switch a host's hooks off or on
     monkeypatch.delenv("HOOKWEAVE_CODEX_BIN", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")

@@ -254,6 +254,7 @@ def _foreign(snapshot: dict[str, tuple], bundle: str | None) -> dict[str, tuple]
             doc = json.loads(state[2].decode("utf-8"))
         except (ValueError, UnicodeDecodeError, RecursionError):
             continue
+        doc = _as_settings(path, doc)
         hooks = doc.get("hooks") if isinstance(doc, dict) else None
         if not isinstance(hooks, dict):
             continue
@@ -262,12 +263,17 @@ def _foreign(snapshot: dict[str, tuple], bundle: str | None) -> dict[str, tuple]
             for entry in entries if isinstance(entries, list) else []:
                 handlers = entry.get("hooks") if isinstance(entry, dict) and "hooks" in entry else [entry]
                 for handler in handlers if isinstance(handlers, list) else []:
-                    command = handler.get("command") if isinstance(handler, dict) else None
+                    command = (handler.get("command") or handler.get("bash")) if isinstance(handler, dict) else None
                     owner = marker_in(command)
                     if owner is None or owner[0] != bundle:
                         kept[(event, json.dumps(command))] += 1
         out[path] = kept
     return out
+
+
+def _as_settings(path: str, doc: object) -> object:
+    """Factory's hooks.json holds the events at its top level: read it as a settings file would be."""
+    return {"hooks": doc} if path.endswith("/.factory/hooks.json") and isinstance(doc, dict) else doc
 
 
 def _managed_keys(doc: dict) -> dict:
@@ -283,7 +289,7 @@ def _check_keys(before: dict[str, tuple], after: dict[str, tuple]) -> list[str]:
         if new is None or new[0] != "file":
             continue
         try:
-            old_doc, new_doc = json.loads(state[2]), json.loads(new[2])
+            old_doc, new_doc = _as_settings(path, json.loads(state[2])), _as_settings(path, json.loads(new[2]))
         except (ValueError, UnicodeDecodeError, RecursionError):
             continue
         if isinstance(old_doc, dict) and isinstance(new_doc, dict) and _managed_keys(old_doc) != _managed_keys(new_doc):

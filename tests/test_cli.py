@@ -101,7 +101,7 @@ def test_no_host_without_a_terminal_is_an_error_not_a_prompt(run, write_bundle, 
     assert result.exit_code == 2
     assert result.stderr == (
         "hooks: install: --host is required without a terminal; e.g. --host claude "
-        "(registered: claude, codex, cursor, gemini, or all)\n"
+        "(registered: claude, codex, copilot, cursor, factory, gemini, qwen, or all)\n"
     )
     assert run("uninstall", "tiny").exit_code == 2
 
@@ -109,7 +109,7 @@ def test_no_host_without_a_terminal_is_an_error_not_a_prompt(run, write_bundle, 
 def test_unknown_host_and_missing_project(run, write_bundle) -> None:
     bundle = str(write_bundle(SMALL))
     result = run("install", bundle, "--host", "vim")
-    assert (result.exit_code, result.stderr) == (2, "hooks: unknown host 'vim'; registered hosts: claude, codex, cursor, gemini (or all)\n")
+    assert (result.exit_code, result.stderr) == (2, "hooks: unknown host 'vim'; registered hosts: claude, codex, copilot, cursor, factory, gemini, qwen (or all)\n")
     result = run("install", bundle, "--host", "claude", "--project", "nowhere")
     assert (result.exit_code, result.stderr) == (2, "hooks: --project nowhere: no such folder; create it or pass an existing one\n")
 
@@ -162,8 +162,11 @@ def test_verify_and_status_with_nothing_installed(run) -> None:
     assert run("verify").stdout == (
         "claude (Claude Code)\n  nothing installed\n"
         "codex (Codex)\n  nothing installed\n"
+        "copilot (Copilot CLI)\n  nothing installed\n"
         "cursor (Cursor)\n  nothing installed\n"
+        "factory (Factory Droid)\n  nothing installed\n"
         "gemini (Gemini CLI)\n  nothing installed\n"
+        "qwen (Qwen Code)\n  nothing installed\n"
         "verify: ok\n"
     )
     assert run("status").stdout == "nothing installed\n"
@@ -176,15 +179,24 @@ def test_hosts_lists_origin_and_scopes(run) -> None:
         {"name": "claude", "title": "Claude Code", "origin": "built-in", "scopes": ["user", "project", "local"],
          "detected": False},
         {"name": "codex", "title": "Codex", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
+        {"name": "copilot", "title": "Copilot CLI", "origin": "built-in", "scopes": ["user", "project"],
+         "detected": False},
         {"name": "cursor", "title": "Cursor", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
+        {"name": "factory", "title": "Factory Droid", "origin": "built-in", "scopes": ["user", "project"],
+         "detected": False},
         {"name": "gemini", "title": "Gemini CLI", "origin": "built-in", "scopes": ["user", "project"],
+         "detected": False},
+        {"name": "qwen", "title": "Qwen Code", "origin": "built-in", "scopes": ["user", "project"],
          "detected": False},
     ]
     assert run("hosts").stdout == (
         "claude   Claude Code    built-in     scopes: user, project, local  (not detected)\n"
         "codex    Codex          built-in     scopes: user, project  (not detected)\n"
+        "copilot  Copilot CLI    built-in     scopes: user, project  (not detected)\n"
         "cursor   Cursor         built-in     scopes: user, project  (not detected)\n"
+        "factory  Factory Droid  built-in     scopes: user, project  (not detected)\n"
         "gemini   Gemini CLI     built-in     scopes: user, project  (not detected)\n"
+        "qwen     Qwen Code      built-in     scopes: user, project  (not detected)\n"
     )
 
 

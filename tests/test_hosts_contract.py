@@ -6,6 +6,7 @@ Parametrized over the host registry, so a new built-in host is tested the day it
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -36,6 +37,10 @@ def trust_the_project(host, project: Path, monkeypatch) -> list[str]:
         config = Path(os.environ["CODEX_HOME"]) / "config.toml"
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
+    if host.name == "copilot":  # Copilot folder trust: tested in test_copilot
+        config = Path(os.environ["HOME"]) / ".copilot" / "config.json"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(json.dumps({"trustedFolders": [str(project)]}))
     return ["--trust"] if host.needs_trust else []
 
 
@@ -54,6 +59,19 @@ def settings(host, project: Path, flags) -> Path:
     return path
 
 
+def _marked_command(entry: dict, hook_id: str) -> tuple[str, str]:
+    """The pointer below ``entry`` and the text of the first command string that carries our marker
+    (``command`` in most dialects, ``bash`` first in Copilot's)."""
+    for key, value in entry.items():
+        if isinstance(value, str) and marker_in(value) == ("guard", hook_id):
+            return f"/{key}", value
+        if key == "hooks" and isinstance(value, list):
+            for j, handler in enumerate(value):
+                if isinstance(handler, dict) and marker_in(handler.get("command")) == ("guard", hook_id):
+                    return f"/hooks/{j}/command", handler["command"]
+    raise AssertionError("no marked command")
+
+
 def _edit_our_command(host, path: Path, hook_id: str) -> None:
     """Change one of our commands the way an operator would, keeping the rest of the file."""
     text = path.read_text(encoding="utf-8")
@@ -61,9 +79,9 @@ def _edit_our_command(host, path: Path, hook_id: str) -> None:
     for event, entries in doc["hooks"].items():
         for i, entry in enumerate(entries):
             if host.owner(entry) == ("guard", hook_id):
-                pointer = f"/hooks/{event}/{i}" + ("/hooks/0/command" if "hooks" in entry else "/command")
-                command = entry["hooks"][0]["command"] if "hooks" in entry else entry["command"]
+                below, command = _marked_command(entry, hook_id)
                 new = command.replace(" # hookweave:", " --edited # hookweave:")
+                pointer = f"/hooks/{event}/{i}{below}"
                 path.write_text(host.apply(text, [{"op": "replace", "path": pointer, "value": new}], str(path)))
                 return
     raise AssertionError("our entry is not in the file")
@@ -74,7 +92,9 @@ def test_install_verify_reinstall_edit_uninstall(run, host, settings: Path, flag
     result = run("install", BUNDLE, "--host", host.name, *flags)
     assert result.exit_code == 0, result.output
     installed = settings.read_text(encoding="utf-8")
-    assert installed.count("# hookweave:guard/") == 3
+    doc = host.parse(installed, str(settings))
+    assert sorted(host.owner(e) for es in doc["hooks"].values() for e in es if host.owner(e)) == [
+        ("guard", "keepalive"), ("guard", "one-strike"), ("guard", "session-log")]
     assert run("verify", "--host", host.name).exit_code == 0, run("verify", "--host", host.name).output
     again = run("install", BUNDLE, "--host", host.name, *flags)
     assert "already installed; nothing written\n" in again.stdout

@@ -1,6 +1,7 @@
 """A mock model server on 127.0.0.1 for driving the real agent CLIs offline (HOSTS.md section 7).
 
-It speaks Anthropic Messages (SSE), OpenAI Responses (SSE) and Gemini streamGenerateContent.
+It speaks Anthropic Messages (SSE), OpenAI Responses (SSE), OpenAI Chat Completions (Qwen Code)
+and Gemini streamGenerateContent.
 Stateless: a request whose conversation holds no tool result yet gets one shell tool call
 (``echo hookweave-e2e``), or one call per command in ``commands`` (all in one reply, so one
 agent run can put several hook outcomes side by side); a request with a tool result gets a final
@@ -70,6 +71,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._anthropic(body)
         elif path.endswith("/responses"):
             self._openai(body)
+        elif path.endswith("/chat/completions"):
+            self._chat(body)
         elif ":streamGenerateContent" in path or ":generateContent" in path:
             self._gemini(body, stream=":streamGenerateContent" in path)
         else:
@@ -153,6 +156,37 @@ class _Handler(BaseHTTPRequestHandler):
                      for i, item in enumerate(items)],
                    ("response.completed", {"type": "response.completed",
                                            "response": {"id": "resp_e2e", "usage": usage}})])
+
+    # -- OpenAI Chat Completions -------------------------------------------------------------------
+
+    def _chat(self, body: dict) -> None:
+        messages = body.get("messages") or []
+        done = any(isinstance(m, dict) and m.get("role") == "tool" for m in messages)
+        names = {(t.get("function") or {}).get("name") for t in body.get("tools") or []}
+        shell = next((n for n in ("run_shell_command", "shell", "bash", "Bash", "Execute") if n in names), None)
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        if not done and shell:
+            extra = {"riskLevelReason": "a harmless echo", "riskLevel": "low"} if shell == "Execute" else {}  # Droid's
+            calls = [{"index": i, "id": f"call_e2e{i}", "type": "function",
+                      "function": {"name": shell, "arguments": json.dumps({"command": c, **extra})}}
+                     for i, c in enumerate(self.mock.commands)]
+            message, finish = {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
+        else:
+            message, finish = {"role": "assistant", "content": DONE}, "stop"
+        head = {"id": "chatcmpl-e2e", "created": 0, "model": body.get("model", "mock")}
+        if not body.get("stream"):
+            self._json({**head, "object": "chat.completion", "usage": usage,
+                        "choices": [{"index": 0, "message": message, "finish_reason": finish}]})
+            return
+        chunk = {**head, "object": "chat.completion.chunk"}
+        events = [{**chunk, "choices": [{"index": 0, "delta": message, "finish_reason": None}]},
+                  {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}], "usage": usage}]
+        payload = "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode() + b"data: [DONE]\n\n"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
 
     # -- Gemini ------------------------------------------------------------------------------------
 

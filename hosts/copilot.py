@@ -1,0 +1,180 @@
+"""GitHub Copilot CLI: a hooks file of hookweave's own in the folders Copilot reads whole.
+
+Copilot loads every ``*.json`` in ``.github/hooks/`` (project) and ``~/.copilot/hooks/`` (user,
+``$COPILOT_HOME/hooks``), so hookweave owns ``hookweave.json`` there instead of merging into a
+file the operator edits: the first bundle creates it, the last one's uninstall deletes it (and
+the folder, when hookweave created that too), and an operator's file beside it is never opened.
+
+The file: ``{"version": 1, "hooks": {"<camelCaseEvent>": [entry, ...]}}``, flat entries with
+``type``, ``bash`` and ``powershell`` (a ``bash``-only hook does nothing on Windows),
+``timeoutSec`` and a ``matcher`` that Copilot anchors (``^(?:p)$``) against lowercase tool names.
+Entries of one event run in file order; for ``preToolUse`` any deny wins. Facts:
+shared/HOSTS-MORE.md section 1.2 (GitHub's hooks reference); the program (1.0.102) names
+``${COPILOT_PROJECT_DIR}`` and ``${CLAUDE_PROJECT_DIR}`` as the project placeholders it fills in.
+Copilot also reads the hooks in Claude's project files: ``gates`` warns of a double fire. Measured
+on 1.0.102 (tests/e2e/test_copilot_real.py): project hooks run only in a trusted folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from hookweave.core import names, paths
+from hookweave.core.errors import BadInput
+from hookweave.core.findings import Finding
+from hookweave.core.hookspecs import hookimpl
+from hookweave.core.host import FlatHost, Host, kind_of
+from hookweave.core.render import marker, marker_in
+
+if TYPE_CHECKING:
+    from hookweave.core.model import Bundle, HookForHost
+
+FILE_NAME = "hookweave.json"
+SHELLS = ("bash", "powershell", "command")  # where an entry's command can be; command is the fallback
+CLAUDE_SCOPES = ("project", "local")  # the Claude files Copilot CLI reads as well
+
+
+def _user_dir() -> Path:
+    return paths.from_env("COPILOT_HOME", paths.home() / ".copilot")
+
+
+class CopilotHost(FlatHost):
+    name = "copilot"
+    title = "Copilot CLI"
+    scopes = ("user", "project")
+    verify_scopes = ("user", "project")
+    events = names.column("copilot", names.EVENTS)
+    tools = names.column("copilot", names.TOOLS)
+    native_events = frozenset(
+        "sessionStart sessionEnd userPromptSubmitted preToolUse postToolUse postToolUseFailure agentStop "
+        "subagentStart subagentStop errorOccurred preCompact permissionRequest notification".split()
+    )
+    project_ref = '"${COPILOT_PROJECT_DIR}"'
+    required = {"version": 1}
+    execution = "Copilot runs an event's hooks one after another, in file order"
+
+    def settings_path(self, scope: str, project: Path) -> Path:
+        if scope == "user":
+            return _user_dir() / "hooks" / FILE_NAME
+        if scope == "project":
+            return project / ".github" / "hooks" / FILE_NAME
+        raise ValueError(scope)
+
+    def record_path(self, settings: Path) -> Path:
+        """Beside the hooks folder, not in it: Copilot would load a ``.json`` record as hooks."""
+        return settings.parent.with_name("hooks.hookweave.json")
+
+    def context_paths(self, project: Path) -> dict[str, Path]:
+        from hookweave.hosts.claude import ClaudeCodeHost
+
+        claude = ClaudeCodeHost()
+        return {"config": _user_dir() / "config.json",
+                **{f"claude:{scope}": claude.settings_path(scope, project) for scope in CLAUDE_SCOPES}}
+
+    def detect(self) -> bool:
+        return _user_dir().is_dir() or shutil.which("copilot") is not None
+
+    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
+        command = self.command(hook, bundle)
+        entry: dict[str, Any] = {"type": "command", "bash": command,
+                                 "powershell": powershell_command(hook, bundle)}
+        matcher = self.native_matcher(hook.matcher)
+        if matcher:
+            entry["matcher"] = matcher
+        if hook.timeout is not None:
+            entry["timeoutSec"] = hook.timeout
+        return entry
+
+    def owner(self, entry: Any) -> tuple[str, str] | None:
+        if not isinstance(entry, dict):
+            return None
+        return next((found for key in SHELLS if (found := marker_in(entry.get(key)))), None)
+
+    def check_document(self, doc: Any, path: str) -> None:
+        Host.check_document(self, doc, path)  # the object checks; FlatHost's want a "command" string
+        if "version" in doc and doc["version"] != 1:
+            raise BadInput(f"{path}: /version is {json.dumps(doc['version'])}, and Copilot reads only version 1; "
+                           "fix the file by hand")
+        for event, entries in (doc.get(self.hooks_key) or {}).items():
+            if event not in self.native_events:
+                continue
+            where = f"{path}: /{self.hooks_key}/{event}"
+            if not isinstance(entries, list):
+                raise BadInput(f"{where} must be a list of hooks, not {kind_of(entries)}; fix the file by hand")
+            for i, entry in enumerate(entries):
+                if not isinstance(entry, dict):
+                    raise BadInput(f"{where}/{i} must be an object; fix the file by hand")
+                if entry.get("type", "command") == "command" and not any(isinstance(entry.get(k), str) for k in SHELLS):
+                    raise BadInput(f'{where}/{i} has no "bash", "powershell" or "command" string; fix the file by hand')
+
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+        from hookweave.hosts.claude import ClaudeCodeHost
+
+        found: list[Finding] = []
+        for scope in sorted(installed_scopes):
+            doc = docs.get(scope)
+            if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
+                found.append(Finding("problem", f"{scope} hooks file sets disableAllHooks: Copilot runs none of its "
+                                     "hooks; remove the key"))
+        if "project" in installed_scopes and not _trusted(docs.get("config"), project):
+            found.append(Finding("problem", "the project folder is not trusted by Copilot (trustedFolders in "
+                                 "~/.copilot/config.json): it skips the project's .github/hooks; trust the folder when "
+                                 "Copilot asks, or add it to trustedFolders"))
+        ours = {self.owner(e) for scope in installed_scopes for e in _entries(docs.get(scope))} - {None}
+        claude = ClaudeCodeHost()
+        for scope in CLAUDE_SCOPES:
+            for bundle, hook_id in sorted(ours & {claude.owner(g) for g in _entries(docs.get(f"claude:{scope}"))}):
+                found.append(Finding(
+                    "warning",
+                    f"also installed in Claude's {scope} settings, which Copilot CLI runs too: it would fire twice "
+                    "in Copilot",
+                    bundle, hook_id,
+                ))
+        return found
+
+
+def powershell_command(hook: HookForHost, bundle: Bundle) -> str:
+    """The command for PowerShell, which Copilot runs on Windows: argv words as literal strings
+    (single quotes, a quote doubled) run with ``&``, a word holding the project folder as a
+    double-quoted string reading ``$env:COPILOT_PROJECT_DIR``; a string command as written. The same
+    marker ends it, as ``#`` starts a comment in PowerShell too."""
+    if isinstance(hook.command, tuple):
+        words = [_ps_word(arg.replace("{bundle_dir}", str(bundle.directory))) for arg in hook.command]
+        body = "& " + " ".join(words)
+    else:
+        body = hook.command.replace("{bundle_dir}", _ps_word(str(bundle.directory)))
+        body = body.replace("{project_dir}", '"$env:COPILOT_PROJECT_DIR"')
+    return body + ("\n" if "\n" in body else " ") + marker(bundle.name, hook.id)
+
+
+def _ps_word(arg: str) -> str:
+    if "{project_dir}" not in arg:
+        return "'" + arg.replace("'", "''") + "'"
+    escape = str.maketrans({"`": "``", "$": "`$", '"': '`"'})  # special inside PowerShell's double quotes
+    return '"' + "${env:COPILOT_PROJECT_DIR}".join(p.translate(escape) for p in arg.split("{project_dir}")) + '"'
+
+
+def _trusted(config: Any, project: Path) -> bool:
+    """Whether Copilot 1.0.102 loads the project's hooks: measured, it skips ``.github/hooks`` until
+    the folder is in ``trustedFolders`` (or ``COPILOT_ALLOW_ALL=true`` is exported)."""
+    if os.environ.get("COPILOT_ALLOW_ALL") == "true":
+        return True
+    folders = config.get("trustedFolders") if isinstance(config, dict) else None
+    here = os.path.realpath(project)
+    return isinstance(folders, list) and any(isinstance(f, str) and os.path.realpath(f) == here for f in folders)
+
+
+def _entries(doc: Any) -> list[Any]:
+    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+    if not isinstance(hooks, dict):
+        return []
+    return [e for entries in hooks.values() if isinstance(entries, list) for e in entries]
+
+
+@hookimpl
+def hookweave_register_hosts(register) -> None:
+    register(CopilotHost)

@@ -1,0 +1,150 @@
+"""Factory Droid: Claude's hook groups in ``.factory/hooks.json``, events at the file's top level.
+
+Measured on Droid 0.225.2 (tests/e2e/test_factory_real.py, its bundled code): user
+``~/.factory/hooks.json``, project ``.factory/hooks.json``, whose top level *is* the events object
+(no ``"hooks"`` wrapper: a file that fails Droid's schema is ignored whole, silently). While
+``hooks.json`` is absent Droid runs the ``hooks`` of ``settings.json`` beside it, so creating
+``hooks.json`` there would switch the operator's hooks off: hookweave then writes into that
+``settings.json`` (``settings_path``), and verify warns of hooks in a ``settings.json`` that Droid
+skips because a ``hooks.json`` sits beside it. When Droid saves hooks itself it writes them to
+``hooks.json`` and archives a legacy ``.factory/hooks/hooks.json`` as ``hooks.migrated.json``.
+Tools: ``Execute`` (the shell), ``Create``, ``Edit``, ``Read``; timeouts are seconds (its /hooks
+editor says so). Identical hooks in the user and project files both run (measured); the order of
+an event's hooks is not measured.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, Mapping
+
+from hookweave.core import fileio, names, paths
+from hookweave.core.findings import Finding
+from hookweave.core.hookspecs import hookimpl
+from hookweave.core.host import NestedGroupsHost
+
+
+def _user_dir() -> Path:
+    return paths.home() / ".factory"
+
+
+def _folder(scope: str, project: Path) -> Path:
+    if scope == "user":
+        return _user_dir()
+    if scope == "project":
+        return project / ".factory"
+    raise ValueError(scope)
+
+
+def _bare(path: str) -> bool:
+    return path.endswith("hooks.json")
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _has_hooks(text: str | None) -> bool:
+    """Whether settings text holds a top-level ``hooks`` key (unreadable text: no, as for Droid)."""
+    import json
+
+    try:
+        doc = json.loads(text) if text is not None else None
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and "hooks" in doc
+
+
+class FactoryHost(NestedGroupsHost):
+    name = "factory"
+    title = "Factory Droid"
+    scopes = ("user", "project")
+    verify_scopes = ("user", "project")
+    events = names.column("factory", names.EVENTS)
+    tools = names.column("factory", names.TOOLS)
+    native_events = frozenset(
+        "PreToolUse PostToolUse Notification UserPromptSubmit Stop SubagentStop PreCompact "
+        "SessionStart SessionEnd".split()
+    )
+    project_ref = '"$FACTORY_PROJECT_DIR"'
+    # Measured on 0.225.2 (tests/e2e): the same command in the user and the project hooks.json runs twice.
+    execution = (
+        "Factory's documentation does not say whether an event's hooks run in file order or at once; "
+        "hookweave checks file order only"
+    )
+
+    def settings_path(self, scope: str, project: Path) -> Path:
+        """The file Droid reads this scope's hooks from: ``hooks.json``, or while there is none, a
+        ``settings.json`` that holds hooks (or ours, recorded beside it)."""
+        own = _folder(scope, project) / "hooks.json"
+        fallback = own.with_name("settings.json")
+        if own.exists() or not fallback.exists():
+            return own
+        if self.record_path(fallback).exists() or _has_hooks(fileio.read_text(fallback)):
+            return fallback
+        return own
+
+    # hooks.json holds the events at its top level (Droid 0.225.2 writes ``JSON.stringify(hooks)``
+    # there and ignores a file that fails its schema, a ``{"hooks": ...}`` wrapper included). The
+    # shared core edits ``/hooks/<event>``, so this host reads such a file as ``{"hooks": <file>}``
+    # (or ``{}`` while it is empty, so the last uninstall can remove a file we created) and moves
+    # every edit up one level when writing.
+
+    def parse(self, text: str, path: str) -> Any:
+        doc = super().parse(text, path)
+        if not _bare(path) or not isinstance(doc, dict):
+            return doc
+        return {"hooks": doc} if doc else {}
+
+    def apply(self, text: str, ops: list[dict], path: str) -> str:
+        if not _bare(path):
+            return super().apply(text, ops, path)
+        for op in ops:  # one by one: a whole-hooks op expands to the file's keys as they are then
+            text = super().apply(text, self._lifted(text, op, path), path)
+        return text
+
+    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str, ops: list[dict]) -> bool:
+        if not _bare(path):
+            return super().reads_as(old_text, new_text, new, path, ops)
+        return self.parse(new_text, path) == new
+
+    def _lifted(self, text: str, op: dict, path: str) -> list[dict]:
+        if op["path"] != "/hooks":
+            return [{**op, "path": op["path"][len("/hooks"):]}]
+        if op["op"] == "remove":
+            return [{"op": "remove", "path": "/" + _escape(key)} for key in super().parse(text, path)]
+        return [{"op": "add", "path": "/" + _escape(key), "value": value} for key, value in op["value"].items()]
+
+    def context_paths(self, project: Path) -> dict[str, Path]:
+        """The settings.json files Droid reads hooks from while no hooks.json sits beside them."""
+        return {f"settings:{scope}": _folder(scope, project) / "settings.json" for scope in self.scopes}
+
+    def detect(self) -> bool:
+        return _user_dir().is_dir() or shutil.which("droid") is not None
+
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+        found = []
+        for scope in self.verify_scopes:  # measured: Droid runs the top-level events and skips this key
+            root = docs.get(scope, {}).get("hooks") if isinstance(docs.get(scope), dict) else None
+            if self.settings_path(scope, project).name == "hooks.json" and isinstance(root, dict) and root.get("hooks"):
+                found.append(Finding("warning", f"{scope} hooks.json has a \"hooks\" key, but Droid reads the events at "
+                                     "the file's top level: the hooks under it never run; move them up one level"))
+        for scope in sorted(installed_scopes):
+            if self.settings_path(scope, project).name != "hooks.json":
+                continue  # we are in settings.json ourselves: Droid reads it
+            legacy = docs.get(f"settings:{scope}")
+            hooks = legacy.get("hooks") if isinstance(legacy, dict) else None
+            if isinstance(hooks, dict) and any(hooks.values()):
+                shown = paths.display(_folder(scope, project) / "settings.json")
+                found.append(Finding(
+                    "warning",
+                    f"{shown} holds hooks, which Droid does not run while hooks.json exists beside it: move its "
+                    "\"hooks\" object into hooks.json",
+                ))
+        return found
+
+
+@hookimpl
+def hookweave_register_hosts(register) -> None:
+    register(FactoryHost)

@@ -1,0 +1,134 @@
+"""Qwen Code: Claude-shaped hook groups in a Gemini-style commented settings.json.
+
+Facts read in Qwen Code 0.24.4's bundled code (``packages/core/src/hooks``), the program
+``scripts/install-hosts qwen`` pins:
+
+- ``~/.qwen/settings.json`` (``$QWEN_HOME`` moves the folder) and ``.qwen/settings.json``; the
+  text may hold comments (``strip-json-comments``); events are Claude's PascalCase names.
+- Timeouts are **seconds** (``readCommandHookTimeout``: ``value * 1e3``); a value of 1000 or more
+  keeps the old millisecond meaning, so a bundle's timeout of 1000 s or more is written in ms.
+  Default 60 s.
+- Hooks of one event run in parallel unless any matching group sets ``"sequential": true``
+  (``createExecutionPlan``); project hooks come before user hooks (``getSourcePriority``).
+- Identical hooks run once: the first by ``name + ":" + command`` (``getHookKey``), in the
+  project-then-user order, so the project copy is the one that runs.
+- Project hooks load only in a trusted folder when ``security.folderTrust.enabled`` is set (off
+  by default); ``disableAllHooks: true`` (merged settings) switches every hook off.
+- ``$QWEN_PROJECT_DIR`` (and Claude's and Gemini's names) are exported into the hook's shell.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from hookweave.core import names, paths
+from hookweave.core.findings import Finding
+from hookweave.core.hookspecs import hookimpl
+from hookweave.core.host import NestedGroupsHost
+
+if TYPE_CHECKING:
+    from hookweave.core.model import Bundle, HookForHost
+
+LEGACY_MS = 1000  # Qwen reads a timeout of this many or more as milliseconds
+
+
+def _user_dir() -> Path:
+    return paths.from_env("QWEN_HOME", paths.home() / ".qwen")
+
+
+class QwenHost(NestedGroupsHost):
+    name = "qwen"
+    title = "Qwen Code"
+    scopes = ("user", "project")
+    verify_scopes = ("user", "project")
+    events = names.column("qwen", names.EVENTS)
+    tools = names.column("qwen", names.TOOLS)
+    native_events = frozenset(
+        "PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification UserPromptSubmit "
+        "UserPromptExpansion SessionStart Stop MessageDisplay SubagentStart SubagentStop PreCompact "
+        "PostCompact SessionEnd SessionDelete PermissionRequest PermissionDenied StopFailure "
+        "TodoCreated TodoCompleted InstructionsLoaded".split()
+    )
+    comments = True
+    project_ref = '"$QWEN_PROJECT_DIR"'
+    dedup_across_scopes = True  # by name and command: run_key
+    dedup_keeps = "last"  # project before user at run time, and the first copy is kept
+    order = "sequential-flag"
+    execution = (
+        "Qwen runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
+        "then all of them run one after another, project hooks before user hooks"
+    )
+
+    def settings_path(self, scope: str, project: Path) -> Path:
+        if scope == "user":
+            return _user_dir() / "settings.json"
+        if scope == "project":
+            return project / ".qwen" / "settings.json"
+        raise ValueError(scope)
+
+    def detect(self) -> bool:
+        return _user_dir().is_dir() or shutil.which("qwen") is not None
+
+    def run_key(self, event: str, entry: Any) -> tuple | None:
+        handler = self.handler_of(entry)
+        if handler is None:
+            return None
+        name = handler.get("name") if isinstance(handler.get("name"), str) else ""
+        return (event, f"{name}:{handler.get('command')}" if name else handler.get("command"))
+
+    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
+        handler: dict[str, Any] = {
+            "type": "command",
+            "name": f"{bundle.name}/{hook.id}",
+            "command": self.command(hook, bundle),
+        }
+        if hook.timeout is not None:  # seconds, except where Qwen would read the number as ms
+            handler["timeout"] = hook.timeout if hook.timeout < LEGACY_MS else hook.timeout * 1000
+        group: dict[str, Any] = {}
+        matcher = self.native_matcher(hook.matcher)
+        if matcher:
+            group["matcher"] = matcher
+        if bundle.sequential:
+            group["sequential"] = True
+        group["hooks"] = [handler]
+        return group
+
+    def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
+        return any(isinstance(g, dict) and g.get("sequential") is True
+                   for s in self.verify_scopes for g in _groups(docs.get(s), event))
+
+    def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+        found = []
+        merged = None
+        for scope in self.verify_scopes:  # a later scope's scalar wins
+            doc = docs.get(scope)
+            if isinstance(doc, dict) and isinstance(doc.get("disableAllHooks"), bool):
+                merged = (doc["disableAllHooks"], scope)
+        if merged and merged[0]:
+            found.append(Finding("problem", f"{merged[1]} settings set disableAllHooks: Qwen runs no hooks; remove "
+                                 "the key or set it to false"))
+        if "project" in installed_scopes and _get(docs.get("user"), ("security", "folderTrust", "enabled")) is True:
+            found.append(Finding("warning", "folder trust is on in user settings: Qwen runs project hooks only "
+                                 "in a folder the operator trusted"))
+        return found
+
+
+def _get(doc: Any, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if not isinstance(doc, dict):
+            return None
+        doc = doc.get(key)
+    return doc
+
+
+def _groups(doc: Any, event: str) -> list:
+    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+    groups = hooks.get(event) if isinstance(hooks, dict) else None
+    return groups if isinstance(groups, list) else []
+
+
+@hookimpl
+def hookweave_register_hosts(register) -> None:
+    register(QwenHost)

@@ -1,0 +1,86 @@
+"""GitHub Copilot CLI, the real binary (1.0.102) offline: a BYOK provider pointed at the mock's
+Chat Completions (``COPILOT_OFFLINE``, no built-in MCP servers, no telemetry). Our own file in
+``.github/hooks`` fires once per event next to the operator's file, none after uninstall; a hook
+also installed in Claude's project settings fires twice, as verify warns; so does one installed at
+user and project scope, as verify says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from realhosts import REPO, ids, run_agent, write_operator_file
+
+
+@pytest.fixture
+def copilot(mock, home: Path, project: Path):
+    binary = REPO / ".cache" / "hosts" / "copilot" / "node_modules" / ".bin" / "copilot"
+    if not binary.is_file():
+        pytest.skip("copilot is not installed: run scripts/install-hosts copilot (needs node and npm)")
+    env = {"HOME": str(home), "COPILOT_OFFLINE": "1", "COPILOT_AUTO_UPDATE": "false",
+           "COPILOT_PROVIDER_BASE_URL": f"{mock.url}/v1", "COPILOT_PROVIDER_TYPE": "openai",
+           "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": "mock"}
+    trust(home, project)
+    argv = [str(binary), "-p", "run the echo", "--allow-all-tools", "--disable-builtin-mcps",
+            "--disable-client-telemetry"]
+    return lambda: run_agent(argv, project, env)
+
+
+def trust(home: Path, project: Path, folders: list[str] | None = None) -> Path:
+    """Copilot's config.json as it writes it, trusting ``folders`` (the project by default)."""
+    config = home / ".copilot" / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("// This file is managed automatically.\n"
+                      + json.dumps({"trustedFolders": [str(project)] if folders is None else folders}) + "\n")
+    return config
+
+
+def _operator_file(project: Path, probe) -> tuple[Path, str]:
+    hooks = {event: [{"type": "command", "bash": probe.command(f"op-{event}")}]
+             for event in ("sessionStart", "preToolUse", "agentStop")}
+    return write_operator_file(project / ".github" / "hooks" / "team.json",
+                               json.dumps({"version": 1, "hooks": hooks}, indent=2) + "\n")
+
+
+def test_our_file_fires_once_next_to_the_operators_and_is_gone_after_uninstall(run, copilot, probe, project) -> None:
+    team, original = _operator_file(project, probe)
+    assert run("install", probe.bundle(), "--host", "copilot").exit_code == 0
+    assert run("verify", "--host", "copilot").exit_code == 0
+    copilot()
+    calls = probe.calls()
+    assert ids(calls) == ["op-agentStop", "op-preToolUse", "op-sessionStart", "probe-pre", "probe-start", "probe-stop"]
+    assert {c["tool"] for c in calls if c["id"] in ("probe-pre", "op-preToolUse")} == {None}  # camelCase payload
+    # The same bundle in Claude's project settings: Copilot runs those hooks as well.
+    assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
+    verify = run("verify", "--host", "copilot")
+    assert "probe/stop: also installed in Claude's project settings" in verify.stdout
+    copilot()  # measured on 1.0.102: twice each, the pre hook too (Claude's "Bash" matcher matches Copilot's bash)
+    assert ids(probe.calls()) == ["op-agentStop", "op-preToolUse", "op-sessionStart", "probe-pre", "probe-pre",
+                                  "probe-start", "probe-start", "probe-stop", "probe-stop"]
+    assert run("uninstall", "probe", "--host", "copilot", "--host", "claude").exit_code == 0
+    assert team.read_text() == original
+    assert sorted(p.name for p in team.parent.iterdir()) == ["team.json"]
+    copilot()
+    assert ids(probe.calls()) == ["op-agentStop", "op-preToolUse", "op-sessionStart"]
+
+
+def test_an_untrusted_project_is_a_problem_and_copilot_really_skips_it(run, copilot, probe, project, home) -> None:
+    _operator_file(project, probe)
+    run("install", probe.bundle(), "--host", "copilot")
+    trust(home, project, ["/somewhere/else"])
+    verify = run("verify", "--host", "copilot")
+    assert verify.exit_code == 1 and "the project folder is not trusted by Copilot" in verify.stdout
+    copilot()
+    assert probe.calls() == []
+
+
+def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, copilot, probe, project) -> None:
+    assert run("install", probe.bundle(), "--host", "copilot", "--scope", "user").exit_code == 0
+    assert run("install", probe.bundle(), "--host", "copilot", "--scope", "project").exit_code == 0
+    verify = run("verify", "--host", "copilot")
+    assert verify.exit_code == 1
+    assert ("  problem: probe/start: installed at user and project scope; Copilot CLI runs the copies in user and "
+            "project each, so it fires 2 times per sessionStart: uninstall it from all but one scope\n") in verify.stdout
+    copilot()  # measured on 1.0.102: no de-duplication across its hook files
+    assert ids(probe.calls()) == ["probe-pre", "probe-pre", "probe-start", "probe-start", "probe-stop", "probe-stop"]

@@ -1,0 +1,63 @@
+"""Factory Droid specifics: hooks.json of Claude's shape, and the settings.json it stops reading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+BUNDLE = str(DATA / "claude" / "bundle")
+OPERATOR = (DATA / "factory" / "operator.settings.json").read_text(encoding="utf-8")
+SETTINGS = '{\n  "model": "claude-sonnet",\n  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\n  }\n}\n'
+
+
+def test_operator_file_round_trip_restores_every_byte(run, project: Path) -> None:
+    path = project / ".factory" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text(OPERATOR, encoding="utf-8")
+    assert run("install", BUNDLE, "--host", "factory").exit_code == 0
+    after = (DATA / "factory" / "operator.after-install.json").read_text(encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == after
+    assert run("verify", "--host", "factory").exit_code == 0
+    assert run("uninstall", "guard", "--host", "factory").exit_code == 0
+    assert path.read_text(encoding="utf-8") == OPERATOR
+
+
+def test_without_hooks_json_we_write_into_the_settings_json_droid_reads(run, project: Path) -> None:
+    settings = project / ".factory" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(SETTINGS)
+    install = run("install", BUNDLE, "--host", "factory")
+    assert install.stdout.startswith("factory project .factory/settings.json: installed guard 1.2.0 (3 hooks)\n")
+    assert not (project / ".factory" / "hooks.json").exists()
+    assert run("verify", "--host", "factory").exit_code == 0
+    assert run("uninstall", "guard", "--host", "factory").exit_code == 0
+    assert settings.read_text() == SETTINGS
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
+def test_hooks_in_settings_json_beside_hooks_json_are_a_warning(run, project: Path) -> None:
+    settings = project / ".factory" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(SETTINGS)
+    (project / ".factory" / "hooks.json").write_text('{"hooks": {}}\n')
+    assert run("install", BUNDLE, "--host", "factory").stdout.startswith("factory project .factory/hooks.json: ")
+    verify = run("verify", "--host", "factory")
+    assert verify.exit_code == 0
+    assert ('  warning: .factory/settings.json holds hooks, which Droid does not run while hooks.json exists beside '
+            'it: move its "hooks" object into hooks.json\n') in verify.stdout
+    assert settings.read_text() == SETTINGS
+
+
+def test_a_hooks_wrapper_in_hooks_json_is_a_warning(run, project: Path) -> None:
+    """Measured on Droid 0.225.2: it runs a hooks.json's top-level events and skips a "hooks" key."""
+    path = project / ".factory" / "hooks.json"
+    path.parent.mkdir()
+    original = '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}\n'
+    path.write_text(original)
+    assert run("install", BUNDLE, "--host", "factory").exit_code == 0
+    verify = run("verify", "--host", "factory")
+    assert verify.exit_code == 0
+    assert ('  warning: project hooks.json has a "hooks" key, but Droid reads the events at the file\'s top level: '
+            'the hooks under it never run; move them up one level\n') in verify.stdout
+    assert run("uninstall", "guard", "--host", "factory").exit_code == 0
+    assert path.read_text() == original
