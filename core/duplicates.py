@@ -60,8 +60,8 @@ def drop_hand_written(host: Host, scope: str, event: str, entries: list, regs: l
     drop: set[int] = set()
     for reg in regs:
         handler = host.handler_of(reg.entry)
-        if reg.id in known or handler is None:
-            continue  # installed before: the record decides, not this check
+        if reg.id in known or handler is None or not isinstance(handler.get("command"), str):
+            continue  # installed before (the record decides), or a dialect without `command` (Copilot's own file)
         mark = MARKER_RE.search(handler["command"])
         command = handler["command"][: mark.start()] if mark else handler["command"]
         for i, entry in enumerate(entries):
