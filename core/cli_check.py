@@ -29,8 +29,15 @@ def check(
     """Run each hook with the host's own payloads and say what the agent will do (exit 1 on a problem)."""
     from hookweave.core import checking, checkreport, checktargets, fileio, payloads
 
+    from hookweave.core.protocol import HOSTS as JUDGED
+
     registry = _registry()
     hosts = registry.resolve(host or ["all"])
+    unjudged = [h.name for h in hosts if h.name not in JUDGED]
+    if unjudged and host and "all" not in host:
+        raise BadInput(f"check: {', '.join(unjudged)}: what this host does with a hook's answer is not in hookweave's "
+                       f"table yet (core/protocol.py); check on {', '.join(JUDGED)}")
+    hosts = [h for h in hosts if h.name in JUDGED]
     folder = paths.project_dir(project)
     if not folder.is_dir():
         raise BadInput(f"--project {paths.printable(str(folder))}: no such folder; pass the project folder")
@@ -52,6 +59,7 @@ def check(
             found, notes = checktargets.from_bundle(h, loaded)
             targets += found
             skipped += [f"{h.name}: {n}" for n in notes]
+    skipped += [f"{name}: not checked: what it does with a hook's answer is not in hookweave's table yet" for name in unjudged]
     done = checking.check(targets, folder, own)
     if as_json:
         console.json_out(checkreport.as_json(done, skipped))

@@ -306,3 +306,17 @@ def test_a_slow_hook_is_flagged(run, tmp_path) -> None:
         "slowish/s  Claude Code SessionStart",
         "  warning: Claude Code: takes more than half of its 4s timeout (on a new session)",
         "    fix: make it faster, or raise its timeout", "no problems"]
+
+
+def test_hosts_without_a_protocol_table_are_named_not_guessed(run) -> None:
+    """Copilot, Qwen and Factory run hooks too, but what each does with an answer is not measured:
+    ``--host all`` says so per host, naming one explicitly is a usage error (exit 2)."""
+    result = run("check", "example-guard", "--json")
+    assert result.exit_code == 0, result.stdout
+    skipped = json.loads(result.stdout)["skipped"]
+    for name in ("copilot", "factory", "qwen"):
+        assert f"{name}: not checked: what it does with a hook's answer is not in hookweave's table yet" in skipped
+    named = run("check", "example-guard", "--host", "qwen", "--host", "claude")
+    assert named.exit_code == 2
+    assert named.stderr == ("hooks: check: qwen: what this host does with a hook's answer is not in hookweave's table "
+                            "yet (core/protocol.py); check on claude, codex, gemini, cursor\n")
