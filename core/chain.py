@@ -184,7 +184,16 @@ def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
     return "|".join(f"(?:{m})" for m in matchers) if len(matchers) > 1 else matchers[0]
 
 
-def check_ids(bundle: Bundle, events: list[str]) -> None:
+def check_ids(bundle: Bundle, events: list[str], host: Host | None = None) -> None:
+    """Refuse a chain the runner could not run: an id taken by the chain's registration, or a host
+    whose way of reading a hook's answer is not in the protocol table (the runner must know it to
+    tell a block from an allow)."""
+    from hookweave.core.protocol import HOSTS as JUDGED
+
+    if events and host is not None and host.name not in JUDGED:
+        raise BadInput(f"{bundle.manifest}: order = \"chain\": {host.title} is not a host the chain runner knows "
+                       f"(what it does with a hook's answer is not measured yet; chains run on {', '.join(JUDGED)}); "
+                       f"install on those hosts, or leave {host.name}'s hooks unchained with order = \"alone\"")
     taken = {h.id for h in bundle.hooks}
     for event in events:
         if chain_id(event) in taken:

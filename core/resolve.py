@@ -60,7 +60,7 @@ def _with_chains(host: Host, bundle: Bundle, regs: list[Registration], chained: 
     A chain of one hook is that hook's own registration: there is no order to keep."""
     from hookweave.core import chain
 
-    chain.check_ids(bundle, [e for e, hooks in chained.items() if len(hooks) > 1])
+    chain.check_ids(bundle, [e for e, hooks in chained.items() if len(hooks) > 1], host)
     out = []
     for reg in regs:
         if reg.id:

@@ -342,3 +342,21 @@ def test_a_runner_another_hookweave_version_wrote_is_replaced_without_force(run,
     runner_of(path).write_text(older)
     assert run("uninstall", "guards", "--host", "claude").exit_code == 0
     assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
+
+
+def test_a_chain_on_a_host_the_runner_does_not_know_is_refused_before_any_write(run, project: Path, tmp_path: Path) -> None:
+    """Qwen, Copilot and Factory run hooks, but the protocol table does not say how they read an
+    answer, so the runner could not tell a block from an allow: install refuses, one line, exit 2,
+    and writes nothing for any host of the plan."""
+    folder = bundle(tmp_path)
+    before = sorted(p.relative_to(project) for p in project.rglob("*"))
+    for host in ("qwen", "copilot", "factory"):
+        result = run("install", folder, "--host", "claude", "--host", host)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.count("\n") == 1
+        title = {"qwen": "Qwen Code", "copilot": "Copilot CLI", "factory": "Factory Droid"}[host]
+        assert result.stderr == (
+            f'hooks: {folder}/hookweave.toml: order = "chain": {title} is not a host the chain runner knows (what it '
+            "does with a hook's answer is not measured yet; chains run on claude, codex, gemini, cursor); install on "
+            f'those hosts, or leave {host}\'s hooks unchained with order = "alone"\n')
+        assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
