@@ -10,7 +10,7 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from hookweave.core import console, paths
+from hookweave.core import console, projects
 from hookweave.core.errors import BadInput, HooksError
 
 app = typer.Typer(
@@ -22,7 +22,7 @@ app = typer.Typer(
 )
 
 HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name or 'all'; repeat for several.")]
-ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: current folder).")]
+ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: the one each host uses when started here).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff and the JSON Patch.")]
 
@@ -92,8 +92,8 @@ def install(
     registry = _registry()
     loaded = bundles.load_bundle(bundle, registry.names())
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
-    folder = paths.project_dir(project)
-    targets = [installer.target(h, chosen_scope, folder) for h in hosts]
+    folder = projects.folders(hosts, project)
+    targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
     if asked and not yes and not dry_run:
         from hookweave.core import prompts
 
@@ -105,6 +105,7 @@ def install(
         if not trust and any(h.needs_trust for h in hosts):
             trust = prompts.confirm("Codex runs only hooks you trust. Mark these hooks trusted in Codex?")
     plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
+    projects.annotate(plans, folder, explicit=bool(project))
     _show("install", plans, dry_run, as_json)
 
 
@@ -125,9 +126,10 @@ def uninstall(
 
     registry = _registry()
     hosts, chosen_scope, _ = _choose_hosts(registry, host, scope, "uninstall")
-    folder = paths.project_dir(project)
-    targets = [installer.target(h, chosen_scope, folder) for h in hosts]
+    folder = projects.folders(hosts, project)
+    targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
     plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run)
+    projects.annotate(plans, folder, explicit=bool(project))
     _show("uninstall", plans, dry_run, as_json)
 
 
@@ -154,12 +156,15 @@ def verify(
 
     registry = _registry()
     hosts = registry.resolve(host or ["all"])
-    folder = paths.project_dir(project)
+    folder = projects.folders(hosts, project)
+    chosen = scopes.chosen_scopes(hosts, scope)
     reports = []
     for h in hosts:
-        if scope is not None and scope not in h.verify_scopes:
-            raise BadInput(f"--scope {scope}: {h.title} has scopes {', '.join(h.verify_scopes)}")
-        reports.append(scopes.verify_host(h, [scope] if scope else list(h.verify_scopes), folder))
+        rep = scopes.verify_host(h, chosen[h.name], folder[h.name])
+        rep.findings[:0] = projects.location_notes(h, folder[h.name], bool(project)) + scopes.scope_notes(h, scope)
+        if not rep.files:
+            rep.findings += projects.elsewhere_note(h, folder[h.name], bool(project))
+        reports.append(rep)
     if as_json:
         console.json_out(report.verify_json(reports))
     else:
@@ -175,10 +180,11 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
     from hookweave.core import scopes
 
     registry = _registry()
-    folder = paths.project_dir(project)
+    chosen = registry.resolve(host or ["all"])
+    folder = projects.folders(chosen, project)
     rows = []
-    for h in registry.resolve(host or ["all"]):
-        for scope, shown, rec in scopes.installed(h, folder):
+    for h in chosen:
+        for scope, shown, rec in scopes.installed(h, folder[h.name]):
             for name, b in sorted(rec.bundles.items()):
                 rows.append({"host": h.name, "scope": scope, "path": shown, "bundle": name,
                              "version": b.version, "hooks": len(b.hooks), "env": len(b.env)})

@@ -8,7 +8,7 @@ scopes for verify and status lives in ``scopes``; finding and loading a bundle i
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from hookweave.core import fileio, paths
 from hookweave.core.errors import BadInput
@@ -33,15 +33,31 @@ def target(host: Host, scope: str, project: Path) -> Target:
     return Target(host, scope, path, host.record_path(path), paths.display(path), missing == 0, missing)
 
 
+Projects = Path | Mapping[str, Path]  # one folder for every host, or each host's own (by name)
+
+
+def project_of(project: Projects, host: Host) -> Path:
+    return project if isinstance(project, Path) else project[host.name]
+
+
 def install(
-    targets: list[Target], bundle: Bundle, project: Path, *, force: bool, dry_run: bool, trust: bool = False
+    targets: list[Target], bundle: Bundle, project: Projects, *, force: bool, dry_run: bool, trust: bool = False
 ) -> list[FilePlan]:
     from hookweave.core.plan import plan_install
+    from hookweave.core.portable import for_target
 
-    inherited = {id(t): _inherited(t, project) for t in targets} if bundle.env else {}
+    inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env else {}
+    rendered = {id(t): for_target(bundle, t, project_of(project, t.host)) for t in targets}
+
+    def planner(t: Target, text: str | None, rec: str | None) -> FilePlan:
+        portable, notes = rendered[id(t)]
+        plan = plan_install(t, text, rec, portable, force=force, inherited=inherited.get(id(t)))
+        plan.findings += notes
+        return plan
+
     return run(
         targets,
-        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force, inherited=inherited.get(id(t))),
+        planner,
         dry_run=dry_run,
         force_hint="rerun with --force to replace it with the bundle's version",
         bundle=bundle.name,
@@ -75,7 +91,7 @@ def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _gate_findings(plans: list[FilePlan], project: Path, bundle: str) -> None:
+def _gate_findings(plans: list[FilePlan], projects: Projects, bundle: str) -> None:
     """Installed but inert, or firing twice, is worse than not installed: say so now, from the
     files as they will be after this install (planned texts and records over the disk), before
     anything is written. The same judgements as verify's: the gates, and this bundle's copies at
@@ -89,6 +105,7 @@ def _gate_findings(plans: list[FilePlan], project: Path, bundle: str) -> None:
         if plan.target.record_path is None:
             continue  # a companion file, checked with its main file
         host = plan.target.host
+        project = project_of(projects, host)
         read = {scope: read_scope(host, scope, project, planned, parsed) for scope in host.verify_scopes}
         docs = {scope: doc for scope, (doc, _, _) in read.items()}
         docs.update({label: read_context(host, path, planned) for label, path in host.context_paths(project).items()})
@@ -98,7 +115,7 @@ def _gate_findings(plans: list[FilePlan], project: Path, bundle: str) -> None:
                           if f.level == "problem" and f.bundle == bundle]
 
 
-def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:
+def uninstall(targets: list[Target], name: str, project: Projects, *, force: bool, dry_run: bool) -> list[FilePlan]:
     from hookweave.core.plan import plan_uninstall
 
     plans = run(
@@ -112,7 +129,7 @@ def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, d
         if plan.changed or plan.target.record_path is None:
             continue
         try:
-            elsewhere = [scope for scope, _, rec in installed(plan.target.host, project) if name in rec.bundles]
+            elsewhere = [scope for scope, _, rec in installed(plan.target.host, project_of(project, plan.target.host)) if name in rec.bundles]
         except BadInput:
             continue  # only a hint; verify and status name the record they cannot read
         if elsewhere:

@@ -45,6 +45,7 @@ class Bundle(NamedTuple):
     manifest: Path
     directory: Path
     sequential: bool = False  # ask hosts that can (Gemini) to run an event's hooks in order
+    portable: str | None = None  # the bundle folder relative to the install's project (POSIX), when inside it
 
 
 class HookForHost(NamedTuple):

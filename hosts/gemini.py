@@ -48,6 +48,7 @@ class GeminiHost(NestedGroupsHost):
     )
     comments = True
     project_ref = "$GEMINI_PROJECT_DIR"
+    project_root_ref = "$GEMINI_PROJECT_DIR"
     dedup_across_scopes = True  # by name and command: run_key
     dedup_keeps = "first"  # tests/e2e: the user copy's timeout applied
     order = "sequential-flag"
