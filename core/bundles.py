@@ -18,6 +18,9 @@ def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
     candidate = Path(spec) if spec else Path("hookweave.toml")
     if candidate.is_dir():
         candidate = candidate / "hookweave.toml"
+        if not candidate.exists():
+            raise BadInput(f"{paths.printable(spec or '.')}: a folder without hookweave.toml; "
+                           "write one (hooks init scaffolds it) or pass a manifest path or template name")
     if not candidate.exists() and spec and "/" not in spec and not spec.endswith(".toml"):
         candidate = template_dir() / spec / "hookweave.toml"
         if not candidate.exists():

@@ -13,7 +13,34 @@ import typer
 from hookweave.core import console, projects
 from hookweave.core.errors import BadInput, HooksError
 
+class _Group(typer.core.TyperGroup):
+    """Usage errors (a missing argument, an unknown option) under ``--json`` are one JSON document
+    on stdout, ``{"error": ..., "exit_code": 2}``, like every other error there."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        import sys
+
+        argv = list(sys.argv[1:] if args is None else args)
+        if "--json" not in argv or not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        from typer._click import exceptions as click
+
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            message = f"{exc.ctx.command_path + ': ' if exc.ctx else ''}{exc.format_message().rstrip('.')}"
+            console.json_out({"error": message, "exit_code": exc.exit_code})
+            console.err(f"{message}; see {exc.ctx.command_path if exc.ctx else 'hooks'} --help")
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            console.json_out({"error": "aborted", "exit_code": 1})
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
+    cls=_Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -24,7 +51,8 @@ app = typer.Typer(
 HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name or 'all'; repeat for several.")]
 ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: the one each host uses when started here).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
-DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff and the JSON Patch.")]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff (--patch: and the JSON Patch).")]
+PatchOpt = Annotated[bool, typer.Option("--patch", help="With --dry-run, print each file's JSON Patch (RFC 6902) too.")]
 
 
 def handled(func: Callable) -> Callable:
@@ -84,6 +112,7 @@ def install(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace entries of this bundle that the operator edited.")] = False,
     trust: Annotated[bool, typer.Option("--trust", help="Codex: mark the installed hooks trusted in ~/.codex/config.toml.")] = False,
+    patch: PatchOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
@@ -106,7 +135,7 @@ def install(
             trust = prompts.confirm("Codex runs only hooks you trust. Mark these hooks trusted in Codex?")
     plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
     projects.annotate(plans, folder, explicit=bool(project))
-    _show("install", plans, dry_run, as_json)
+    _show("install", plans, dry_run, as_json, patch)
 
 
 @app.command()
@@ -119,6 +148,7 @@ def uninstall(
     project: ProjectOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
     dry_run: DryRunOpt = False,
+    patch: PatchOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Remove exactly what a bundle installed; keep everything else, byte for byte."""
@@ -130,16 +160,16 @@ def uninstall(
     targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
     plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run)
     projects.annotate(plans, folder, explicit=bool(project))
-    _show("uninstall", plans, dry_run, as_json)
+    _show("uninstall", plans, dry_run, as_json, patch)
 
 
-def _show(command: str, plans, dry_run: bool, as_json: bool) -> None:
+def _show(command: str, plans, dry_run: bool, as_json: bool, patch: bool = False) -> None:
     from hookweave.core import report
 
     if as_json:
         console.json_out(report.plans_json(command, plans, dry_run=dry_run))
     else:
-        report.print_plans(plans, dry_run=dry_run)
+        report.print_plans(plans, dry_run=dry_run, patch=patch)
 
 
 @app.command()

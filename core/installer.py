@@ -125,14 +125,31 @@ def uninstall(targets: list[Target], name: str, project: Projects, *, force: boo
         force_hint="rerun with --force to remove it anyway",
         bundle=name,
     )
-    for plan in plans:
-        if plan.changed or plan.target.record_path is None:
-            continue
-        try:
-            elsewhere = [scope for scope, _, rec in installed(plan.target.host, project_of(project, plan.target.host)) if name in rec.bundles]
-        except BadInput:
-            continue  # only a hint; verify and status name the record they cannot read
-        if elsewhere:
-            plan.actions.append(f"it is installed at {' and '.join(elsewhere)} scope: pass --scope {elsewhere[0]}")
+    if not any(p.changed for p in plans):
+        _not_found(plans, name, project)
     return plans
 
+
+def _not_found(plans: list[FilePlan], name: str, project: Projects) -> None:
+    """Nothing to remove: a typo or the wrong scope. Exit 1 naming what is installed (did you mean)."""
+    import difflib
+
+    from hookweave.core.errors import NotInstalled
+
+    here: dict[str, list[str]] = {}  # bundle -> "host scope" where it is installed
+    for host in dict.fromkeys(p.target.host for p in plans if p.target.record_path is not None):
+        try:
+            for scope, _, rec in installed(host, project_of(project, host)):
+                for bundle in rec.bundles:
+                    here.setdefault(bundle, []).append(f"{host.name} {scope}")
+        except BadInput:
+            continue  # only a hint; verify and status name the record they cannot read
+    scopes = sorted({f"{p.target.host.name} {p.target.scope}" for p in plans if p.target.record_path is not None})
+    message = f"{paths.printable(name)} is not installed at {', '.join(scopes)}"
+    if name in here:
+        scope = here[name][0].split()[1]
+        raise NotInstalled(f"{message}; it is installed at {', '.join(here[name])}: pass --scope {scope}")
+    close = difflib.get_close_matches(name, list(here), n=1)
+    listed = "; ".join(f"{b} ({', '.join(w)})" for b, w in sorted(here.items())) or "nothing"
+    hint = f"did you mean {close[0]}? " if close else ""
+    raise NotInstalled(f"{message}; {hint}installed: {listed}")
