@@ -11,35 +11,11 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from hookweave.core import console, projects
+from hookweave.core.cli_group import JsonErrorsGroup, complete_bundles, complete_hosts, completion_option
 from hookweave.core.errors import BadInput, HooksError
 
-class _Group(typer.core.TyperGroup):
-    """Usage errors (a missing argument, an unknown option) under ``--json`` are one JSON document
-    on stdout, ``{"error": ..., "exit_code": 2}``, like every other error there."""
-
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        import sys
-
-        argv = list(sys.argv[1:] if args is None else args)
-        if "--json" not in argv or not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        from typer._click import exceptions as click
-
-        try:
-            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.UsageError as exc:
-            message = f"{exc.ctx.command_path + ': ' if exc.ctx else ''}{exc.format_message().rstrip('.')}"
-            console.json_out({"error": message, "exit_code": exc.exit_code})
-            console.err(f"{message}; see {exc.ctx.command_path if exc.ctx else 'hooks'} --help")
-            sys.exit(exc.exit_code)
-        except click.Abort:
-            console.json_out({"error": "aborted", "exit_code": 1})
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
-
-
 app = typer.Typer(
-    cls=_Group,
+    cls=JsonErrorsGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
     no_args_is_help=True,
@@ -48,7 +24,8 @@ app = typer.Typer(
     help="Install AI coding-agent hooks into Claude Code and other agents, verify them, and take them out again.",
 )
 
-HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name or 'all'; repeat for several.")]
+HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name or 'all'; repeat for several.",
+                                                      autocompletion=complete_hosts)]
 ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: the one each host uses when started here).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff (--patch: and the JSON Patch).")]
@@ -141,7 +118,7 @@ def install(
 @app.command()
 @handled
 def uninstall(
-    name: Annotated[str, typer.Argument(help="Name of the installed bundle.")],
+    name: Annotated[str, typer.Argument(help="Name of the installed bundle.", autocompletion=complete_bundles)],
     *,
     host: HostOpt = None,
     scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
@@ -257,8 +234,15 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")] = False,
+    install_completion: Annotated[bool, typer.Option("--install-completion", callback=completion_option(True), is_eager=True,
+                                                     help="Install shell completion for your shell (see hooks completion).")] = False,
+    show_completion: Annotated[bool, typer.Option("--show-completion", callback=completion_option(False), is_eager=True,
+                                                  help="Print the completion script for your shell.")] = False,
 ) -> None:
     """hookweave: one manifest, every agent's hooks."""
+
+
+from hookweave.core import cli_setup  # noqa: E402,F401 - init, templates, doctor, completion register on app
 
 
 def main() -> None:
