@@ -242,9 +242,6 @@ def _root(
     """hookweave: one manifest, every agent's hooks."""
 
 
-from hookweave.core import cli_setup  # noqa: E402,F401 - init, templates, doctor, completion register on app
-
-
 def main() -> None:
     # typer turns every command's signature into click objects before it runs one (0.5 ms a
     # command); when the first word names a command, only that one is built. Anything else (no
@@ -255,4 +252,9 @@ def main() -> None:
     chosen = [c for c in app.registered_commands if c.callback is not None and c.callback.__name__ == wanted]
     if chosen:
         app.registered_commands = chosen
+    else:  # init, templates, doctor, completion (0.7 ms to define) load only when not another command
+        import hookweave.core.cli_setup  # noqa: F401
+
+        chosen = [c for c in app.registered_commands if c.callback is not None and c.callback.__name__ == wanted]
+        app.registered_commands = chosen or app.registered_commands
     app(prog_name="hooks")

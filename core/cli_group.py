@@ -14,6 +14,17 @@ class JsonErrorsGroup(typer.core.TyperGroup):
     """Usage errors (a missing argument, an unknown option) under ``--json`` are one JSON document
     on stdout, ``{"error": ..., "exit_code": 2}``, like every other error there."""
 
+    def _main_shell_completion(self, ctx_args, prog_name, complete_var=None):
+        # add_completion=False spares every run typer's completion set-up; a shell asking for
+        # completions (it sets _HOOKS_COMPLETE) gets it here, and only then.
+        import os
+
+        if os.environ.get(complete_var or f"_{prog_name}_COMPLETE".replace("-", "_").upper()):
+            from typer._completion_classes import completion_init
+
+            completion_init()
+        return super()._main_shell_completion(ctx_args, prog_name, complete_var)
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         argv = list(sys.argv[1:] if args is None else args)
         if "--json" not in argv or not standalone_mode:
