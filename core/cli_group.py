@@ -37,7 +37,7 @@ class JsonErrorsGroup(typer.core.TyperGroup):
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
-            message = f"{exc.ctx.command_path + ': ' if exc.ctx else ''}{exc.format_message().rstrip('.')}"
+            message = f"{exc.ctx.command_path if exc.ctx else 'hooks'}: {exc.format_message().rstrip('.')}"
             console.json_out({"error": message, "exit_code": exc.exit_code})
             console.err(f"{message}; see {exc.ctx.command_path if exc.ctx else 'hooks'} --help")
             sys.exit(exc.exit_code)

@@ -149,7 +149,7 @@ def _not_found(plans: list[FilePlan], name: str, project: Projects) -> None:
     if name in here:
         scope = here[name][0].split()[1]
         raise NotInstalled(f"{message}; it is installed at {', '.join(here[name])}: pass --scope {scope}")
-    close = difflib.get_close_matches(name, list(here), n=1)
+    close = difflib.get_close_matches(name, list(here), n=1, cutoff=0.5)  # tyni -> tiny is 0.5
     listed = "; ".join(f"{b} ({', '.join(w)})" for b, w in sorted(here.items())) or "nothing"
     hint = f"did you mean {close[0]}? " if close else ""
     raise NotInstalled(f"{message}; {hint}installed: {listed}")

@@ -53,7 +53,10 @@ def for_target(bundle: Bundle, target: Target, project: Path) -> tuple[Bundle, l
     template = _template_name(bundle)
     fix = (f"to commit it, run hooks init --from {template} and install ./{template}" if template
            else "to commit it, move the bundle into the project and install it from there")
-    if relative is not None:  # inside, but the host has no variable for the project folder
+    if relative is not None and host.project_root_ref:  # Codex, outside the top of a git repository
+        fix = (f"{host.title} has no project variable; at the top of a git repository the command finds "
+               "the folder through git rev-parse, so install from there")
+    elif relative is not None:
         fix = f"{host.title} has no variable for the project folder"
     return bundle, [Finding("warning", f"{{bundle_dir}} is {where}, a path on this machine only: "
                                        f"{target.shown} works here but not in another clone; {fix}", bundle.name)]

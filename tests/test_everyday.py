@@ -178,3 +178,154 @@ def test_case2_user_scope_names_the_absolute_path_without_a_warning(run, write_b
     result = run("install", str(write_bundle(CHECK)), "--host", "claude", "--scope", "user")
     assert result.stdout == (f"claude user {home}/.claude/settings.json: installed tiny 1.0.0 (1 hook)\n"
                              "Restart running sessions of Claude Code: hooks load at session start.\n")
+
+
+# -- case 3: install ok, verify no -------------------------------------------------------------
+
+def test_case3_install_says_verify_would_fail_and_json_carries_active(run, write_bundle, project) -> None:
+    bundle = str(write_bundle(CHECK.replace("{bundle_dir}/check.py", "/opt/check.py")))
+    result = run("install", bundle, "--host", "claude", "--host", "gemini")
+    assert result.exit_code == 0  # the files are right; the gate is the operator's to open
+    assert result.stdout == (
+        "claude project .claude/settings.json: installed tiny 1.0.0 (1 hook)\n"
+        "gemini project .gemini/settings.json: installed tiny 1.0.0 (1 hook)\n"
+        "  problem: the project folder is not trusted (no rule covers it): Gemini skips every settings hook, user ones "
+        "too, and a headless run stops (exit 55); trust it in Gemini (or set GEMINI_CLI_TRUST_WORKSPACE=true)\n"
+        "written, but verify would fail: 1 problem above; fix each as it says, then run hooks verify\n"
+        "Restart running sessions of Claude Code, Gemini CLI: hooks load at session start.\n")
+    assert run("verify").exit_code == 1
+    again = json.loads(run("install", bundle, "--host", "gemini", "--json").stdout)
+    assert (again["changed"], again["active"], len(again["files"][0]["problems"])) == (False, False, 1)
+    clean = json.loads(run("install", bundle, "--host", "claude", "--json").stdout)
+    assert clean["active"] is True
+
+
+# -- case 4: a typo in uninstall NAME ------------------------------------------------------------
+
+def test_case4_a_typo_exits_1_and_names_what_is_installed(run, write_bundle, project) -> None:
+    run("install", str(write_bundle(CHECK.replace("{bundle_dir}/check.py", "/opt/check.py"))), "--host", "claude")
+    settings = (project / ".claude" / "settings.json").read_text()
+    result = run("uninstall", "tyni", "--host", "claude")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == "hooks: tyni is not installed at claude project; did you mean tiny? installed: tiny (claude project)\n"
+    as_json = run("uninstall", "tyni", "--host", "claude", "--json")
+    assert json.loads(as_json.stdout) == {"error": "tyni is not installed at claude project; did you mean tiny? "
+                                                   "installed: tiny (claude project)", "exit_code": 1}
+    assert (project / ".claude" / "settings.json").read_text() == settings
+
+
+# -- case 5: verify --scope ----------------------------------------------------------------------
+
+def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(run, write_bundle) -> None:
+    run("install", str(write_bundle(CHECK.replace("{bundle_dir}/check.py", "/opt/check.py"))), "--host", "claude", "--scope", "local")
+    result = run("verify", "--scope", "local")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "claude (Claude Code)\n"
+        "  local  .claude/settings.local.json\n"
+        "    tiny 1.0.0\n"
+        "      ok           check  PreToolUse (last)\n"
+        "  note: Claude starts all of an event's matching hooks at once and does not wait for one before the next, "
+        "so file order is not execution order\n"
+        "codex (Codex)\n"
+        "  note: Codex has no local scope (it has user, project); nothing to check\n"
+        "cursor (Cursor)\n"
+        "  note: Cursor has no local scope (it has user, project, managed); nothing to check\n"
+        "gemini (Gemini CLI)\n"
+        "  note: Gemini CLI has no local scope (it has system-defaults, user, project, system); nothing to check\n"
+        "verify: ok\n")
+    bogus = run("verify", "--scope", "bogus")
+    assert bogus.exit_code == 2
+    assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Claude Code: user, project, local, managed; "
+                            "Codex: user, project; Cursor: user, project, managed; Gemini CLI: system-defaults, user, project, "
+                            "system)\n")
+
+
+# -- case 7: dry run ------------------------------------------------------------------------------
+
+def test_case7_dry_run_speaks_of_what_it_would_do_with_the_patch_only_on_request(run, write_bundle, home) -> None:
+    bundle = str(write_bundle(CHECK.replace("{bundle_dir}/check.py", "/opt/check.py")))
+    result = run("install", bundle, "--host", "claude", "--scope", "user", "--dry-run")
+    assert result.exit_code == 0
+    path = f"{home}/.claude/settings.json"
+    assert result.stdout == (
+        f"claude user {path}: would install tiny 1.0.0 (1 hook)\n"
+        "--- /dev/null\n"
+        f"+++ {path}\n"
+        "@@ -0,0 +1,14 @@\n"
+        "+{\n" '+  "hooks": {\n' '+    "PreToolUse": [\n' "+      {\n" '+        "hooks": [\n' "+          {\n"
+        '+            "type": "command",\n' '+            "command": "python3 /opt/check.py # hookweave:tiny/check"\n'
+        "+          }\n" "+        ]\n" "+      }\n" "+    ]\n" "+  }\n" "+}\n"
+        "record settings.hookweave.json would be written\n"
+        "dry run: nothing written\n")
+    assert not (home / ".claude").exists()
+    patched = run("install", bundle, "--host", "claude", "--scope", "user", "--dry-run", "--patch")
+    assert f"JSON Patch (RFC 6902) for {path}:\n[\n  {{\n    \"op\": \"add\",\n" in patched.stdout
+    run("install", bundle, "--host", "claude", "--scope", "user")
+    again = run("install", bundle, "--host", "claude", "--scope", "user", "--dry-run")
+    assert again.stdout == f"claude user {path}: tiny 1.0.0 already installed\ndry run: nothing written\n"
+    gone = run("uninstall", "tiny", "--host", "claude", "--scope", "user", "--dry-run")
+    assert gone.stdout.splitlines()[0] == f"claude user {path}: would remove tiny 1.0.0"
+
+
+def test_case7_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch, capsys) -> None:
+    from hookweave.core import console
+
+    class Tty:
+        def __init__(self) -> None:
+            self.text = ""
+
+        def isatty(self) -> bool:
+            return True
+
+        def write(self, text: str) -> None:
+            self.text += text
+
+        def flush(self) -> None:
+            pass
+
+    tty = Tty()
+    monkeypatch.setattr("sys.stdout", tty)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    console.out("+added", "ok")
+    assert tty.text == "\x1b[32m\x1b[22m+added\x1b[0m\n"
+    monkeypatch.setenv("NO_COLOR", "")
+    console.out("+added", "ok")
+    assert tty.text.endswith("\n+added\n")
+
+
+# -- case 8: every error under --json is JSON ------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "error"), [
+    (["uninstall", "--json"], "hooks uninstall: Missing argument 'name'"),
+    (["verify", "--json", "--bogus"], "hooks verify: No such option: --bogus (Possible options: --host)"),
+    (["install", "--json", "--host"], "hooks: Option '--host' requires an argument"),
+    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: claude, codex, cursor, gemini (or all)"),
+])
+def test_case8_usage_errors_under_json_are_json_on_stdout(argv, error) -> None:
+    import os
+    import subprocess
+    import sys
+
+    hooks = str(Path(sys.executable).parent / "hooks")  # the installed command, through main()
+    done = subprocess.run([hooks, *argv], capture_output=True, text=True, env=os.environ)
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {"error": error, "exit_code": 2}
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+# -- case 9: -h, and a folder without a manifest ----------------------------------------------------
+
+def test_case9_dash_h_is_help(run) -> None:
+    assert run("-h").stdout == run("--help").stdout
+    assert run("install", "-h").stdout.startswith("Usage: root install [OPTIONS] [bundle]\n")  # root: CliRunner's name
+
+
+def test_case9_a_folder_without_a_manifest_says_so(run, tmp_path) -> None:
+    (tmp_path / "empty").mkdir()
+    for spec, shown in ((str(tmp_path / "empty"), str(tmp_path / "empty")), (".", ".")):
+        result = run("install", spec, "--host", "claude")
+        assert result.exit_code == 2
+        assert result.stderr == (f"hooks: {shown}: a folder without hookweave.toml; write one (hooks init scaffolds it) "
+                                 "or pass a manifest path or template name\n")
