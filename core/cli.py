@@ -58,23 +58,11 @@ def _registry():
     return HostRegistry(get_plugin_manager())
 
 
-def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str):
-    """Hosts and scope from the flags, or asked on a terminal; returns (hosts, scope, asked)."""
-    if hosts:
-        return registry.resolve(hosts), scope or "project", False
-    from hookweave.core import prompts
+def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None):
+    """Hosts and scope from the flags, or asked on a terminal (``interactive``); returns (hosts, scope, asked)."""
+    from hookweave.core import interactive
 
-    if not prompts.interactive():
-        raise BadInput(
-            f"{command}: --host is required without a terminal; e.g. --host claude "
-            f"(registered: {', '.join(registry.names())}, or all)"
-        )
-    choices = [(n, registry.info(n).cls.title, registry.get(n).detect()) for n in registry.names()]
-    chosen = registry.resolve(prompts.ask_hosts(choices))
-    if scope is None:
-        common = [s for s in chosen[0].scopes if all(s in h.scopes for h in chosen)]
-        scope = prompts.ask_scope(tuple(common), "project")
-    return chosen, scope, True
+    return interactive.choose_hosts(registry, hosts, scope, command, bundle)
 
 
 @app.command()
@@ -93,7 +81,7 @@ def install(
     as_json: JsonOpt = False,
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
-    from hookweave.core import bundles, installer, report
+    from hookweave.core import bundles, installer
 
     registry = _registry()
     loaded = bundles.load_bundle(bundle, registry.names())
@@ -101,15 +89,12 @@ def install(
     folder = projects.folders(hosts, project)
     targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
     if asked and not yes and not dry_run:
-        from hookweave.core import prompts
+        from hookweave.core import interactive
 
-        preview = installer.install(targets, loaded, folder, force=force, dry_run=True)
-        report.print_plans(preview, dry_run=True)
-        if not any(p.changed for p in preview) or not prompts.confirm("Write these changes?"):
-            console.out("nothing written")
-            return
-        if not trust and any(h.needs_trust for h in hosts):
-            trust = prompts.confirm("Codex runs only hooks you trust. Mark these hooks trusted in Codex?")
+        trust = trust or interactive.ask_trust(hosts)
+        preview = installer.install(targets, loaded, folder, force=force, dry_run=True, trust=trust)
+        if not interactive.confirmed(preview, "Write these changes?"):
+            return interactive.nothing_written()
     plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
     projects.annotate(plans, folder, explicit=bool(project))
     _show("install", plans, dry_run, as_json, patch)
@@ -124,6 +109,7 @@ def uninstall(
     scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
     project: ProjectOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     dry_run: DryRunOpt = False,
     patch: PatchOpt = False,
     as_json: JsonOpt = False,
@@ -132,9 +118,15 @@ def uninstall(
     from hookweave.core import installer
 
     registry = _registry()
-    hosts, chosen_scope, _ = _choose_hosts(registry, host, scope, "uninstall")
+    hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "uninstall", name)
     folder = projects.folders(hosts, project)
     targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
+    if asked and not yes and not dry_run:
+        from hookweave.core import interactive
+
+        preview = installer.uninstall(targets, name, folder, force=force, dry_run=True)
+        if not interactive.confirmed(preview, f"Remove {name} as shown?"):
+            return interactive.nothing_written()
     plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run)
     projects.annotate(plans, folder, explicit=bool(project))
     _show("uninstall", plans, dry_run, as_json, patch)

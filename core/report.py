@@ -53,9 +53,9 @@ def _finding_line(f: Finding) -> str:
     return f"{f.level}: {who + ': ' if who else ''}{f.message}"
 
 
-def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False) -> None:
+def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, footer: bool = True) -> None:
     """Per file a summary line and its findings; with ``dry_run`` the diff (coloured on a terminal),
-    and with ``patch`` the JSON Patch too."""
+    and with ``patch`` the JSON Patch too. ``footer=False``: a preview before a question."""
     for plan in plans:
         t = plan.target
         console.out(f"{t.host.name} {t.scope} {t.shown}: " + "; ".join(_tense(a, dry_run) for a in plan.actions), "head")
@@ -74,6 +74,8 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False) ->
     if problems:  # issue 13 case 3: exit 0 (the files are right), but say plainly that verify would not pass
         console.out(f"{'would be ' if dry_run else ''}written, but verify would fail: {problems} problem{'s' if problems != 1 else ''} "
                     "above; fix each as it says, then run hooks verify", "warning")
+    if not footer:
+        return
     if dry_run:
         console.out("dry run: nothing written")
     elif any(p.changed for p in plans):
