@@ -78,6 +78,32 @@ def annotate(plans: list, folders: dict[str, Path], explicit: bool) -> None:
             continue
         seen.add(host.name)
         plan.findings[:0] = location_notes(host, folders[host.name], explicit)
+        if plan.target.scope == "local":
+            plan.findings += git_hint([plan.target.path, plan.target.record_path])
+
+
+def git_hint(files: list[Path]) -> list[Finding]:
+    """Local settings are personal: say whether git would pick them (and their record) up."""
+    import shutil
+    import subprocess
+
+    folder = files[0].parent
+    if paths.git_root(folder) is None or shutil.which("git") is None:
+        return []
+    try:
+        done = subprocess.run(["git", "check-ignore", "--", *map(str, files)], cwd=folder, capture_output=True,
+                              text=True, timeout=10, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if done.returncode not in (0, 1):  # 128: not a repository git can read; nothing to say
+        return []
+    ignored = {Path(line).name for line in done.stdout.splitlines()}
+    tracked_risk = [f for f in files if f.name not in ignored]
+    if not tracked_risk:
+        return [Finding("note", "local settings and their record are ignored by git: they stay on this machine")]
+    names = " ".join(paths.display(f) for f in tracked_risk)
+    return [Finding("note", f"local settings are personal, but git does not ignore {names}; "
+                            f"keep them out of commits: add them to .gitignore")]
 
 
 def elsewhere_note(host: Host, folder: Path, explicit: bool) -> list[Finding]:

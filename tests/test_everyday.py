@@ -329,3 +329,26 @@ def test_case9_a_folder_without_a_manifest_says_so(run, tmp_path) -> None:
         assert result.exit_code == 2
         assert result.stderr == (f"hooks: {shown}: a folder without hookweave.toml; write one (hooks init scaffolds it) "
                                  "or pass a manifest path or template name\n")
+
+
+# -- a local-scope install: keep it out of git ------------------------------------------------------
+
+def test_local_scope_install_says_whether_git_ignores_it(run, project, write_bundle) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    bundle = str(write_bundle(CHECK.replace("{bundle_dir}/check.py", "/opt/check.py")))
+    result = run("install", bundle, "--host", "claude", "--scope", "local")
+    assert result.stdout == (
+        "claude local .claude/settings.local.json: installed tiny 1.0.0 (1 hook)\n"
+        "  note: local settings are personal, but git does not ignore .claude/settings.local.json "
+        ".claude/settings.local.hookweave.json; keep them out of commits: add them to .gitignore\n"
+        "Restart running sessions of Claude Code: hooks load at session start.\n")
+    (project / ".gitignore").write_text(".claude/settings.local.json\n.claude/*.hookweave.json\n")
+    run("uninstall", "tiny", "--host", "claude", "--scope", "local")
+    again = run("install", bundle, "--host", "claude", "--scope", "local")
+    assert again.stdout.splitlines()[1] == "  note: local settings and their record are ignored by git: they stay on this machine"
+    assert "git" not in run("install", bundle, "--host", "claude").stdout  # project scope: meant to be committed
