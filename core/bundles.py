@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
     candidate = Path(spec) if spec else Path("hookweave.toml")
     if candidate.is_dir():
         candidate = candidate / "hookweave.toml"
-        if not candidate.exists():
+        if not os.path.lexists(candidate):  # a dangling link is a manifest that is missing: said below
             raise BadInput(f"{paths.printable(spec or '.')}: a folder without hookweave.toml; "
                            "write one (hooks init scaffolds it) or pass a manifest path or template name")
     if not candidate.exists() and spec and "/" not in spec and not spec.endswith(".toml"):
