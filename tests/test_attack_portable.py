@@ -5,8 +5,8 @@
    backslashes, Gemini's own variable names), installed for each host with a project variable.
    Invariants per case: the settings file parses and names no absolute path; the rendered command,
    run by ``sh -c`` in a *copy* of the project at another hostile path with the host's variable
-   set there, runs the copy's script with the argv the manifest gave; uninstall gives the file
-   back byte for byte.
+   set there (for Gemini, substituted into the text with Gemini's own quoting, as it does), runs
+   the copy's script with the argv the manifest gave; uninstall gives the file back byte for byte.
 2. Project-root lookup. Random trees (a git root or none, an empty ``.git``, a ``.git`` file,
    ``.codex`` folders at random levels): for each host, the folder install writes to is the one
    the host reads (Claude, Gemini: the start folder; Codex: the nearest ``.codex`` up to the git
@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import attack_size
+from tests.test_security import _gemini_quote
 
 pytestmark = pytest.mark.attack
 
@@ -72,6 +73,8 @@ def test_portable_commands_run_from_any_clone(run, project, tmp_path, monkeypatc
         assert str(project) not in command  # nothing of this machine's paths in the committed file
         clone = tmp_path / f"clone-{i}" / _name(rng) / "proj"
         shutil.copytree(project, clone)
+        if host == "gemini":  # Gemini puts its variables into the text, quoted, before its shell sees it (HOSTS.md 4.4)
+            command = command.replace("$GEMINI_PROJECT_DIR", _gemini_quote(str(clone)))
         done = subprocess.run(["sh", "-c", command], cwd=clone, capture_output=True, text=True, input="{}",
                               env={"PATH": os.environ["PATH"], variable: str(clone)})
         cases += 1

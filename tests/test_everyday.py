@@ -108,7 +108,7 @@ CASE2 = {
     "claude": (".claude/settings.json", '{\n  "model": "x"\n}\n', NESTED.replace("  // the operator's own\n", "").format(
         event="PreToolUse", name="", command='python3 \\"$CLAUDE_PROJECT_DIR\\"/\'tools/my tiny\'/check.py')),
     "gemini": (".gemini/settings.json", OPERATOR, NESTED.format(
-        event="BeforeTool", name='\n            "name": "tiny/check",', command="python3 $GEMINI_PROJECT_DIR/'tools/my tiny'/check.py")),
+        event="BeforeTool", name='\n            "name": "tiny/check",', command='python3 \\"${GEMINI_PROJECT_DIR}\\"/\'tools/my tiny\'/check.py')),
     "cursor": (".cursor/hooks.json", "{}\n", '{\n  "hooks": {\n    "preToolUse": [\n      {\n        "command": "python3 '
                '\\"$CURSOR_PROJECT_DIR\\"/\'tools/my tiny\'/check.py # hookweave:tiny/check"\n      }\n    ]\n  },\n  "version": 1\n}\n'),
 }
