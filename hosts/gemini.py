@@ -3,7 +3,7 @@
 Facts: shared/HOSTS.md section 4. Gemini has no settings-level env, so a bundle's env vars go into
 each hook's own ``env``. A bundle that asks for ordered execution gets ``"sequential": true``,
 which makes the *whole* event sequential across every scope. Gemini substitutes
-``$GEMINI_PROJECT_DIR`` in the text with a path quoted by shell-quote, which writes ``\!`` inside
+``$GEMINI_PROJECT_DIR`` in the text with a path quoted by shell-quote, which writes ``\\!`` inside
 double quotes (kept by sh): a project path holding ``'`` and ``!`` breaks. So the project folder is
 written ``"${GEMINI_PROJECT_DIR}"``, which the substitution's pattern does not match, and the shell
 reads the variable Gemini exports to every hook (gemini-cli 0.61 ``expandCommand``; tests/e2e).
