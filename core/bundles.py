@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,8 +19,11 @@ def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
     candidate = Path(spec) if spec else Path("hookweave.toml")
     if candidate.is_dir():
         candidate = candidate / "hookweave.toml"
+        if not os.path.lexists(candidate):  # a dangling link is a manifest that is missing: said below
+            raise BadInput(f"{paths.printable(spec or '.')}: a folder without hookweave.toml; "
+                           "write one (hooks init scaffolds it) or pass a manifest path or template name")
     if not candidate.exists() and spec and "/" not in spec and not spec.endswith(".toml"):
-        candidate = _template_dir() / spec / "hookweave.toml"
+        candidate = template_dir() / spec / "hookweave.toml"
         if not candidate.exists():
             names = ", ".join(template_names()) or "none"
             raise BadInput(f"no bundle {spec!r}: not a path, and not a template (templates: {names})")
@@ -64,7 +68,7 @@ def _surrogate(char: str) -> bool:
     return "\ud800" <= char <= "\udfff"
 
 
-def _template_dir() -> Path:
+def template_dir() -> Path:
     """The shipped templates' folder. The package is always a folder on disk (we ship no zip), so
     its path is enough; ``importlib.resources`` would add 3 ms (zipfile, tempfile) to every run."""
     import hookweave.templates
@@ -73,4 +77,4 @@ def _template_dir() -> Path:
 
 
 def template_names() -> list[str]:
-    return sorted(p.name for p in _template_dir().iterdir() if (p / "hookweave.toml").is_file())
+    return sorted(p.name for p in template_dir().iterdir() if (p / "hookweave.toml").is_file())

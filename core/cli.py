@@ -10,10 +10,13 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from hookweave.core import console, paths
+from hookweave.core import console, projects
+from hookweave.core.cli_group import JsonErrorsGroup, complete_bundles, complete_hosts, completion_option
 from hookweave.core.errors import BadInput, HooksError
 
 app = typer.Typer(
+    cls=JsonErrorsGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -21,10 +24,12 @@ app = typer.Typer(
     help="Install AI coding-agent hooks into Claude Code and other agents, verify them, and take them out again.",
 )
 
-HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name or 'all'; repeat for several.")]
-ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: current folder).")]
+HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name or 'all'; repeat for several.",
+                                                      autocompletion=complete_hosts)]
+ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: the one each host uses when started here).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
-DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff and the JSON Patch.")]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff (--patch: and the JSON Patch).")]
+PatchOpt = Annotated[bool, typer.Option("--patch", help="With --dry-run, print each file's JSON Patch (RFC 6902) too.")]
 
 
 def handled(func: Callable) -> Callable:
@@ -53,23 +58,11 @@ def _registry():
     return HostRegistry(get_plugin_manager())
 
 
-def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str):
-    """Hosts and scope from the flags, or asked on a terminal; returns (hosts, scope, asked)."""
-    if hosts:
-        return registry.resolve(hosts), scope or "project", False
-    from hookweave.core import prompts
+def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None):
+    """Hosts and scope from the flags, or asked on a terminal (``interactive``); returns (hosts, scope, asked)."""
+    from hookweave.core import interactive
 
-    if not prompts.interactive():
-        raise BadInput(
-            f"{command}: --host is required without a terminal; e.g. --host claude "
-            f"(registered: {', '.join(registry.names())}, or all)"
-        )
-    choices = [(n, registry.info(n).cls.title, registry.get(n).detect()) for n in registry.names()]
-    chosen = registry.resolve(prompts.ask_hosts(choices))
-    if scope is None:
-        common = [s for s in chosen[0].scopes if all(s in h.scopes for h in chosen)]
-        scope = prompts.ask_scope(tuple(common), "project")
-    return chosen, scope, True
+    return interactive.choose_hosts(registry, hosts, scope, command, bundle)
 
 
 @app.command()
@@ -84,60 +77,68 @@ def install(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace entries of this bundle that the operator edited.")] = False,
     trust: Annotated[bool, typer.Option("--trust", help="Codex: mark the installed hooks trusted in ~/.codex/config.toml.")] = False,
+    patch: PatchOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
-    from hookweave.core import bundles, installer, report
+    from hookweave.core import bundles, installer
 
     registry = _registry()
     loaded = bundles.load_bundle(bundle, registry.names())
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
-    folder = paths.project_dir(project)
-    targets = [installer.target(h, chosen_scope, folder) for h in hosts]
+    folder = projects.folders(hosts, project)
+    targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
     if asked and not yes and not dry_run:
-        from hookweave.core import prompts
+        from hookweave.core import interactive
 
-        preview = installer.install(targets, loaded, folder, force=force, dry_run=True)
-        report.print_plans(preview, dry_run=True)
-        if not any(p.changed for p in preview) or not prompts.confirm("Write these changes?"):
-            console.out("nothing written")
-            return
-        if not trust and any(h.needs_trust for h in hosts):
-            trust = prompts.confirm("Codex runs only hooks you trust. Mark these hooks trusted in Codex?")
+        trust = trust or interactive.ask_trust(hosts)
+        preview = installer.install(targets, loaded, folder, force=force, dry_run=True, trust=trust)
+        if not interactive.confirmed(preview, "Write these changes?"):
+            return interactive.nothing_written()
     plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
-    _show("install", plans, dry_run, as_json)
+    projects.annotate(plans, folder, explicit=bool(project))
+    _show("install", plans, dry_run, as_json, patch)
 
 
 @app.command()
 @handled
 def uninstall(
-    name: Annotated[str, typer.Argument(help="Name of the installed bundle.")],
+    name: Annotated[str, typer.Argument(help="Name of the installed bundle.", autocompletion=complete_bundles)],
     *,
     host: HostOpt = None,
     scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
     project: ProjectOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     dry_run: DryRunOpt = False,
+    patch: PatchOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Remove exactly what a bundle installed; keep everything else, byte for byte."""
     from hookweave.core import installer
 
     registry = _registry()
-    hosts, chosen_scope, _ = _choose_hosts(registry, host, scope, "uninstall")
-    folder = paths.project_dir(project)
-    targets = [installer.target(h, chosen_scope, folder) for h in hosts]
+    hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "uninstall", name)
+    folder = projects.folders(hosts, project)
+    targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
+    if asked and not yes and not dry_run:
+        from hookweave.core import interactive
+
+        preview = installer.uninstall(targets, name, folder, force=force, dry_run=True)
+        if not interactive.confirmed(preview, f"Remove {name} as shown?"):
+            return interactive.nothing_written()
     plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run)
-    _show("uninstall", plans, dry_run, as_json)
+    projects.annotate(plans, folder, explicit=bool(project))
+    _show("uninstall", plans, dry_run, as_json, patch)
 
 
-def _show(command: str, plans, dry_run: bool, as_json: bool) -> None:
+def _show(command: str, plans, dry_run: bool, as_json: bool, patch: bool = False) -> None:
     from hookweave.core import report
 
     if as_json:
         console.json_out(report.plans_json(command, plans, dry_run=dry_run))
     else:
-        report.print_plans(plans, dry_run=dry_run)
+        report.print_plans(plans, dry_run=dry_run, patch=patch)
 
 
 @app.command()
@@ -154,12 +155,15 @@ def verify(
 
     registry = _registry()
     hosts = registry.resolve(host or ["all"])
-    folder = paths.project_dir(project)
+    folder = projects.folders(hosts, project)
+    chosen = scopes.chosen_scopes(hosts, scope)
     reports = []
     for h in hosts:
-        if scope is not None and scope not in h.verify_scopes:
-            raise BadInput(f"--scope {scope}: {h.title} has scopes {', '.join(h.verify_scopes)}")
-        reports.append(scopes.verify_host(h, [scope] if scope else list(h.verify_scopes), folder))
+        rep = scopes.verify_host(h, chosen[h.name], folder[h.name])
+        rep.findings[:0] = projects.location_notes(h, folder[h.name], bool(project)) + scopes.scope_notes(h, scope)
+        if not rep.files:
+            rep.findings += projects.elsewhere_note(h, folder[h.name], bool(project))
+        reports.append(rep)
     if as_json:
         console.json_out(report.verify_json(reports))
     else:
@@ -175,10 +179,11 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
     from hookweave.core import scopes
 
     registry = _registry()
-    folder = paths.project_dir(project)
+    chosen = registry.resolve(host or ["all"])
+    folder = projects.folders(chosen, project)
     rows = []
-    for h in registry.resolve(host or ["all"]):
-        for scope, shown, rec in scopes.installed(h, folder):
+    for h in chosen:
+        for scope, shown, rec in scopes.installed(h, folder[h.name]):
             for name, b in sorted(rec.bundles.items()):
                 rows.append({"host": h.name, "scope": scope, "path": shown, "bundle": name,
                              "version": b.version, "hooks": sum(len(x.members) or 1 for x in b.hooks),
@@ -222,6 +227,10 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")] = False,
+    install_completion: Annotated[bool, typer.Option("--install-completion", callback=completion_option(True), is_eager=True,
+                                                     help="Install shell completion for your shell (see hooks completion).")] = False,
+    show_completion: Annotated[bool, typer.Option("--show-completion", callback=completion_option(False), is_eager=True,
+                                                  help="Print the completion script for your shell.")] = False,
 ) -> None:
     """hookweave: one manifest, every agent's hooks."""
 
@@ -236,6 +245,11 @@ def main() -> None:
     chosen = [c for c in app.registered_commands if c.callback is not None and c.callback.__name__ == wanted]
     if chosen:
         app.registered_commands = chosen
+    else:  # init, templates, doctor, completion (0.7 ms to define) load only when not another command
+        import hookweave.core.cli_setup  # noqa: F401
+
+        chosen = [c for c in app.registered_commands if c.callback is not None and c.callback.__name__ == wanted]
+        app.registered_commands = chosen or app.registered_commands
     app(prog_name="hooks")
 
 

@@ -50,3 +50,9 @@ class Stopped(HooksError):
     """The user stopped an interactive prompt."""
 
     exit_code = 130
+
+
+class NotInstalled(HooksError):
+    """Uninstall of a bundle that is not installed where it looked; the message lists what is."""
+
+    exit_code = EXIT_PROBLEM

@@ -3,6 +3,12 @@
 Locking the folder, not a lock file, leaves nothing behind; the kernel drops the lock when a
 process dies, so a killed run never blocks the next one, which also sweeps away the temp files
 a killed run left.
+
+Windows has no ``fcntl`` and cannot open a folder as a file: there each folder's lock is a byte
+locked with ``msvcrt.locking`` in a lock file named after the folder, in the temp folder (so the
+operator's folders still get nothing). Windows drops it too when a process dies. That path is
+proven on Linux with ``msvcrt`` stood in by a byte-range lock (tests/test_windows.py), not on
+Windows itself.
 """
 
 from __future__ import annotations
@@ -42,8 +48,6 @@ def locked(paths: list[Path]) -> Iterator[None]:
     and a run that creates it, holding the lock of what existed then, would otherwise write beside
     a run that started a moment later and locked the new folder.
     """
-    import fcntl
-
     required: dict[str, bool] = {}  # folder -> whether we must hold it (a parent we cannot open: best effort)
     for path in paths:
         folder = real(path).parent
@@ -57,18 +61,55 @@ def locked(paths: list[Path]) -> Iterator[None]:
     try:
         for folder in sorted(required):
             try:
-                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                fd = _open_lock(folder)
             except PermissionError:
                 if required[folder]:
                     raise
                 continue
             fds.append(fd)
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            _lock(fd)
         remove_stale_temps(paths)
         yield
     finally:
         for fd in reversed(fds):
-            os.close(fd)  # closing releases the flock
+            os.close(fd)  # closing releases the lock (flock, or msvcrt's byte lock)
+
+
+def _posix() -> bool:
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _open_lock(folder: str) -> int:
+    if _posix():
+        return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    import hashlib
+    import tempfile
+
+    where = Path(tempfile.gettempdir()) / "hookweave-locks"
+    where.mkdir(exist_ok=True)
+    name = hashlib.sha256(os.path.normcase(folder).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return os.open(where / f"{name}.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_NOINHERIT", 0), 0o600)
+
+
+def _lock(fd: int) -> None:
+    if _posix():
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    import msvcrt
+    import time
+
+    while True:  # LK_LOCK gives up after 10 s; a long run beside us is no error, so wait on
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return
+        except OSError:
+            time.sleep(0.05)
 
 
 def remove_stale_temps(paths: list[Path]) -> list[Path]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
 from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
-from hookweave.core.render import marker, shell_command
+from hookweave.core.render import marker, portable_ref, shell_command
 
 if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
     from hookweave.core.model import Bundle, HookForHost
@@ -66,6 +66,8 @@ class Host(ABC):
     comments: ClassVar[bool] = False
     comment_fix: ClassVar[str] = "remove the comment"
     project_ref: ClassVar[str] = "."
+    project_root_ref: ClassVar[str | None] = None  # the project folder as a shell word, if the host has one
+    project_lookup: ClassVar[str] = "cwd"  # which folder the host takes as the project (core/projects.py)
     hooks_key: ClassVar[str] = "hooks"
     execution: ClassVar[str] = ""
     order: ClassVar[str] = "file"
@@ -205,7 +207,8 @@ class Host(ABC):
         return "|".join(natives) if natives else None
 
     def command(self, hook: HookForHost, bundle: Bundle) -> str:
-        return shell_command(hook.command, bundle.directory, self.project_ref, marker(bundle.name, hook.id))
+        ref = None if bundle.portable is None else portable_ref(self.project_root_ref, bundle.portable)
+        return shell_command(hook.command, bundle.directory, self.project_ref, marker(bundle.name, hook.id), ref)
 
     # -- verify ----------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ scopes for verify and status lives in ``scopes``; finding and loading a bundle i
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 from hookweave.core import fileio, paths
 from hookweave.core.errors import BadInput
@@ -33,16 +33,32 @@ def target(host: Host, scope: str, project: Path) -> Target:
     return Target(host, scope, path, host.record_path(path), paths.display(path), missing == 0, missing)
 
 
+Projects = Path | Mapping[str, Path]  # one folder for every host, or each host's own (by name)
+
+
+def project_of(project: Projects, host: Host) -> Path:
+    return project if isinstance(project, Path) else project[host.name]
+
+
 def install(
-    targets: list[Target], bundle: Bundle, project: Path, *, force: bool, dry_run: bool, trust: bool = False
+    targets: list[Target], bundle: Bundle, project: Projects, *, force: bool, dry_run: bool, trust: bool = False
 ) -> list[FilePlan]:
     from hookweave.core.plan import plan_install
+    from hookweave.core.portable import for_target
 
-    inherited = {id(t): _inherited(t, project) for t in targets} if bundle.env else {}
+    inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env else {}
+    rendered = {id(t): for_target(bundle, t, project_of(project, t.host)) for t in targets}
+
+    def planner(t: Target, text: str | None, rec: str | None) -> FilePlan:
+        portable, notes = rendered[id(t)]
+        plan = plan_install(t, text, rec, portable, force=force, inherited=inherited.get(id(t)),
+                            project=project_of(project, t.host))
+        plan.findings += notes
+        return plan
+
     return run(
         targets,
-        lambda t, text, rec: plan_install(t, text, rec, bundle, force=force, inherited=inherited.get(id(t)),
-                                          project=project),
+        planner,
         dry_run=dry_run,
         force_hint="rerun with --force to replace it with the bundle's version",
         bundle=bundle.name,
@@ -77,7 +93,7 @@ def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _gate_findings(plans: list[FilePlan], project: Path, bundle: str) -> None:
+def _gate_findings(plans: list[FilePlan], projects: Projects, bundle: str) -> None:
     """Installed but inert, or firing twice, is worse than not installed: say so now, from the
     files as they will be after this install (planned texts and records over the disk), before
     anything is written. The same judgements as verify's: the gates, and this bundle's copies at
@@ -91,6 +107,7 @@ def _gate_findings(plans: list[FilePlan], project: Path, bundle: str) -> None:
         if plan.target.record_path is None:
             continue  # a companion file, checked with its main file
         host = plan.target.host
+        project = project_of(projects, host)
         read = {scope: read_scope(host, scope, project, planned, parsed) for scope in host.verify_scopes}
         docs = {scope: doc for scope, (doc, _, _) in read.items()}
         docs.update({label: read_context(host, path, planned) for label, path in host.context_paths(project).items()})
@@ -100,7 +117,7 @@ def _gate_findings(plans: list[FilePlan], project: Path, bundle: str) -> None:
                           if f.level == "problem" and f.bundle == bundle]
 
 
-def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, dry_run: bool) -> list[FilePlan]:
+def uninstall(targets: list[Target], name: str, project: Projects, *, force: bool, dry_run: bool) -> list[FilePlan]:
     from hookweave.core.plan import plan_uninstall
 
     plans = run(
@@ -111,14 +128,31 @@ def uninstall(targets: list[Target], name: str, project: Path, *, force: bool, d
         bundle=name,
         force=force,
     )
-    for plan in plans:
-        if plan.changed or plan.target.record_path is None:
-            continue
-        try:
-            elsewhere = [scope for scope, _, rec in installed(plan.target.host, project) if name in rec.bundles]
-        except BadInput:
-            continue  # only a hint; verify and status name the record they cannot read
-        if elsewhere:
-            plan.actions.append(f"it is installed at {' and '.join(elsewhere)} scope: pass --scope {elsewhere[0]}")
+    if not any(p.changed for p in plans):
+        _not_found(plans, name, project)
     return plans
 
+
+def _not_found(plans: list[FilePlan], name: str, project: Projects) -> None:
+    """Nothing to remove: a typo or the wrong scope. Exit 1 naming what is installed (did you mean)."""
+    import difflib
+
+    from hookweave.core.errors import NotInstalled
+
+    here: dict[str, list[str]] = {}  # bundle -> "host scope" where it is installed
+    for host in dict.fromkeys(p.target.host for p in plans if p.target.record_path is not None):
+        try:
+            for scope, _, rec in installed(host, project_of(project, host)):
+                for bundle in rec.bundles:
+                    here.setdefault(bundle, []).append(f"{host.name} {scope}")
+        except BadInput:
+            continue  # only a hint; verify and status name the record they cannot read
+    scopes = sorted({f"{p.target.host.name} {p.target.scope}" for p in plans if p.target.record_path is not None})
+    message = f"{paths.printable(name)} is not installed at {', '.join(scopes)}"
+    if name in here:
+        scope = here[name][0].split()[1]
+        raise NotInstalled(f"{message}; it is installed at {', '.join(here[name])}: pass --scope {scope}")
+    close = difflib.get_close_matches(name, list(here), n=1, cutoff=0.5)  # tyni -> tiny is 0.5
+    listed = "; ".join(f"{b} ({', '.join(w)})" for b, w in sorted(here.items())) or "nothing"
+    hint = f"did you mean {close[0]}? " if close else ""
+    raise NotInstalled(f"{message}; {hint}installed: {listed}")

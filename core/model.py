@@ -51,6 +51,7 @@ class Bundle(NamedTuple):
     directory: Path
     sequential: bool = False  # ask hosts that can (Gemini) to run an event's hooks in order
     order: str = "alone"  # "chain": an event's hooks run one after another through one registration
+    portable: str | None = None  # the bundle folder relative to the install's project (POSIX), when inside it
 
 
 class HookForHost(NamedTuple):

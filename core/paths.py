@@ -72,3 +72,16 @@ def printable(text: str) -> str:
     except UnicodeEncodeError:  # a lone surrogate that stands for no byte: escaped below
         pass
     return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def git_root(folder: Path) -> Path | None:
+    """The nearest folder from ``folder`` upwards holding ``.git`` (a worktree's ``.git`` file, or a
+    ``.git`` folder with a ``HEAD``: an empty one makes no repository, as git and Codex agree)."""
+    for above in [folder, *folder.parents]:
+        dot_git = above / ".git"
+        try:
+            if dot_git.is_file() or (dot_git / "HEAD").exists():
+                return above
+        except OSError:  # an unreadable folder on the way up: no repository we can see
+            return None
+    return None

@@ -22,15 +22,17 @@ def _ask(question):
     return answer
 
 
-def ask_hosts(choices: list[tuple[str, str, bool]]) -> list[str]:
-    """Pick hosts from ``(name, title, detected)``; detected ones start ticked."""
+def ask_hosts(choices: list[tuple[str, str, bool]], question: str = "Install into which agents?",
+              unticked: str = "not detected") -> list[str]:
+    """Pick hosts from ``(name, title, ticked)``: detected ones for install, those holding the bundle
+    for uninstall; ``unticked`` says why the others are not ticked."""
     import questionary
 
     picked = _ask(
         questionary.checkbox(
-            "Install into which agents?",
+            question,
             choices=[
-                questionary.Choice(f"{title} ({name}){'' if seen else ' - not detected'}", value=name, checked=seen)
+                questionary.Choice(f"{title} ({name}){'' if seen else ' - ' + unticked}", value=name, checked=seen)
                 for name, title, seen in choices
             ],
             validate=lambda chosen: bool(chosen) or "pick at least one",

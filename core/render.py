@@ -28,23 +28,35 @@ def marker_in(command: object) -> tuple[str, str] | None:
 
 
 def shell_command(
-    command: str | tuple[str, ...], bundle_dir: Path, project_ref: str, tag: str
+    command: str | tuple[str, ...], bundle_dir: Path, project_ref: str, tag: str, bundle_ref: str | None = None
 ) -> str:
     """Render for a POSIX shell (``sh -c``, ``$SHELL -lc``): argv words quoted, placeholders filled.
 
     ``project_ref`` is the host's own project variable as a shell word, e.g. ``"$CLAUDE_PROJECT_DIR"``.
+    ``bundle_ref``, when given, is the shell word ``{bundle_dir}`` becomes instead of the absolute
+    folder (``portable_ref``: a bundle inside the project, reached through the host's variable).
     In a string command the placeholders become shell-quoted words, so do not quote them yourself.
     """
     if isinstance(command, tuple):
-        body = " ".join(_argv_word(arg, bundle_dir, project_ref) for arg in command)
+        body = " ".join(_argv_word(arg, bundle_dir, project_ref, bundle_ref) for arg in command)
     else:
-        body = command.replace("{bundle_dir}", _quote(str(bundle_dir)))
+        body = command.replace("{bundle_dir}", bundle_ref or _quote(str(bundle_dir)))
         body = body.replace("{project_dir}", project_ref)
     # A marker on the last line of a multi-line command would end a here-document early.
     return body + ("\n" if "\n" in body else " ") + tag
 
 
-def _argv_word(arg: str, bundle_dir: Path, project_ref: str) -> str:
+def portable_ref(root_ref: str, relative: str) -> str:
+    """The shell word for a folder ``relative`` (POSIX, ``.`` for the root itself) to the project
+    folder, which the host's shell reaches as ``root_ref``: ``"$CLAUDE_PROJECT_DIR"/tools/guard``."""
+    return root_ref if relative in ("", ".") else f"{root_ref}/{_quote(relative)}"
+
+
+def _argv_word(arg: str, bundle_dir: Path, project_ref: str, bundle_ref: str | None = None) -> str:
+    if bundle_ref is not None:
+        pieces = arg.split("{bundle_dir}")
+        word = bundle_ref.join(_argv_word(p, bundle_dir, project_ref) if p else "" for p in pieces)
+        return word or "''"
     arg = arg.replace("{bundle_dir}", str(bundle_dir))
     pieces = arg.split("{project_dir}")
     word = project_ref.join(_quote(p) if p else "" for p in pieces)

@@ -20,9 +20,32 @@ def unified_diff(plan: FilePlan) -> str:
     shown = plan.target.shown
     old = (plan.old_text or "").splitlines(keepends=True)
     new = (plan.new_text or "").splitlines(keepends=True)
-    lines = difflib.unified_diff(old, new, f"a/{shown}" if plan.old_text is not None else "/dev/null",
-                                 f"b/{shown}" if plan.new_text is not None else "/dev/null")
+    relative = not shown.startswith("/")  # git's a/ b/ prefixes only make sense before a relative path
+    lines = difflib.unified_diff(old, new, ("a/" if relative else "") + shown if plan.old_text is not None else "/dev/null",
+                                 ("b/" if relative else "") + shown if plan.new_text is not None else "/dev/null")
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+_WOULD = {"installed ": "would install ", "upgraded ": "would upgrade ", "updated ": "would update ",
+          "removed ": "would remove ", "hook trust state": "would record the hook trust state"}
+
+
+def _tense(action: str, dry_run: bool) -> str:
+    """A dry run speaks of what it would do, not of what it did."""
+    for done, would in _WOULD.items() if dry_run else ():
+        if action.startswith(done):
+            return would + action[len(done):]
+    return action.replace("; nothing written", "") if dry_run else action
+
+
+def _diff_style(line: str) -> str | None:
+    if line.startswith(("+++", "---")):
+        return "head"
+    return {"+": "ok", "-": "problem", "@": "note"}.get(line[:1])
+
+
+def _inactive(plans: list[FilePlan]) -> int:
+    return sum(1 for p in plans for f in p.findings if f.level == "problem")
 
 
 def _finding_line(f: Finding) -> str:
@@ -30,10 +53,12 @@ def _finding_line(f: Finding) -> str:
     return f"{f.level}: {who + ': ' if who else ''}{f.message}"
 
 
-def print_plans(plans: list[FilePlan], *, dry_run: bool) -> None:
+def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, footer: bool = True) -> None:
+    """Per file a summary line and its findings; with ``dry_run`` the diff (coloured on a terminal),
+    and with ``patch`` the JSON Patch too. ``footer=False``: a preview before a question."""
     for plan in plans:
         t = plan.target
-        console.out(f"{t.host.name} {t.scope} {t.shown}: " + "; ".join(plan.actions), "head")
+        console.out(f"{t.host.name} {t.scope} {t.shown}: " + "; ".join(_tense(a, dry_run) for a in plan.actions), "head")
         for f in plan.findings:
             console.out("  " + _finding_line(f), f.level)
         if dry_run and plan.changed and t.path.name.endswith(".hookweave-chain.py"):  # not 500 lines of diff
@@ -41,14 +66,20 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool) -> None:
             console.out(f"the chain runner hookweave ships ({len((plan.new_text or plan.old_text or '').splitlines())} "
                         f"lines) would be {verb}: {t.shown}")
         elif dry_run and plan.changed:
-            diff = unified_diff(plan)
-            if diff:
-                console.out(diff.rstrip("\n"))
+            for line in unified_diff(plan).splitlines():
+                console.out(line, _diff_style(line))
+            if patch and plan.ops:
                 console.out(f"JSON Patch (RFC 6902) for {t.shown}:")
                 console.out(json.dumps(plan.ops, indent=2, ensure_ascii=False))
             verb = "removed" if plan.new_record is None else "written"
             if plan.old_record != plan.new_record and t.record_path is not None:
                 console.out(f"record {t.record_path.name} would be {verb}")
+    problems = _inactive(plans)
+    if problems:  # issue 13 case 3: exit 0 (the files are right), but say plainly that verify would not pass
+        console.out(f"{'would be ' if dry_run else ''}written, but verify would fail: {problems} problem{'s' if problems != 1 else ''} "
+                    "above; fix each as it says, then run hooks verify", "warning")
+    if not footer:
+        return
     if dry_run:
         console.out("dry run: nothing written")
     elif any(p.changed for p in plans):
@@ -71,7 +102,8 @@ def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[st
         }
         for p in plans
     ]
-    return {"command": command, "dry_run": dry_run, "changed": any(p.changed for p in plans), "files": files}
+    return {"command": command, "dry_run": dry_run, "changed": any(p.changed for p in plans),
+            "active": not _inactive(plans), "files": files}
 
 
 def print_verify(reports: list[HostReport]) -> None:

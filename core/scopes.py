@@ -182,3 +182,20 @@ def same_file_scopes(host: Host, project: Path) -> dict[str, str]:
         else:
             seen[where] = scope
     return aliases
+
+
+def chosen_scopes(hosts: list[Host], scope: str | None) -> dict[str, list[str]]:
+    """Per host, the scopes ``verify --scope`` checks: all by default; with ``--scope``, that scope
+    where the host has it and none where it does not (a note says so); a scope no host has is bad input."""
+    if scope is None:
+        return {h.name: list(h.verify_scopes) for h in hosts}
+    if not any(scope in h.verify_scopes for h in hosts):
+        known = "; ".join(f"{h.title}: {', '.join(h.verify_scopes)}" for h in hosts)
+        raise BadInput(f"--scope {paths.printable(scope)}: no host here has that scope ({known})")
+    return {h.name: [scope] if scope in h.verify_scopes else [] for h in hosts}
+
+
+def scope_notes(host: Host, scope: str | None) -> list[Finding]:
+    if scope is None or scope in host.verify_scopes:
+        return []
+    return [Finding("note", f"{host.title} has no {scope} scope (it has {', '.join(host.verify_scopes)}); nothing to check")]

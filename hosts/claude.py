@@ -43,6 +43,7 @@ class ClaudeCodeHost(NestedGroupsHost):
     comments = False
     comment_fix = "Claude ignores the whole file when it has a comment: remove it"
     project_ref = '"$CLAUDE_PROJECT_DIR"'
+    project_root_ref = '"$CLAUDE_PROJECT_DIR"'
     dedup_across_scopes = True  # keyed by type, shell, command, args and if: run_key
     dedup_keeps = "last"  # a Map: the first copy's place, the last copy's handler (tests/e2e: its timeout)
     order = "parallel"  # measured on 2.1.197: the hooks of one event overlap, whatever the file order

@@ -86,6 +86,8 @@ class CodexHost(NestedGroupsHost):
         "SessionStart SessionEnd UserPromptSubmit SubagentStart SubagentStop Stop Interrupt".split()
     )
     project_ref = '"$PWD"'  # Codex has no project variable; hooks run in the session's folder
+    project_root_ref = '"$(git rev-parse --show-toplevel)"'  # no variable; valid when the project is the git root
+    project_lookup = "codex"  # the nearest .codex up to the git root, else the root (core/projects.py)
     positional = False
     needs_trust = True
     order = "parallel"  # measured on 0.169: overlapping start and end; results re-sorted, any block wins

@@ -43,6 +43,8 @@ class CursorHost(FlatHost):
         "beforeTabFileRead afterTabFileEdit".split()
     )
     project_ref = '"$CURSOR_PROJECT_DIR"'
+    project_root_ref = '"$CURSOR_PROJECT_DIR"'
+    project_lookup = "git"  # the workspace Cursor opens: the repository, in practice [not measured]
     required = {"version": 1}
     dedup_known = False  # Cursor's documentation says nothing on running identical commands once
     execution = (

@@ -3,7 +3,10 @@
 Facts: shared/HOSTS.md section 4. Gemini has no settings-level env, so a bundle's env vars go into
 each hook's own ``env``. A bundle that asks for ordered execution gets ``"sequential": true``,
 which makes the *whole* event sequential across every scope. Gemini substitutes
-``$GEMINI_PROJECT_DIR`` with an already shell-quoted path, so it must not be quoted again.
+``$GEMINI_PROJECT_DIR`` in the text with a path quoted by shell-quote, which writes ``\\!`` inside
+double quotes (kept by sh): a project path holding ``'`` and ``!`` breaks. So the project folder is
+written ``"${GEMINI_PROJECT_DIR}"``, which the substitution's pattern does not match, and the shell
+reads the variable Gemini exports to every hook (gemini-cli 0.61 ``expandCommand``; tests/e2e).
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ class GeminiHost(NestedGroupsHost):
         "SessionStart SessionEnd PreCompress Notification".split()
     )
     comments = True
-    project_ref = "$GEMINI_PROJECT_DIR"
+    project_ref = '"${GEMINI_PROJECT_DIR}"'  # braced: out of reach of Gemini's textual substitution (above)
+    project_root_ref = project_ref
     dedup_across_scopes = True  # by name and command: run_key
     dedup_keeps = "first"  # tests/e2e: the user copy's timeout applied
     order = "sequential-flag"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import hookweave.core.cli_setup  # noqa: F401 - main() loads these commands on demand; tests call app directly
 from hookweave.core.cli import app
 
 

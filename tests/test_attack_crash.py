@@ -135,7 +135,10 @@ def test_killed_runs_leave_old_or_new_bytes_and_the_next_run_converges(host, pro
         start = time.monotonic()
         result = run(*_args(host, then))
         blocked += time.monotonic() - start > 5
-        assert result.exit_code == 0, (then, is_new, result.output)
+        # uninstall with no record left (killed before the install's record landed) has nothing to
+        # remove: exit 1 since issue 13, and no byte written
+        nothing = then == "uninstall" and after[1] is None
+        assert result.exit_code == (1 if nothing else 0), (then, is_new, result.output)
         state = _snapshot(files)
         duplicated += state[1] != target[then][1]  # a record whose bytes differ after a rerun
         assert all(_same(i, state[i], target[then][i]) for i in range(len(files))), f"{then} after a killed {op} ({is_new})"

@@ -202,15 +202,16 @@ def test_verify_counts_runs_as_the_host_does(run, tmp_path, monkeypatch, attack_
             folder.mkdir(exist_ok=True)
             (folder / "hookweave.toml").write_text(_manifest(case["timeout"][scope], case["matcher"][scope]))
             trust = ["--trust"] if host == "codex" and case["trust"][scope] else []
-            result = run("install", str(folder), "--host", host, "--scope", scope, *trust)
+            where = ("--project", str(project))
+            result = run("install", str(folder), "--host", host, "--scope", scope, *trust, *where)
             if result.exit_code == 1 and "by hand (the same command and matcher)" in result.stderr:
                 # issue 11: install refuses to add a hook the operator wrote by hand; --force replaces it
-                result = run("install", str(folder), "--host", host, "--scope", scope, "--force", *trust)
+                result = run("install", str(folder), "--host", host, "--scope", scope, "--force", *trust, *where)
             assert result.exit_code == 0, (case, result.stdout, result.stderr)
         for scope in case["scopes"]:
             _edit(case, scope, HOSTS[host].settings_path(scope, project), config)
         before = {p: p.read_bytes() for p in (tmp_path / f"case{i}").rglob("*") if p.is_file()}
-        result = run("verify", "--host", host)
+        result = run("verify", "--host", host, "--project", str(project))  # the subfolder, also under a git root
         after = {p: p.read_bytes() for p in (tmp_path / f"case{i}").rglob("*") if p.is_file()}
         wrong = _check(case, result.stdout) + (["verify wrote a file"] if before != after else [])
         wrong += [] if result.exit_code in (0, 1) else [f"exit {result.exit_code}"]

@@ -209,8 +209,8 @@ def test_a_bad_record_at_another_scope_does_not_fail_a_no_op_uninstall(run, proj
     user_record.parent.mkdir()
     user_record.write_text('{"hookweave_record": 1, "bundles": []}')
     result = run("uninstall", "guard", "--host", "claude")
-    assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("claude project .claude/settings.json: guard is not installed here\n")
+    assert result.exit_code == 1, result.output  # not installed (issue 13): a failure, but no crash on the bad record
+    assert result.stderr == "hooks: guard is not installed at claude project; installed: nothing\n"
     status = run("status", "--host", "claude")
     assert status.exit_code == 2
     assert status.stderr.startswith(f"hooks: {user_record}: bundles: must be an object, not a list; ")

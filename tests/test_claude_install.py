@@ -407,7 +407,7 @@ def test_a_lone_surrogate_in_the_operators_env_survives_override_and_uninstall(r
     assert run("verify", "--host", "claude").exit_code == 0
     assert run("install", bundle, "--host", "claude").stdout.startswith(
         "claude project .claude/settings.json: sur 1 already installed; nothing written\n")
-    for dry in (("--dry-run",), ("--dry-run", "--json")):  # the restored value is printed as its escape
+    for dry in (("--dry-run", "--patch"), ("--dry-run", "--json")):  # the restored value is printed as its escape
         preview = run("uninstall", "sur", "--host", "claude", *dry)
         assert preview.exit_code == 0, preview.output
         assert '"value": "a\\ud800b"' in preview.stdout

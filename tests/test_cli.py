@@ -12,10 +12,10 @@ def test_dry_run_prints_diff_and_patch_and_writes_nothing(run, project: Path, wr
     settings = project / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text('{\n    "model": "opus"\n}\n')
-    result = run("install", str(write_bundle(SMALL)), "--host", "claude", "--dry-run")
+    result = run("install", str(write_bundle(SMALL)), "--host", "claude", "--dry-run", "--patch")
     assert result.exit_code == 0, result.output
     assert result.stdout == (
-        "claude project .claude/settings.json: installed tiny 0.1.0 (1 hook)\n"
+        "claude project .claude/settings.json: would install tiny 0.1.0 (1 hook)\n"
         "--- a/.claude/settings.json\n"
         "+++ b/.claude/settings.json\n"
         "@@ -1,3 +1,15 @@\n"
@@ -65,7 +65,7 @@ def test_uninstall_dry_run_writes_nothing(run, project: Path, write_bundle) -> N
     run("install", str(write_bundle(SMALL)), "--host", "claude")
     settings = project / ".claude" / "settings.json"
     before = settings.read_text()
-    result = run("uninstall", "tiny", "--host", "claude", "--dry-run")
+    result = run("uninstall", "tiny", "--host", "claude", "--dry-run", "--patch")
     assert result.exit_code == 0
     assert "+++ /dev/null\n" in result.stdout and '"op": "remove"' in result.stdout
     assert settings.read_text() == before
@@ -146,16 +146,17 @@ def test_template_by_name_and_manifest_in_cwd(run, project: Path) -> None:
 
 def test_uninstall_of_a_bundle_not_installed_changes_nothing(run) -> None:
     result = run("uninstall", "ghost", "--host", "claude")
-    assert result.exit_code == 0
-    assert result.stdout == "claude project .claude/settings.json: ghost is not installed here\n"
+    assert result.exit_code == 1  # issue 13 case 4: nothing removed is a failure, not "ok"
+    assert result.stdout == ""
+    assert result.stderr == "hooks: ghost is not installed at claude project; installed: nothing\n"
 
 
 def test_uninstall_at_the_wrong_scope_names_the_right_one(run, write_bundle) -> None:
     run("install", str(write_bundle(SMALL)), "--host", "claude", "--scope", "local")
     result = run("uninstall", "tiny", "--host", "claude")
-    assert result.exit_code == 0
-    assert result.stdout == ("claude project .claude/settings.json: tiny is not installed here; "
-                             "it is installed at local scope: pass --scope local\n")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == "hooks: tiny is not installed at claude project; it is installed at claude local: pass --scope local\n"
 
 
 def test_verify_and_status_with_nothing_installed(run) -> None:
@@ -208,7 +209,7 @@ def test_version(run) -> None:
 
 def test_several_hosts_one_plan_shown_whole_in_dry_run(run, write_bundle, monkeypatch) -> None:
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
-    result = run("install", str(write_bundle(SMALL)), "--host", "claude", "--host", "gemini", "--dry-run")
+    result = run("install", str(write_bundle(SMALL)), "--host", "claude", "--host", "gemini", "--dry-run", "--patch")
     assert result.exit_code == 0
     assert "+++ b/.claude/settings.json\n" in result.stdout and "+++ b/.gemini/settings.json\n" in result.stdout
     assert result.stdout.count("JSON Patch (RFC 6902)") == 2

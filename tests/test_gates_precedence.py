@@ -174,14 +174,14 @@ def test_codex_a_trusted_repository_root_covers_its_subfolders(run, codex_home, 
     root = tmp_path
     _write(root / ".git" / "HEAD", "ref: refs/heads/main\n")
     _codex_config(codex_home, trusted=(root,))
-    run("install", BUNDLE, "--host", "codex", "--trust")
-    assert run("verify", "--host", "codex").exit_code == 0  # the project layer loads: trusted through its root
+    run("install", BUNDLE, "--host", "codex", "--trust", "--project", str(project))  # the subfolder, not the root
+    assert run("verify", "--host", "codex", "--project", str(project)).exit_code == 0  # the project layer loads: trusted through its root
     _write(root / ".codex" / "config.toml", "[features]\nhooks = false\n")
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--host", "codex", "--project", str(project))
     assert verify.exit_code == 1
     assert f"  problem: [features] hooks = false in {root / '.codex' / 'config.toml'}, the value Codex uses" in verify.stdout
     _codex_config(codex_home, (codex_home / "config.toml").read_text().replace(f'"{root}"', f'"{project}"'))
-    assert run("verify", "--host", "codex").exit_code == 0  # the root is no longer trusted: its layer is not read
+    assert run("verify", "--host", "codex", "--project", str(project)).exit_code == 0  # the root is no longer trusted: its layer is not read
 
 
 def test_codex_an_empty_git_folder_is_no_project_root(run, codex_home, project, tmp_path) -> None:

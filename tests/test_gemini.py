@@ -128,11 +128,12 @@ def test_user_scope_honours_gemini_cli_home(run, tmp_path: Path, monkeypatch, tr
     assert (tmp_path / "gh" / ".gemini" / "settings.json").is_file()
 
 
-def test_project_dir_is_left_for_gemini_to_quote(run, settings, trusted) -> None:
+def test_project_dir_is_the_variable_out_of_reach_of_geminis_substitution(run, settings, trusted) -> None:
     run("install", str(DATA / "claude" / "bundle"), "--host", "gemini")
     command = _data(settings)["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
-    # Gemini replaces $GEMINI_PROJECT_DIR with a shell-quoted path itself; quoting it again would break it.
-    assert command == "guard-hook --project $GEMINI_PROJECT_DIR # hookweave:guard/one-strike"
+    # Gemini replaces $GEMINI_PROJECT_DIR in the text with a path shell-quote mangles when it holds
+    # ' and ! (test_attack_portable found it); braced, the shell reads the exported variable instead.
+    assert command == 'guard-hook --project "${GEMINI_PROJECT_DIR}" # hookweave:guard/one-strike'
 
 
 def test_unknown_native_event_in_an_override_is_a_manifest_error(run, write_bundle) -> None:

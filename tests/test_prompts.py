@@ -93,11 +93,75 @@ def _fake_confirms(monkeypatch, answers: list[bool]) -> list[str]:
 @pytest.mark.parametrize("trust", [True, False])
 def test_codex_trust_is_asked_and_only_a_yes_writes_it(run, home: Path, write_bundle, monkeypatch, terminal, trust) -> None:
     _fake(monkeypatch, checkbox=["codex"], select="user")
-    asked = _fake_confirms(monkeypatch, [True, trust])
+    asked = _fake_confirms(monkeypatch, [trust, True])
     result = run("install", str(write_bundle(SMALL)))
     assert result.exit_code == 0, result.output
-    assert asked == ["Write these changes?", "Codex runs only hooks you trust. Mark these hooks trusted in Codex?"]
+    # issue 13 case 6: the trust question comes first, so the preview shows its change to config.toml
+    assert asked == ["Codex runs only hooks you trust. Mark these hooks trusted in Codex?", "Write these changes?"]
     config = home / ".codex" / "config.toml"
     assert config.exists() == trust
+    preview = result.stdout[:result.stdout.index("hooks.json: installed tiny")]
+    assert (f"+++ {config}\n" in preview) is trust
+    assert "dry run" not in result.stdout
     final = result.stdout[result.stdout.rindex("hooks.json: installed tiny"):]  # after the preview, which asks
     assert ("not trusted: Codex skips it silently" in final) is not trust
+
+
+def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, project: Path, write_bundle, monkeypatch,
+                                                                           terminal) -> None:
+    """Issue 13 case 6: the agents holding the bundle are offered ticked, its scope is the default,
+    and the removal is shown before the one question."""
+    import questionary
+
+    settings = project / ".claude" / "settings.local.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "model": "x"\n}\n')
+    run("install", str(write_bundle(SMALL)), "--host", "claude", "--scope", "local")
+    offered: dict = {}
+
+    def checkbox(message, choices, **kwargs):
+        offered["hosts"] = (message, [(c.value, c.title, c.checked) for c in choices])
+        return FakeQuestion([c.value for c in choices if c.checked])
+
+    def select(message, choices, default, **kwargs):
+        offered["scope"] = (message, choices, default)
+        return FakeQuestion(default)
+
+    monkeypatch.setattr(questionary, "checkbox", checkbox)
+    monkeypatch.setattr(questionary, "select", select)
+    asked = _fake_confirms(monkeypatch, [False, True])
+    declined = run("uninstall", "tiny")
+    assert declined.exit_code == 0 and declined.stdout.endswith("nothing written\n")
+    assert offered == {
+        "hosts": ("Uninstall tiny from which agents?", [
+            ("claude", "Claude Code (claude)", True), ("codex", "Codex (codex) - not installed", False),
+            ("cursor", "Cursor (cursor) - not installed", False), ("gemini", "Gemini CLI (gemini) - not installed", False)]),
+        "scope": ("Which settings file (scope)?", ["user", "project", "local"], "local")}
+    assert declined.stdout == (
+        "claude local .claude/settings.local.json: would remove tiny 0.1.0\n"
+        "--- a/.claude/settings.local.json\n"
+        "+++ b/.claude/settings.local.json\n"
+        "@@ -1,15 +1,3 @@\n"
+        " {\n"
+        '-  "model": "x",\n'
+        '-  "hooks": {\n'
+        '-    "Stop": [\n'
+        "-      {\n"
+        '-        "hooks": [\n'
+        "-          {\n"
+        '-            "type": "command",\n'
+        '-            "command": "echo bye # hookweave:tiny/stop-note"\n'
+        "-          }\n"
+        "-        ]\n"
+        "-      }\n"
+        "-    ]\n"
+        "-  }\n"
+        '+  "model": "x"\n'
+        " }\n"
+        "record settings.local.hookweave.json would be removed\n"
+        "nothing written\n")
+    assert "hookweave:tiny" in settings.read_text()
+    removed = run("uninstall", "tiny")
+    assert removed.exit_code == 0
+    assert asked == ["Remove tiny as shown?", "Remove tiny as shown?"]
+    assert settings.read_text() == '{\n  "model": "x"\n}\n'

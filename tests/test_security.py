@@ -238,12 +238,13 @@ def test_codex_trust_prompt_answered_no_writes_no_trust(run, codex, monkeypatch,
     monkeypatch.setattr(prompts, "interactive", lambda: True)
     monkeypatch.setattr(questionary, "checkbox", lambda *a, **k: Answer(["codex"]))
     monkeypatch.setattr(questionary, "select", lambda *a, **k: Answer("project"))
-    monkeypatch.setattr(questionary, "confirm", lambda message, **k: asked.append(message) or Answer(len(asked) == 1))
+    question = "Codex runs only hooks you trust. Mark these hooks trusted in Codex?"
+    monkeypatch.setattr(questionary, "confirm", lambda message, **k: asked.append(message) or Answer(message != question))
     before = codex[1].read_bytes()
     result = run("install", BUNDLE)
-    question = "Codex runs only hooks you trust. Mark these hooks trusted in Codex?"
+    # the trust question comes before the preview (issue 13), so the preview shows what it writes
     verdict((result.exit_code, asked, codex[1].read_bytes(), len(_ours(codex[0]))),
-            (0, ["Write these changes?", question], before, 3))
+            (0, [question, "Write these changes?"], before, 3))
 
 
 @pytest.mark.attack
