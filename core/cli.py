@@ -235,23 +235,32 @@ def _root(
     """hookweave: one manifest, every agent's hooks."""
 
 
+# Commands that live in their own modules (each registers on ``app`` when imported): loaded only
+# when named, or for help and did-you-mean, so each adds nothing to the other commands' start-up.
+COMMAND_MODULES = {
+    "adopt": "hookweave.core.cli_adopt",
+    "check": "hookweave.core.cli_check",
+    "init": "hookweave.core.cli_setup",
+    "templates": "hookweave.core.cli_setup",
+    "doctor": "hookweave.core.cli_setup",
+    "completion": "hookweave.core.cli_setup",
+}
+
+
 def main() -> None:
     # typer turns every command's signature into click objects before it runs one (0.5 ms a
     # command); when the first word names a command, only that one is built. Anything else (no
     # command, --help, --version, a typo) gets the whole group, with its help and did-you-mean.
+    import importlib
     import sys
 
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    own = {c.callback.__name__ for c in app.registered_commands if c.callback is not None}
+    if wanted in COMMAND_MODULES:
+        importlib.import_module(COMMAND_MODULES[wanted])
+    elif wanted not in own:
+        for module in dict.fromkeys(COMMAND_MODULES.values()):
+            importlib.import_module(module)
     chosen = [c for c in app.registered_commands if c.callback is not None and c.callback.__name__ == wanted]
-    if chosen:
-        app.registered_commands = chosen
-    else:  # init, templates, doctor, completion (0.7 ms to define) load only when not another command
-        import hookweave.core.cli_setup  # noqa: F401
-
-        chosen = [c for c in app.registered_commands if c.callback is not None and c.callback.__name__ == wanted]
-        app.registered_commands = chosen or app.registered_commands
+    app.registered_commands = chosen or app.registered_commands
     app(prog_name="hooks")
-
-
-from hookweave.core import cli_adopt  # noqa: E402,F401 - registers `hooks adopt` on app
-from hookweave.core import cli_check  # noqa: E402,F401 - registers `hooks check` on the same app

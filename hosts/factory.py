@@ -68,6 +68,7 @@ class FactoryHost(NestedGroupsHost):
         "SessionStart SessionEnd".split()
     )
     project_ref = '"$FACTORY_PROJECT_DIR"'
+    project_root_ref = project_ref  # a bundle inside the project is written through it (core/portable.py)
     # Measured on 0.225.2 (tests/e2e): the same command in the user and the project hooks.json runs twice.
     execution = (
         "Factory's documentation does not say whether an event's hooks run in file order or at once; "

@@ -53,6 +53,7 @@ class QwenHost(NestedGroupsHost):
     )
     comments = True
     project_ref = '"$QWEN_PROJECT_DIR"'
+    project_root_ref = project_ref  # a bundle inside the project is written through it (core/portable.py)
     dedup_across_scopes = True  # by name and command: run_key
     dedup_keeps = "last"  # project before user at run time, and the first copy is kept
     order = "sequential-flag"

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import hookweave.core.cli_setup  # noqa: F401 - main() loads these commands on demand; tests call app directly
+import hookweave.core.cli_adopt  # noqa: F401 - main() loads these commands on demand; tests call app directly
+import hookweave.core.cli_check  # noqa: F401
+import hookweave.core.cli_setup  # noqa: F401
 from hookweave.core.cli import app
 
 

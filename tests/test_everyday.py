@@ -230,16 +230,22 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "so file order is not execution order\n"
         "codex (Codex)\n"
         "  note: Codex has no local scope (it has user, project); nothing to check\n"
+        "copilot (Copilot CLI)\n"
+        "  note: Copilot CLI has no local scope (it has user, project); nothing to check\n"
         "cursor (Cursor)\n"
         "  note: Cursor has no local scope (it has user, project, managed); nothing to check\n"
+        "factory (Factory Droid)\n"
+        "  note: Factory Droid has no local scope (it has user, project); nothing to check\n"
         "gemini (Gemini CLI)\n"
         "  note: Gemini CLI has no local scope (it has system-defaults, user, project, system); nothing to check\n"
+        "qwen (Qwen Code)\n"
+        "  note: Qwen Code has no local scope (it has user, project); nothing to check\n"
         "verify: ok\n")
     bogus = run("verify", "--scope", "bogus")
     assert bogus.exit_code == 2
     assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Claude Code: user, project, local, managed; "
-                            "Codex: user, project; Cursor: user, project, managed; Gemini CLI: system-defaults, user, project, "
-                            "system)\n")
+                            "Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
+                            "user, project; Gemini CLI: system-defaults, user, project, system; Qwen Code: user, project)\n")
 
 
 # -- case 7: dry run ------------------------------------------------------------------------------
@@ -301,7 +307,7 @@ def test_case7_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch, ca
     (["uninstall", "--json"], "hooks uninstall: Missing argument 'name'"),
     (["verify", "--json", "--bogus"], "hooks verify: No such option: --bogus (Possible options: --host)"),
     (["install", "--json", "--host"], "hooks: Option '--host' requires an argument"),
-    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: claude, codex, cursor, gemini (or all)"),
+    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: claude, codex, copilot, cursor, factory, gemini, qwen (or all)"),
 ])
 def test_case8_usage_errors_under_json_are_json_on_stdout(argv, error) -> None:
     import os

@@ -49,12 +49,22 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  user     {home}/.codex/hooks.json  (none)\n"
         "  project  .codex/hooks.json  (none)\n"
         "  note: codex is not on PATH: install Codex, or ignore this if you do not use it\n"
+        "copilot (Copilot CLI, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user     {home}/.copilot/hooks/hookweave.json  (none)\n"
+        "  project  .github/hooks/hookweave.json  (none)\n"
+        "  note: copilot is not on PATH: install Copilot CLI, or ignore this if you do not use it\n"
         "cursor (Cursor, built-in): not found\n"
         f"  project folder: {project}\n"
         f"  user     {home}/.cursor/hooks.json  (none)\n"
         "  project  .cursor/hooks.json  (none)\n"
         f"  managed  {tmp_path}/cursor-managed/hooks.json  (none)\n"
         "  note: cursor-agent is not on PATH: install Cursor, or ignore this if you do not use it\n"
+        "factory (Factory Droid, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user     {home}/.factory/hooks.json  (none)\n"
+        "  project  .factory/hooks.json  (none)\n"
+        "  note: droid is not on PATH: install Factory Droid, or ignore this if you do not use it\n"
         f"gemini (Gemini CLI, built-in): {fakebin}/gemini (0.61.0)\n"
         f"  project folder: {project}\n"
         f"  system-defaults  {tmp_path}/gemini-system/system-defaults.json  (none)\n"
@@ -63,12 +73,17 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  system           {tmp_path}/gemini-system/settings.json  (none)\n"
         "  problem: the project folder is not trusted (no rule covers it): Gemini skips every settings hook, user ones "
         "too, and a headless run stops (exit 55); trust it in Gemini (or set GEMINI_CLI_TRUST_WORKSPACE=true)\n"
+        "qwen (Qwen Code, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user     {home}/.qwen/settings.json  (none)\n"
+        "  project  .qwen/settings.json  (none)\n"
+        "  note: qwen is not on PATH: install Qwen Code, or ignore this if you do not use it\n"
         "plugins: none (built-in hosts only)\n"
         f"chain runner: {fakebin}/python3 (Python 3.99.1)\n"
         "doctor: 2 problems\n")
     as_json = json.loads(run("doctor", "--json").stdout)
     assert (as_json["ok"], as_json["problems"], [h["version"] for h in as_json["hosts"]]) == (
-        False, 2, ["2.1.197 (Claude Code)", None, None, "0.61.0"])
+        False, 2, ["2.1.197 (Claude Code)", None, None, None, None, "0.61.0", None])
 
 
 def test_doctor_without_python3_is_a_problem_and_ok_otherwise(run, fakebin, monkeypatch) -> None:
@@ -89,7 +104,8 @@ def test_doctor_names_the_project_folder_each_host_uses_from_a_subfolder(run, fa
     monkeypatch.chdir(project / "src")
     rows = {h["host"]: h["project"] for h in json.loads(run("doctor", "--json").stdout)["hosts"]}
     assert rows == {"claude": str(project / "src"), "codex": str(project), "cursor": str(project),
-                    "gemini": str(project / "src")}
+                    "gemini": str(project / "src"), "copilot": str(project / "src"), "factory": str(project / "src"),
+                    "qwen": str(project / "src")}
 
 
 # -- init and templates ---------------------------------------------------------------------------
@@ -111,7 +127,8 @@ def test_init_writes_a_bundle_that_installs_and_whose_hook_keeps_the_rules(run, 
     install = run("install", "hooks/guard", "--host", "all", "--trust")
     assert install.exit_code == 0, install.output
     warnings = [line for line in install.stdout.splitlines() if "warning:" in line]
-    assert len(warnings) == 1 and "Codex has no project variable; at the top of a git repository" in warnings[0]
+    assert len(warnings) == 2 and "Codex has no project variable; at the top of a git repository" in warnings[0]
+    assert "Copilot CLI has no variable for the project folder" in warnings[1]  # its powershell form is not written through one
 
 
 def test_init_never_overwrites(run, project) -> None:
@@ -145,7 +162,7 @@ def _complete(words: str, cword: int, cwd: Path) -> list[str]:
 
 
 def test_completion_offers_hosts_commands_and_installed_bundles(run, project, write_bundle) -> None:
-    assert _complete("hooks install --host c", 3, project) == ["claude", "codex", "cursor"]
+    assert _complete("hooks install --host c", 3, project) == ["claude", "codex", "copilot", "cursor"]
     assert _complete("hooks d", 1, project) == ["doctor"]
     run("install", str(write_bundle('[bundle]\nname = "tiny"\nversion = "1.0.0"\n[[hooks]]\nid = "a"\nevent = "stop"\n'
                                     'command = "echo a"\n')), "--host", "gemini")
@@ -157,10 +174,15 @@ def test_completion_offers_hosts_commands_and_installed_bundles(run, project, wr
 
 
 def test_normal_commands_do_not_load_the_setup_commands() -> None:
-    """Start-up cost (issue 13): init, templates, doctor and completion are defined only when asked."""
+    """Start-up cost (issues 9, 13): the commands in their own modules (init, templates, doctor,
+    completion, adopt, check) are defined only when asked."""
     probe = ("import sys; sys.argv = ['hooks', 'status']\nfrom hookweave.core.cli import main\n"
              "try: main()\nexcept SystemExit: pass\n"
              "print(sorted(m for m in sys.modules if m == 'questionary' or m.startswith('hookweave.') and m.split('.')[-1] in "
-             "('cli_setup', 'doctor', 'scaffold', 'completion', 'interactive')))")
+             "('cli_setup', 'doctor', 'scaffold', 'completion', 'interactive', 'cli_adopt', 'cli_check')))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.splitlines()[-1] == "[]"
+    for command, module in (("adopt", "cli_adopt"), ("check", "cli_check")):
+        named = subprocess.run([sys.executable, "-c", probe.replace("'status'", repr(command))], capture_output=True, text=True)
+        loaded = named.stdout.splitlines()[-1]
+        assert f"'hookweave.core.{module}'" in loaded and "cli_setup" not in loaded and loaded.count("cli_") == 1
