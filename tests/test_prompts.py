@@ -135,7 +135,9 @@ def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, 
     assert offered == {
         "hosts": ("Uninstall tiny from which agents?", [
             ("claude", "Claude Code (claude)", True), ("codex", "Codex (codex) - not installed", False),
-            ("cursor", "Cursor (cursor) - not installed", False), ("gemini", "Gemini CLI (gemini) - not installed", False)]),
+            ("copilot", "Copilot CLI (copilot) - not installed", False), ("cursor", "Cursor (cursor) - not installed", False),
+            ("factory", "Factory Droid (factory) - not installed", False),
+            ("gemini", "Gemini CLI (gemini) - not installed", False), ("qwen", "Qwen Code (qwen) - not installed", False)]),
         "scope": ("Which settings file (scope)?", ["user", "project", "local"], "local")}
     assert declined.stdout == (
         "claude local .claude/settings.local.json: would remove tiny 0.1.0\n"
