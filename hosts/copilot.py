@@ -28,6 +28,7 @@ from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost, Host, kind_of
+from hookweave.core.hostshapes import every_entry
 from hookweave.core.render import marker, marker_in
 
 if TYPE_CHECKING:
@@ -124,10 +125,10 @@ class CopilotHost(FlatHost):
             found.append(Finding("problem", "the project folder is not trusted by Copilot (trustedFolders in "
                                  "~/.copilot/config.json): it skips the project's .github/hooks; trust the folder when "
                                  "Copilot asks, or add it to trustedFolders"))
-        ours = {self.owner(e) for scope in installed_scopes for e in _entries(docs.get(scope))} - {None}
+        ours = {self.owner(e) for scope in installed_scopes for e in every_entry(docs.get(scope))} - {None}
         claude = ClaudeCodeHost()
         for scope in CLAUDE_SCOPES:
-            for bundle, hook_id in sorted(ours & {claude.owner(g) for g in _entries(docs.get(f"claude:{scope}"))}):
+            for bundle, hook_id in sorted(ours & {claude.owner(g) for g in every_entry(docs.get(f"claude:{scope}"))}):
                 found.append(Finding(
                     "warning",
                     f"also installed in Claude's {scope} settings, which Copilot CLI runs too: it would fire twice "
@@ -166,13 +167,6 @@ def _trusted(config: Any, project: Path) -> bool:
     folders = config.get("trustedFolders") if isinstance(config, dict) else None
     here = os.path.realpath(project)
     return isinstance(folders, list) and any(isinstance(f, str) and os.path.realpath(f) == here for f in folders)
-
-
-def _entries(doc: Any) -> list[Any]:
-    hooks = doc.get("hooks") if isinstance(doc, dict) else None
-    if not isinstance(hooks, dict):
-        return []
-    return [e for entries in hooks.values() if isinstance(entries, list) for e in entries]
 
 
 @hookimpl

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core import names, paths
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost
+from hookweave.core.hostshapes import every_entry
 from hookweave.core.findings import Finding
 from hookweave.hosts.claude import ClaudeCodeHost
 
@@ -84,10 +85,10 @@ class CursorHost(FlatHost):
             if isinstance(doc, dict) and doc.get("version") != 1:
                 found.append(Finding("problem", f'{scope} hooks.json has no "version": 1; Cursor ignores the file '
                                      'without it: add "version": 1'))
-        ours = {self.owner(e) for scope in installed_scopes for e in _entries(docs.get(scope))} - {None}
+        ours = {self.owner(e) for scope in installed_scopes for e in every_entry(docs.get(scope))} - {None}
         claude = ClaudeCodeHost()
         for scope in CLAUDE_SCOPES:
-            shared = sorted(ours & {claude.owner(g) for g in _entries(docs.get(f"claude:{scope}"))})
+            shared = sorted(ours & {claude.owner(g) for g in every_entry(docs.get(f"claude:{scope}"))})
             for bundle, hook_id in shared:
                 found.append(Finding(
                     "warning",
@@ -96,13 +97,6 @@ class CursorHost(FlatHost):
                     bundle, hook_id,
                 ))
         return found
-
-
-def _entries(doc: Any) -> list[Any]:
-    hooks = doc.get("hooks") if isinstance(doc, dict) else None
-    if not isinstance(hooks, dict):
-        return []
-    return [e for entries in hooks.values() if isinstance(entries, list) for e in entries]
 
 
 @hookimpl
