@@ -51,14 +51,23 @@ def runner_path(settings: Path) -> Path:
 
 
 def runner_word(host: Host, runner: Path, project: Path | None) -> str:
-    """The runner as a shell word: under the project, through the host's project variable."""
+    """The runner as a shell word: under the project, through the host's project variable. A host
+    without one (Codex: ``"$PWD"`` is the folder the session started in, a subfolder as often as
+    not) finds the runner through its project-root form (git's top level) when the project is the
+    top of a git repository, as ``portable`` writes ``{bundle_dir}``."""
     if project is not None:
         try:
             relative = runner.relative_to(project)
         except ValueError:
             relative = None
         if relative is not None:
-            return "{project_dir}" + _quote("/" + relative.as_posix())
+            rest = _quote("/" + relative.as_posix())
+            if host.project_lookup == "codex" and host.project_root_ref:
+                from hookweave.core import paths
+
+                if paths.git_root(project) == project:
+                    return host.project_root_ref + rest
+            return "{project_dir}" + rest
     return _quote(str(runner))
 
 

@@ -360,3 +360,25 @@ def test_a_chain_on_a_host_the_runner_does_not_know_is_refused_before_any_write(
             "does with a hook's answer is not measured yet; chains run on claude, codex, gemini, cursor); install on "
             f'those hosts, or leave {host}\'s hooks unchained with order = "alone"\n')
         assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
+
+
+def test_a_codex_chain_at_the_top_of_a_git_repo_runs_from_a_subfolder(run, project: Path, tmp_path: Path) -> None:
+    """Codex runs the root's project hooks when started in a subfolder, with that subfolder as the
+    hook's folder and no project variable (measured, 0.169): the runner is found through git's top
+    level, not ``$PWD``, which would name a missing file (and python3's exit 2 would block)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    assert run("install", bundle(tmp_path, LOGGING), "--host", "codex").exit_code == 0
+    command = json.loads((project / ".codex" / "hooks.json").read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert command.startswith('python3 -S "$(git rev-parse --show-toplevel)"/.codex/hooks.hookweave-chain.py codex ')
+    below = project / "src" / "pkg"
+    below.mkdir(parents=True)
+    log = tmp_path / "steps.log"
+    env = {**os.environ, "STEP_LOG": str(log)}
+    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash"}).encode()
+    done = subprocess.run(["bash", "-c", command], input=payload, capture_output=True, cwd=below, env=env, timeout=30)
+    assert (done.returncode, done.stderr, log.read_text()) == (2, b"no\n", "one\none-end\ntwo\n")
+    shown = run("verify", "--host", "codex").stdout
+    for member in ("chain-pretooluse ", "chain-pretooluse/one ", "chain-pretooluse/two ", "chain-pretooluse/three "):
+        assert f"      ok           {member}" in shown, shown  # verify reads the members back from this command
