@@ -101,7 +101,7 @@ def _check_entry(host: Host, entry: Any, where: str) -> None:
 
 
 def _unfit_command(command: str) -> str | None:
-    """Why ``command`` cannot be carried by a manifest as is (its checks: manifest._command)."""
+    """Why ``command`` cannot be carried by a manifest as is (its checks: manifesthooks._command)."""
     if not command.strip():
         return "is empty; give it a command or remove the hook"
     if "{bundle_dir}" in command or "{project_dir}" in command:
