@@ -96,8 +96,8 @@ def render(data: dict, comments: bool, r: random.Random) -> str:
     text = json.dumps(data, indent=indent, ensure_ascii=r.random() < 0.3) + ("\n" if r.random() < 0.8 else "")
     if comments and indent not in (None, 0):
         lines = text.split("\n")
-        for _ in range(r.randint(1, 4)):  # a comment on a line of its own, after a line that opens or ends a member
-            at = r.randrange(1, len(lines))
+        for _ in range(r.randint(1, 4) if len(lines) > 1 else 0):  # "{}" on one line has no place for one
+            at = r.randrange(1, len(lines))  # a comment on a line of its own, after a line that opens or ends a member
             if lines[at - 1].rstrip().endswith(("{", "[", ",")):
                 lines.insert(at, "  // the operator's note: keep ☕")
         text = "\n".join(lines)
