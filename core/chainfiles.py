@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookweave.core import chain, fileio, paths, record
+from hookweave.core import fileio, paths, record
 from hookweave.core.findings import Finding
 
 if TYPE_CHECKING:
@@ -42,6 +42,8 @@ def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[Fil
         after = has_chain(_record(plan.new_record, t.record_path))
         if not before and not after:
             continue
+        from hookweave.core import chain  # only for a file with chains: every other install spares loading it
+
         path = chain.runner_path(t.path)
         old = fileio.read_text(path)
         shipped = shipped or chain.runner_text()

@@ -60,6 +60,8 @@ def _registry():
 
 def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None):
     """Hosts and scope from the flags, or asked on a terminal (``interactive``); returns (hosts, scope, asked)."""
+    if hosts:  # the flags decide: the interactive flow's module is not loaded
+        return registry.resolve(hosts), scope or "project", False
     from hookweave.core import interactive
 
     return interactive.choose_hosts(registry, hosts, scope, command, bundle)

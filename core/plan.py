@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from hookweave.core import chain, duplicates, envmerge, merge, patch, paths, record, resolve, spelling
+from hookweave.core import duplicates, envmerge, merge, patch, paths, record, resolve, spelling
 from hookweave.core.errors import BadInput
 from hookweave.core.host import Host
 from hookweave.core.model import Bundle, Finding
@@ -83,7 +83,12 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     and where from (a lower scope's settings, the shell install runs in): env policies weigh it."""
     host = target.host
     doc, rec = load(target, text, record_text)
-    regs, findings = resolve.registrations(host, bundle, chain.runner_word(host, chain.runner_path(target.path), project))
+    runner = ""  # a chain's runner as a shell word, worked out only for a bundle that chains
+    if any((h.order or bundle.order) == "chain" for h in bundle.hooks):
+        from hookweave.core import chain
+
+        runner = chain.runner_word(host, chain.runner_path(target.path), project)
+    regs, findings = resolve.registrations(host, bundle, runner)
     env_wanted, env_notes = resolve.env_vars(host, bundle)
     findings += env_notes
     prev = rec.bundles.get(bundle.name)
