@@ -104,3 +104,16 @@ def every_entry(doc: Any) -> list[Any]:
     if not isinstance(hooks, dict):
         return []
     return [e for entries in hooks.values() if isinstance(entries, list) for e in entries]
+
+
+def group_with(host: Host, hook: Any, bundle: Any, handler: dict[str, Any]) -> dict[str, Any]:
+    """One group holding ``handler``: the hook's native matcher, and ``sequential`` when the bundle
+    asks for it (Gemini and Qwen read it on any group of the event)."""
+    group: dict[str, Any] = {}
+    matcher = host.native_matcher(hook.matcher)
+    if matcher:
+        group["matcher"] = matcher
+    if bundle.sequential:
+        group["sequential"] = True
+    group["hooks"] = [handler]
+    return group

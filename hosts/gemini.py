@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core import envmerge, names, paths
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
+from hookweave.core.hostshapes import group_with
 from hookweave.core.findings import Finding
 
 if TYPE_CHECKING:
@@ -100,14 +101,7 @@ class GeminiHost(NestedGroupsHost):
         env = {v.name: envmerge.hook_env_value(v) for v in bundle.env if v.hosts is None or self.name in v.hosts}
         if env:
             handler["env"] = env
-        group: dict[str, Any] = {}
-        matcher = self.native_matcher(hook.matcher)
-        if matcher:
-            group["matcher"] = matcher
-        if bundle.sequential:
-            group["sequential"] = True
-        group["hooks"] = [handler]
-        return group
+        return group_with(self, hook, bundle, handler)
 
     def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
         """Under ``"sequential": true`` on any group of the event, in any scope, the whole event runs

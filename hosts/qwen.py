@@ -27,6 +27,7 @@ from hookweave.core import names, paths
 from hookweave.core.findings import Finding
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
+from hookweave.core.hostshapes import group_with
 
 if TYPE_CHECKING:
     from hookweave.core.model import Bundle, HookForHost
@@ -82,19 +83,12 @@ class QwenHost(NestedGroupsHost):
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         handler: dict[str, Any] = {
             "type": "command",
-            "name": f"{bundle.name}/{hook.id}",
+            "name": f"{bundle.name}/{hook.id}",  # Gemini's naming, without loading its module
             "command": self.command(hook, bundle),
         }
         if hook.timeout is not None:  # seconds, except where Qwen would read the number as ms
             handler["timeout"] = hook.timeout if hook.timeout < LEGACY_MS else hook.timeout * 1000
-        group: dict[str, Any] = {}
-        matcher = self.native_matcher(hook.matcher)
-        if matcher:
-            group["matcher"] = matcher
-        if bundle.sequential:
-            group["sequential"] = True
-        group["hooks"] = [handler]
-        return group
+        return group_with(self, hook, bundle, handler)
 
     def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
         return any(isinstance(g, dict) and g.get("sequential") is True
