@@ -21,38 +21,43 @@ if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
 
 
 class Host(ABC):
-    """Base class of a host plugin. Subclass it and register the class with ``register(MyHost)``.
+    """Base class of a host plugin. Subclass a shape and register the class with ``register(MyHost)``.
 
-    Class attributes to set:
+    A plugin author sets four things; everything else has a default that fits most hosts:
 
-    - ``name``: the name used with ``--host`` (lowercase, unique).
-    - ``title``: the human name, e.g. ``"Claude Code"``.
-    - ``scopes``: scopes hookweave may write, e.g. ``("user", "project")``.
-    - ``verify_scopes``: scopes read by verify, in the host's precedence order, lowest first.
-    - ``events`` / ``tools``: neutral name to native name (``None`` when the host lacks it).
-    - ``native_events``: every event name the host accepts (for host overrides in manifests).
-    - ``env_key``: the settings-level env object (``"env"`` for Claude), or ``None``.
-    - ``comments``: whether the settings format allows comments (JSONC).
-    - ``project_ref``: the host's project-directory variable as a shell word.
-    - ``execution``: one sentence on how the host runs an event's hooks (shown by verify).
-    - ``order``: what file order means at run time, which decides how verify weighs a hook out of
-      order: ``"parallel"`` (an event's hooks all start at once; file order is not run order, so
-      out of order is a note), ``"file"`` (they run one after another in file order, or nobody
-      knows: out of order is a problem), ``"sequential-flag"`` (parallel unless a group of the
-      event sets ``"sequential": true``, Gemini; see ``order_holds``).
-    - ``hook_env``: the bundle's env goes into each hook's own ``env`` (Gemini), which replaces a
-      variable the agent's environment exports.
-    - ``dedup_across_scopes``: whether the host runs an identical command found in several scopes once
-      (what the default ``run_key`` goes by; hosts with a precise key override ``run_key`` instead).
-    - ``dedup_keeps``: which of the copies run once the host takes its settings (timeout) from:
-      ``"first"`` or ``"last"`` in ``verify_scopes`` order.
-    - ``dedup_known``: whether the host's de-duplication is known at all (``False``: undocumented, so a
-      second copy is a warning that it *may* fire twice, not a problem that it does).
-    - ``positional``: whether ``first``/``last`` are honoured and repaired. ``False`` for hosts whose
-      own bookkeeping is keyed by index (Codex trust): we then only ever append.
-    - ``needs_trust``: the host runs only hooks the operator trusted; install asks (or takes ``--trust``).
-    - ``required``: top-level keys a file needs before the host loads its hooks (Cursor's
-      ``{"version": 1}``); install adds them, removing the last bundle takes them away again.
+    - ``name`` (used with ``--host``; lowercase, unique) and ``title`` (e.g. ``"Claude Code"``);
+    - ``events``: neutral event name to native name (``None`` where the host lacks it);
+    - ``settings_path(scope, project)``: the file of each scope;
+    - a shape to inherit, which brings ``render``/``owner``: ``NestedGroupsHost`` (events hold
+      ``{matcher, hooks: [handler]}`` groups), ``FlatHost`` (events hold handlers), and
+      ``TopLevelEvents`` in front of either for a file whose top level *is* the events object.
+
+    Optional facts, by topic (defaults in brackets):
+
+    - Files: ``scopes`` [user, project] (written); ``verify_scopes`` [= ``scopes``] (read by verify,
+      in the host's precedence order, lowest first); ``hooks_key`` ["hooks"]; ``env_key`` [None]:
+      the settings-level env object (``"env"`` for Claude); ``comments`` [False]: JSONC allowed, and
+      ``comment_fix``; ``required`` [{}]: top-level keys a file needs before the host loads its hooks
+      (Cursor's ``{"version": 1}``): install adds them, removing the last bundle takes them away.
+    - Names: ``tools`` [{}]: neutral tool to native matcher; ``native_events`` [the values of
+      ``events``]: every event name accepted in a manifest's host overrides.
+    - Commands: ``project_ref`` ["."]: the project folder as a shell word; ``project_root_ref``
+      [None]: the same for a bundle inside the project (``None``: absolute paths, and a warning at
+      project scope); ``project_lookup`` ["cwd"]: which folder the host takes as the project
+      (``"git"``, ``"codex"``: core/projects.py); ``hook_env`` [False]: the bundle's env goes into
+      each hook's own ``env`` (Gemini), which replaces a variable the agent exports.
+    - Running: ``execution`` [""]: one sentence on how the host runs an event's hooks (verify shows
+      it); ``order`` ["file"]: ``"parallel"`` (an event's hooks start at once: out of order is a
+      note), ``"file"`` (in file order, or nobody knows: out of order is a problem),
+      ``"sequential-flag"`` (Gemini: see ``order_holds``); ``dedup_across_scopes`` [False],
+      ``dedup_keeps`` ["first"], ``dedup_known`` [True]: how the host runs an identical command
+      found twice (see ``run_key``); ``positional`` [True]: ``False`` when the host's own
+      bookkeeping is keyed by index (Codex trust), so we only append; ``needs_trust`` [False]: the
+      host runs only hooks the operator trusted, install asks (or takes ``--trust``).
+
+    Optional methods below each say what they are for; the defaults suit a JSON file of one scope
+    with no trust state. ``__init_subclass__`` fills the derived defaults, so a subclass that sets
+    ``events`` need not repeat them as ``native_events``.
     """
 
     name: ClassVar[str] = ""
@@ -78,6 +83,16 @@ class Host(ABC):
     required: ClassVar[Mapping[str, Any]] = {}
     positional: ClassVar[bool] = True
     needs_trust: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        derived = set()
+        if not _declared(cls, "verify_scopes"):
+            cls.verify_scopes, derived = tuple(cls.scopes), derived | {"verify_scopes"}
+        if not _declared(cls, "native_events"):
+            cls.native_events = frozenset(native for native in cls.events.values() if native)
+            derived.add("native_events")
+        cls._derived = frozenset(derived)  # set here, not by the author: a subclass derives them again
 
     # -- where -----------------------------------------------------------------------------
 
@@ -259,10 +274,16 @@ class Host(ABC):
 
 
 
+def _declared(cls: type, attribute: str) -> bool:
+    """Whether a class between ``cls`` and ``Host`` sets ``attribute`` itself (not derived)."""
+    return any(attribute in klass.__dict__ and attribute not in klass.__dict__.get("_derived", ())
+               for klass in cls.__mro__ if klass is not Host and issubclass(klass, Host))
+
+
 def kind_of(value: Any) -> str:
     """A JSON value's type as Python names it (``list``, ``dict``), ``null`` for null."""
     return "null" if value is None else type(value).__name__
 
 
 # The two shapes every built-in host uses, in their own module; plugins import them from here.
-from hookweave.core.hostshapes import FlatHost, NestedGroupsHost  # noqa: E402,F401
+from hookweave.core.hostshapes import FlatHost, NestedGroupsHost, TopLevelEvents  # noqa: E402,F401

@@ -1,6 +1,7 @@
-"""The two settings shapes of the built-in hosts, for plugins too: ``NestedGroupsHost`` for events
-holding ``{matcher, hooks: [handler]}`` groups (Claude, Codex, Gemini) and ``FlatHost`` for flat
-handler lists (Cursor). Import them from ``hookweave.core.host``, which re-exports them.
+"""The settings shapes of the built-in hosts, for plugins too: ``NestedGroupsHost`` for events
+holding ``{matcher, hooks: [handler]}`` groups (Claude, Codex, Gemini), ``FlatHost`` for flat
+handler lists (Cursor), and ``TopLevelEvents``, put in front of either, for a file whose top level
+is the events object (Factory's ``hooks.json``). Import them from ``hookweave.core.host``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,16 @@ if TYPE_CHECKING:
 
 class FlatHost(Host):
     """Hosts whose events hold handlers directly, with the matcher on the handler (Cursor)."""
+
+    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
+        """``{command, matcher?, timeout?}``: Cursor's entry, and the common flat one."""
+        entry: dict[str, Any] = {"command": self.command(hook, bundle)}
+        matcher = self.native_matcher(hook.matcher)
+        if matcher:
+            entry["matcher"] = matcher
+        if hook.timeout is not None:
+            entry["timeout"] = hook.timeout
+        return entry
 
     def owner(self, entry: Any) -> tuple[str, str] | None:
         return marker_in(entry.get("command")) if isinstance(entry, dict) else None
@@ -117,3 +128,44 @@ def group_with(host: Host, hook: Any, bundle: Any, handler: dict[str, Any]) -> d
         group["sequential"] = True
     group["hooks"] = [handler]
     return group
+
+
+class TopLevelEvents:
+    """A mix-in for files whose top level *is* the events object: no ``"hooks"`` wrapper.
+
+    The shared core reads and edits ``/hooks/<event>``, so such a file is read as
+    ``{"hooks": <file>}`` (``{}`` while it is empty, so the last uninstall can remove a file we
+    created) and every edit is moved up one level when written. ``events_at_top(path)`` says which
+    of the host's files have that shape (all, by default)."""
+
+    def events_at_top(self, path: str) -> bool:
+        return True
+
+    def parse(self, text: str, path: str) -> Any:
+        doc = super().parse(text, path)  # type: ignore[misc]
+        if not self.events_at_top(path) or not isinstance(doc, dict):
+            return doc
+        return {"hooks": doc} if doc else {}
+
+    def apply(self, text: str, ops: list[dict], path: str) -> str:
+        if not self.events_at_top(path):
+            return super().apply(text, ops, path)  # type: ignore[misc]
+        for op in ops:  # one by one: a whole-hooks op expands to the file's keys as they are then
+            text = super().apply(text, self._lifted(text, op, path), path)  # type: ignore[misc]
+        return text
+
+    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str, ops: list[dict]) -> bool:
+        if not self.events_at_top(path):
+            return super().reads_as(old_text, new_text, new, path, ops)  # type: ignore[misc]
+        return self.parse(new_text, path) == new
+
+    def _lifted(self, text: str, op: dict, path: str) -> list[dict]:
+        if op["path"] != "/hooks":
+            return [{**op, "path": op["path"][len("/hooks"):]}]
+        if op["op"] == "remove":
+            return [{"op": "remove", "path": "/" + _escape(key)} for key in super().parse(text, path)]  # type: ignore[misc]
+        return [{"op": "add", "path": "/" + _escape(key), "value": value} for key, value in op["value"].items()]
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")

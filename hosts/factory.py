@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from hookweave.core import fileio, names, paths
 from hookweave.core.findings import Finding
 from hookweave.core.hookspecs import hookimpl
-from hookweave.core.host import NestedGroupsHost
+from hookweave.core.host import NestedGroupsHost, TopLevelEvents
 
 
 def _user_dir() -> Path:
@@ -37,14 +37,6 @@ def _folder(scope: str, project: Path) -> Path:
     raise ValueError(scope)
 
 
-def _bare(path: str) -> bool:
-    return path.endswith("hooks.json")
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 def _has_hooks(text: str | None) -> bool:
     """Whether settings text holds a top-level ``hooks`` key (unreadable text: no, as for Droid)."""
     import json
@@ -56,11 +48,9 @@ def _has_hooks(text: str | None) -> bool:
     return isinstance(doc, dict) and "hooks" in doc
 
 
-class FactoryHost(NestedGroupsHost):
+class FactoryHost(TopLevelEvents, NestedGroupsHost):
     name = "factory"
     title = "Factory Droid"
-    scopes = ("user", "project")
-    verify_scopes = ("user", "project")
     events = names.column("factory", names.EVENTS)
     tools = names.column("factory", names.TOOLS)
     native_events = frozenset(
@@ -87,35 +77,11 @@ class FactoryHost(NestedGroupsHost):
         return own
 
     # hooks.json holds the events at its top level (Droid 0.225.2 writes ``JSON.stringify(hooks)``
-    # there and ignores a file that fails its schema, a ``{"hooks": ...}`` wrapper included). The
-    # shared core edits ``/hooks/<event>``, so this host reads such a file as ``{"hooks": <file>}``
-    # (or ``{}`` while it is empty, so the last uninstall can remove a file we created) and moves
-    # every edit up one level when writing.
+    # there and ignores a file that fails its schema, a ``{"hooks": ...}`` wrapper included);
+    # settings.json keeps them under "hooks".
 
-    def parse(self, text: str, path: str) -> Any:
-        doc = super().parse(text, path)
-        if not _bare(path) or not isinstance(doc, dict):
-            return doc
-        return {"hooks": doc} if doc else {}
-
-    def apply(self, text: str, ops: list[dict], path: str) -> str:
-        if not _bare(path):
-            return super().apply(text, ops, path)
-        for op in ops:  # one by one: a whole-hooks op expands to the file's keys as they are then
-            text = super().apply(text, self._lifted(text, op, path), path)
-        return text
-
-    def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str, ops: list[dict]) -> bool:
-        if not _bare(path):
-            return super().reads_as(old_text, new_text, new, path, ops)
-        return self.parse(new_text, path) == new
-
-    def _lifted(self, text: str, op: dict, path: str) -> list[dict]:
-        if op["path"] != "/hooks":
-            return [{**op, "path": op["path"][len("/hooks"):]}]
-        if op["op"] == "remove":
-            return [{"op": "remove", "path": "/" + _escape(key)} for key in super().parse(text, path)]
-        return [{"op": "add", "path": "/" + _escape(key), "value": value} for key, value in op["value"].items()]
+    def events_at_top(self, path: str) -> bool:
+        return path.endswith("hooks.json")
 
     def context_paths(self, project: Path) -> dict[str, Path]:
         """The settings.json files Droid reads hooks from while no hooks.json sits beside them."""

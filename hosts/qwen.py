@@ -42,8 +42,6 @@ def _user_dir() -> Path:
 class QwenHost(NestedGroupsHost):
     name = "qwen"
     title = "Qwen Code"
-    scopes = ("user", "project")
-    verify_scopes = ("user", "project")
     events = names.column("qwen", names.EVENTS)
     tools = names.column("qwen", names.TOOLS)
     native_events = frozenset(

@@ -10,11 +10,8 @@ from hookweave.core.host import NestedGroupsHost
 class EchoHost(NestedGroupsHost):
     name = "echo"
     title = "Echo Agent"
-    scopes = ("user", "project")
-    verify_scopes = ("user", "project")
     events = {"pre_tool_use": "BeforeCall", "stop": "Done", "session_start": "Hello"}
     tools = {"shell": "sh"}
-    native_events = frozenset({"BeforeCall", "Done", "Hello"})
     project_ref = '"$ECHO_PROJECT"'
     execution = "Echo runs an event's hooks one after another in file order"
 
