@@ -205,3 +205,24 @@ def test_output_is_complete_when_the_command_is_piped(tmp_path):
     got = subprocess.run(f"'{HOOKS}' --help | cat", shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     want = _run([sys.executable, "-c", NORMAL_EXIT, "--help"], tmp_path)
     assert (got.returncode, got.stdout, got.stderr) == want
+
+
+def test_an_ascii_locale_prints_as_with_a_normal_exit(tmp_path, write_bundle):
+    """With ``LC_ALL=C`` click writes through its own wrapper of stdout: still flushed, byte for byte."""
+    import os
+
+    bundle = write_bundle(GUARD.replace('value = "2"', 'value = "grüß ☕"'))
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env.pop("PYTHONIOENCODING", None)
+    sides = {}
+    for side in ("fast", "normal"):
+        project = tmp_path / side / "prøject"
+        project.mkdir(parents=True)
+        sides[side] = project
+    for args in (["install", str(bundle), "--host", "claude"], ["status"], ["verify", "--host", "claude"],
+                 ["status", "--json"], ["uninstall", "guard", "--host", "claude"]):
+        got = subprocess.run([HOOKS, *args], cwd=sides["fast"], env=env, capture_output=True, timeout=60)
+        want = subprocess.run([sys.executable, "-c", NORMAL_EXIT, *args], cwd=sides["normal"], env=env,
+                              capture_output=True, timeout=60)
+        assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr), args
+        assert got.returncode in (0, 1) and got.stdout, args
