@@ -8,6 +8,7 @@ would call them, and pluggy is not loaded.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING, NamedTuple
 
 from hookweave.core.errors import BadInput
@@ -21,8 +22,6 @@ BLOCK_ENV = "HOOKWEAVE_DISABLE_PLUGINS"  # comma-separated entry-point names not
 
 
 def blocked_names() -> list[str]:
-    import os
-
     return [name.strip() for name in filter(None, os.environ.get(BLOCK_ENV, "").split(","))]
 
 
