@@ -2,8 +2,9 @@
 
 Run: .venv/bin/python bench/cli.py [--quick]      (figures, never assertions; see the README)
 
-Each figure is the median wall time of several runs of the real ``hooks`` command in a fresh
-process, divided by the median of ``python -c "import typer"`` measured in the same run, with the
+Each figure is the median over several runs of the real ``hooks`` command in a fresh process: its
+wall time, its ratio to a run of ``python -c "import typer"`` made just before it (the median of
+these paired ratios, for wall and for CPU time: on a busy machine the CPU ratio moves less), and the
 command's peak resident memory (the child's own ``ru_maxrss``). Files are generated the way real
 Claude settings grow: ``N`` ``permissions.allow`` entries and ``N / 10`` operator hook groups.
 """
@@ -18,33 +19,51 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 BIN = Path(sys.executable).parent
 HOOKS = str(BIN / "hooks")
 
 
-def run_once(argv: list[str], cwd: Path, env: dict[str, str], stdin=None) -> tuple[float, int, int]:
-    """Wall milliseconds, peak RSS in KiB, and exit code of one run of ``argv``."""
+def run_once(argv: list[str], cwd: Path, env: dict[str, str], stdin=None) -> tuple[float, float, int, int]:
+    """Wall and CPU (user + system) milliseconds, peak RSS in KiB, and exit code of one run of ``argv``."""
     start = time.perf_counter()
     process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = (time.perf_counter() - start) * 1000
     process.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss, process.returncode
+    return elapsed, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss, process.returncode
 
 
-def measure(argv, cwd, env, runs: int, prepare=None) -> tuple[float, int]:
-    """Median ms and max peak KiB over ``runs``; ``prepare()`` runs untimed before each run."""
-    times, peaks = [], []
+UNIT = [sys.executable, "-c", "import typer"]
+
+
+class Figure(NamedTuple):
+    ms: float  # median wall time
+    ratio: float  # median of the paired wall-time ratios to the unit
+    cpu_ratio: float  # the same for CPU time, which other processes on the machine disturb less
+    kib: int  # the highest peak resident memory
+
+
+def measure(argv, cwd, env, runs: int, prepare=None) -> Figure:
+    """``runs`` paired runs: the unit, then ``argv`` (``prepare()`` untimed before each pair).
+
+    Each run of the command is divided by the unit's run just before it, so a moment when other
+    processes load the machine weighs on both sides of a ratio rather than on one figure."""
+    times, ratios, cpu_ratios, peaks = [], [], [], []
     for _ in range(runs):
         if prepare:
             prepare()
-        ms, kib, code = run_once(argv, cwd, env)
+        unit_ms, unit_cpu, _, _ = run_once(UNIT, cwd, env)
+        ms, cpu, kib, code = run_once(argv, cwd, env)
         if code not in (0, 1):
             raise SystemExit(f"bench: {' '.join(argv)} exited {code}")
         times.append(ms)
+        ratios.append(ms / unit_ms)
+        cpu_ratios.append(cpu / max(unit_cpu, 0.001))
         peaks.append(kib)
-    return statistics.median(times), max(peaks)
+    median = statistics.median
+    return Figure(median(times), median(ratios), median(cpu_ratios), max(peaks))
 
 
 def claude_settings(entries: int, path: Path) -> None:
@@ -99,15 +118,17 @@ def main() -> None:
     quick = "--quick" in sys.argv
     small_runs, large_runs = (5, 3) if quick else (15, 5)
     sizes = (1_000, 10_000) if quick else (1_000, 10_000, 100_000)
-    rows: list[tuple[str, float, int, str]] = []
+    rows: list[tuple[str, Figure, str]] = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         precompile()
         env = {**without_bytecode_switch(os.environ), "HOME": str(root / "home"), "CLAUDE_CONFIG_DIR": str(root / "home" / ".claude"),
                "CODEX_HOME": str(root / "home" / ".codex"), "GEMINI_CLI_HOME": str(root / "home"), "NO_COLOR": "1"}
         (root / "home").mkdir()
-        base, base_kib = measure([sys.executable, "-c", "import typer"], root, env, small_runs)
-        rows.append(("python -c 'import typer' (the unit)", base, base_kib, ""))
+        rows.append(("python -c 'import typer' (the unit)", measure(UNIT, root, env, small_runs), ""))
+        # How much of the unit is the interpreter's teardown, which ``hooks`` skips (core/entry.py).
+        no_teardown = [sys.executable, "-c", "import os, typer; os._exit(0)"]
+        rows.append(("the unit ending with os._exit", measure(no_teardown, root, env, small_runs), ""))
 
         small = root / "small"
         small.mkdir()
@@ -115,8 +136,7 @@ def main() -> None:
         subprocess.run(install, cwd=small, env=env, stdout=subprocess.DEVNULL, check=True)
         for label, argv in [("--help", [HOOKS, "--help"]), ("status", [HOOKS, "status"]),
                             ("verify", [HOOKS, "verify", "--host", "claude"]), ("install, no change", install)]:
-            ms, kib = measure(argv, small, env, small_runs)
-            rows.append((f"{label} (small file)", ms, kib, ""))
+            rows.append((f"{label} (small file)", measure(argv, small, env, small_runs), ""))
 
         for entries in sizes:
             project = root / f"p{entries}"
@@ -141,8 +161,7 @@ def main() -> None:
                                          ("verify", verify, None), ("uninstall", uninstall, installed)]:
                 if prepare is None:
                     installed()
-                ms, kib = measure(argv, project, env, runs, prepare)
-                rows.append((f"{label} ({entries:,} entries)", ms, kib, size))
+                rows.append((f"{label} ({entries:,} entries)", measure(argv, project, env, runs, prepare), size))
 
         for count in (100, 1_000):
             project = root / f"bundle{count}"
@@ -157,20 +176,20 @@ def main() -> None:
                 settings.with_name("settings.hookweave.json").unlink(missing_ok=True)
 
             argv = [HOOKS, "install", str(bundle), "--host", "claude"]
-            ms, kib = measure(argv, project, env, large_runs, fresh)
-            rows.append((f"install a {count:,}-hook bundle", ms, kib, "into 10 groups"))
+            rows.append((f"install a {count:,}-hook bundle", measure(argv, project, env, large_runs, fresh), "into 10 groups"))
 
             def installed(project=project, fresh=fresh, argv=argv):
                 fresh()
                 subprocess.run(argv, cwd=project, env=env, stdout=subprocess.DEVNULL, check=True)
 
-            ms, kib = measure([HOOKS, "uninstall", "many", "--host", "claude"], project, env, large_runs, installed)
-            rows.append((f"uninstall a {count:,}-hook bundle", ms, kib, ""))
+            uninstall = [HOOKS, "uninstall", "many", "--host", "claude"]
+            rows.append((f"uninstall a {count:,}-hook bundle", measure(uninstall, project, env, large_runs, installed), ""))
 
-    print(f"hookweave bench, Python {sys.version.split()[0]}, medians; ratio = time / python -c 'import typer'")
-    print(f"{'command':<42} {'ms':>9} {'ratio':>7} {'peak MiB':>9}  file")
-    for label, ms, kib, note in rows:
-        print(f"{label:<42} {ms:9.1f} {ms / base:7.2f} {kib / 1024:9.1f}  {note}")
+    print(f"hookweave bench, Python {sys.version.split()[0]}, medians; ratio = time / python -c 'import typer' "
+          "run just before (wall and CPU)")
+    print(f"{'command':<42} {'ms':>9} {'ratio':>7} {'cpu':>6} {'peak MiB':>9}  file")
+    for label, figure, note in rows:
+        print(f"{label:<42} {figure.ms:9.1f} {figure.ratio:7.2f} {figure.cpu_ratio:6.2f} {figure.kib / 1024:9.1f}  {note}")
 
 
 if __name__ == "__main__":

@@ -30,8 +30,8 @@ def heavy_imports(argv: list[str], cwd: str, env: dict[str, str]) -> str:
     probe = ("import sys, runpy; sys.argv = %r; "
              "from hookweave.core.cli import main\n"
              "try: main()\nexcept SystemExit: pass\n"
-             "print(' '.join(m for m in ('questionary', 'tomlkit', 'jsonpatch', 'pydantic', 'rich') "
-             "if m in sys.modules) or 'none of questionary, tomlkit, jsonpatch, pydantic, rich', file=sys.stderr)"
+             "print(' '.join(m for m in ('questionary', 'tomlkit', 'jsonpatch', 'pluggy', 'pydantic', 'rich') "
+             "if m in sys.modules) or 'none of questionary, tomlkit, jsonpatch, pluggy, pydantic, rich', file=sys.stderr)"
              % (["hooks", *argv[1:]],))
     out = subprocess.run([sys.executable, "-c", probe], cwd=cwd, env=env, capture_output=True, text=True)
     return out.stderr.strip().splitlines()[-1] if out.stderr.strip() else ""

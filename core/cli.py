@@ -53,9 +53,9 @@ def handled(func: Callable) -> Callable:
 
 
 def _registry():
-    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+    from hookweave.core.plugins import registry
 
-    return HostRegistry(get_plugin_manager())
+    return registry()
 
 
 def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None):

@@ -39,18 +39,18 @@ def install_script(shell: str | None) -> tuple[str, str]:
 
 def host_names(incomplete: str) -> list[str]:
     """``--host`` values: every registered host, and ``all``."""
-    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+    from hookweave.core.plugins import registry
 
-    names = [*HostRegistry(get_plugin_manager()).names(), "all"]
+    names = [*registry().names(), "all"]
     return [n for n in names if n.startswith(incomplete)]
 
 
 def bundle_names(incomplete: str) -> list[str]:
     """``uninstall NAME``: the bundles installed for this folder, any host and scope."""
     from hookweave.core import paths, projects, scopes
-    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+    from hookweave.core.plugins import registry as host_registry
 
-    registry = HostRegistry(get_plugin_manager())
+    registry = host_registry()
     found: set[str] = set()
     try:
         start = paths.project_dir(None)

@@ -1,55 +1,47 @@
-"""Loading host plugins: built-in hosts and third-party ones go through the same pluggy hook."""
+"""Loading host plugins: built-in hosts and third-party ones go through the same hook.
+
+``registry()`` is the hosts of a command: with a plugin installed, through pluggy's manager
+(``pluginmanager``); with none, the built-in hosts' hook functions are called directly, as pluggy
+would call them, and pluggy is not loaded.
+"""
 
 from __future__ import annotations
 
 import importlib
 import os
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import pluggy
-
-from hookweave.core import hookspecs
 from hookweave.core.errors import BadInput
 from hookweave.core.host import Host
 
+if TYPE_CHECKING:
+    from hookweave.core.pluginmanager import HostPluginManager
+
+PROJECT = "hookweave"  # the entry-point group and pluggy project name (``hookspecs.PROJECT``)
 BLOCK_ENV = "HOOKWEAVE_DISABLE_PLUGINS"  # comma-separated entry-point names not to load
 
 
-class HostPluginManager(pluggy.PluginManager):
-    """pluggy's manager, plus where each entry-point plugin came from (``origins``)."""
-
-    def __init__(self) -> None:
-        super().__init__(hookspecs.PROJECT)
-        self.origins: dict[str, str] = {}  # plugin module -> "<distribution> <version>"
-
-    def load_entrypoints(self) -> None:
-        """Register every installed ``hookweave`` entry point as pluggy's own loader would, found
-        without ``importlib.metadata`` (``core/entrypoints.py`` says why)."""
-        from hookweave.core.entrypoints import entry_points
-
-        for ep in entry_points(hookspecs.PROJECT):
-            if self.has_plugin(ep.name) or self.is_blocked(ep.name):
-                continue
-            plugin = ep.load()
-            self.register(plugin, name=ep.name)
-            self.origins[getattr(plugin, "__name__", "")] = f"{ep.dist} {ep.version}"
+def blocked_names() -> list[str]:
+    return [name.strip() for name in filter(None, os.environ.get(BLOCK_ENV, "").split(","))]
 
 
-def get_plugin_manager(*, load_entrypoints: bool = True) -> HostPluginManager:
-    """A fresh manager with the installed plugins, unless told not to load them.
+def registry() -> HostRegistry:
+    """The hosts of this run. Entry points are looked up on every run (nothing cached), so a plugin
+    installed a moment ago, or one disabled by ``HOOKWEAVE_DISABLE_PLUGINS``, counts at once."""
+    from hookweave.core.entrypoints import entry_points
 
-    The built-in hosts are not imported here: ``HostRegistry`` registers each one with this manager,
-    through the same hook as any plugin, the first time a command needs it (a command for one host
-    imports one host module, not four).
-    """
-    pm = HostPluginManager()
-    pm.add_hookspecs(hookspecs)
-    if load_entrypoints:
-        for blocked in filter(None, os.environ.get(BLOCK_ENV, "").split(",")):
-            pm.set_blocked(blocked.strip())
-        pm.load_entrypoints()
-    pm.check_pending()
-    return pm
+    blocked = set(blocked_names())
+    found = [ep for ep in entry_points(PROJECT) if ep.name not in blocked]
+    if not found:
+        return HostRegistry()
+    return HostRegistry(get_plugin_manager(found=found))
+
+
+def get_plugin_manager(*, load_entrypoints: bool = True, found=None) -> HostPluginManager:
+    """pluggy's manager with the installed plugins (``pluginmanager.get_plugin_manager``)."""
+    from hookweave.core import pluginmanager
+
+    return pluginmanager.get_plugin_manager(load_entrypoints=load_entrypoints, found=found)
 
 
 class HostInfo(NamedTuple):
@@ -65,14 +57,15 @@ class HostRegistry:
     name is still refused, naming both classes).
     """
 
-    def __init__(self, pm: pluggy.PluginManager) -> None:
+    def __init__(self, pm: HostPluginManager | None = None) -> None:
         from hookweave.hosts import BUILT_IN
 
-        self._pm = pm
+        self._pm = pm  # None: no plugin installed, the built-in hosts only
         self._hosts: dict[str, HostInfo] = {}
         self._dists = dict(getattr(pm, "origins", {}))
-        self._pending = {name: module for name, module in BUILT_IN.items() if pm.get_plugin(module) is None}
-        pm.hook.hookweave_register_hosts(register=self._register)
+        self._pending = {name: module for name, module in BUILT_IN.items() if pm is None or pm.get_plugin(module) is None}
+        if pm is not None:
+            pm.hook.hookweave_register_hosts(register=self._register)
 
     def _register(self, cls: type[Host]) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Host)):
@@ -96,6 +89,14 @@ class HostRegistry:
         if module_name is None:
             return
         module = importlib.import_module(module_name)
+        if self._pm is None:  # the hook's one implementation: called with the hook's arguments
+            module.hookweave_register_hosts(register=self._register)
+            return
+        from hookweave.core.hookspecs import hookimpl
+
+        # A built-in hook function is a plain function (loading it needs no pluggy); pluggy's own
+        # marker goes on it here, where pluggy looks for it.
+        hookimpl(module.hookweave_register_hosts)
         self._pm.register(module, name=module_name)
         self._pm.check_pending()
         caller = self._pm.subset_hook_caller(

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from hookweave.core import names, paths
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
 from hookweave.core.findings import Finding
 
@@ -169,6 +168,6 @@ def _hashable(value: Any) -> Any:
     return json.dumps(value, sort_keys=True, default=str) if isinstance(value, (list, dict)) else value
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(ClaudeCodeHost)

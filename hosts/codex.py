@@ -18,7 +18,6 @@ from typing import Any, Callable, Mapping
 
 from hookweave.core import names, paths
 from hookweave.core.errors import BadInput
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
 from hookweave.core.findings import Finding
 
@@ -324,6 +323,6 @@ def trust_hash(event: str, group: dict, handler: dict) -> str:
     return _trust().trust_hash(event, group, handler)
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(CodexHost)

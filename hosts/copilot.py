@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core import names, paths
 from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost, Host, kind_of
 from hookweave.core.hostshapes import every_entry
 from hookweave.core.render import marker, marker_in
@@ -169,6 +168,6 @@ def _trusted(config: Any, project: Path) -> bool:
     return isinstance(folders, list) and any(isinstance(f, str) and os.path.realpath(f) == here for f in folders)
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(CopilotHost)

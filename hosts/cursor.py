@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core import names, paths
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost
 from hookweave.core.hostshapes import every_entry
 from hookweave.core.findings import Finding
@@ -99,6 +98,6 @@ class CursorHost(FlatHost):
         return found
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(CursorHost)

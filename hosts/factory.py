@@ -21,7 +21,6 @@ from typing import Any, Mapping
 
 from hookweave.core import fileio, names, paths
 from hookweave.core.findings import Finding
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost, TopLevelEvents
 
 
@@ -112,6 +111,6 @@ class FactoryHost(TopLevelEvents, NestedGroupsHost):
         return found
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(FactoryHost)

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core import envmerge, names, paths
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
 from hookweave.core.hostshapes import group_with
 from hookweave.core.findings import Finding
@@ -227,6 +226,6 @@ def _sequential_events(host: GeminiHost, docs: Mapping[str, Any], scopes: set[st
     return events
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(GeminiHost)

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core import names, paths
 from hookweave.core.findings import Finding
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import NestedGroupsHost
 from hookweave.core.hostshapes import group_with
 
@@ -122,6 +121,6 @@ def _groups(doc: Any, event: str) -> list:
     return groups if isinstance(groups, list) else []
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(QwenHost)

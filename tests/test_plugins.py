@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -134,3 +135,83 @@ def test_blocked_entry_points_are_not_loaded(monkeypatch) -> None:
     monkeypatch.setenv("HOOKWEAVE_DISABLE_PLUGINS", "someplugin")
     pm = get_plugin_manager()
     assert pm.is_blocked("someplugin")
+
+
+PROBE = (
+    "import sys\n"
+    "from hookweave.core.cli import main\n"
+    "sys.argv = ['hooks', *sys.argv[1:]]\n"
+    "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    "print('pluggy' in sys.modules, file=sys.stderr)\n"
+)
+
+
+def _with_plugin(site: Path, dist: str, entry: str, module: str, source: str) -> None:
+    """A distribution on ``site`` declaring ``entry = module`` in the ``hookweave`` group, as pip lays it out."""
+    meta = site / f"{dist}-1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (meta / "entry_points.txt").write_text(f"[hookweave]\n{entry} = {module}\n")
+    (site / f"{module}.py").write_text(source)
+
+
+ECHO_SOURCE = (
+    "from hookweave.core.hookspecs import hookimpl\n"
+    "from hookweave.hosts.claude import ClaudeCodeHost\n\n"
+    "class Echo(ClaudeCodeHost):\n    name = 'echo'\n    title = 'Echo'\n\n"
+    "@hookimpl\ndef hookweave_register_hosts(register):\n    register(Echo)\n"
+)
+
+
+def _probe(tmp_path: Path, *args: str, site: Path | None = None, blocked: str | None = None) -> tuple[str, str]:
+    import os
+
+    env = dict(os.environ)
+    if site is not None:
+        env["PYTHONPATH"] = str(site)
+    if blocked is not None:
+        env["HOOKWEAVE_DISABLE_PLUGINS"] = blocked
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=tmp_path, env=env, capture_output=True, text=True)
+    lines = done.stderr.strip().splitlines()
+    return done.stdout, lines[-1] if lines else ""
+
+
+def test_without_plugins_no_command_loads_pluggy_and_every_host_is_there(tmp_path) -> None:
+    """Start-up (issue 9): with no plugin installed the built-in hooks are called directly."""
+    hosts, loaded = _probe(tmp_path, "hosts", "--json")
+    assert loaded == "False"
+    assert [(h["name"], h["origin"]) for h in json.loads(hosts)["hosts"]] == [
+        (name, "built-in") for name in ("claude", "codex", "copilot", "cursor", "factory", "gemini", "qwen")]
+    for args in (["status"], ["verify", "--host", "all"], ["install", "example-guard", "--host", "claude"]):
+        assert _probe(tmp_path, *args)[1] == "False", args
+
+
+def test_an_installed_plugin_is_seen_at_once_and_a_disabled_one_is_not(tmp_path) -> None:
+    site = tmp_path / "site"
+    _with_plugin(site, "echo_dist", "echo", "echo_plugin", ECHO_SOURCE)
+    hosts, loaded = _probe(tmp_path, "hosts", "--json", site=site)
+    assert loaded == "True" and {h["name"]: h["origin"] for h in json.loads(hosts)["hosts"]}["echo"] == "echo_dist 1.0"
+    hosts, loaded = _probe(tmp_path, "hosts", "--json", site=site, blocked="other, echo")
+    assert loaded == "False" and "echo" not in [h["name"] for h in json.loads(hosts)["hosts"]]
+
+
+def test_a_plugin_that_takes_a_built_in_name_is_refused_on_the_command_line(tmp_path) -> None:
+    site = tmp_path / "site"
+    _with_plugin(site, "impostor_dist", "impostor", "impostor_plugin", ECHO_SOURCE.replace("'echo'", "'claude'"))
+    done = subprocess.run([sys.executable, "-c", PROBE, "status"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**__import__("os").environ, "PYTHONPATH": str(site)})
+    assert "defines its name as 'claude', but that name is already used by hookweave.hosts.claude.ClaudeCodeHost" in done.stderr
+
+
+def test_the_registry_without_pluggy_answers_as_with_it() -> None:
+    """The direct call of the built-in hooks and pluggy's call register the same classes."""
+    direct, through = HostRegistry(), HostRegistry(get_plugin_manager(load_entrypoints=False))
+    assert direct.names() == through.names()
+    for name in direct.names():
+        assert direct.info(name) == through.info(name)
+
+
+def test_the_entry_point_group_is_the_hookspecs_project() -> None:
+    from hookweave.core import plugins
+
+    assert plugins.PROJECT == hookspecs.PROJECT
