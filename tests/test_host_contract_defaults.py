@@ -63,19 +63,17 @@ def test_derived_defaults_follow_the_class_that_states_them() -> None:
 @pytest.fixture
 def lean(monkeypatch):
     """Register ``LeanHost`` as an installed plugin would be, for every command of the CLI."""
-    real = plugins.get_plugin_manager
-
     class Plugin:
         @hookimpl
         def hookweave_register_hosts(self, register):
             register(LeanHost)
 
-    def with_lean(*, load_entrypoints: bool = True):
-        pm = real(load_entrypoints=False)
+    def with_lean():
+        pm = plugins.get_plugin_manager(load_entrypoints=False)
         pm.register(Plugin(), name="lean")
-        return pm
+        return plugins.HostRegistry(pm)
 
-    monkeypatch.setattr(plugins, "get_plugin_manager", with_lean)
+    monkeypatch.setattr(plugins, "registry", with_lean)
 
 
 OPERATOR = """{
