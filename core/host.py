@@ -53,6 +53,9 @@ class Host(ABC):
     - ``needs_trust``: the host runs only hooks the operator trusted; install asks (or takes ``--trust``).
     - ``required``: top-level keys a file needs before the host loads its hooks (Cursor's
       ``{"version": 1}``); install adds them, removing the last bundle takes them away again.
+    - ``also_reads``: other hosts' files this agent runs the hooks of too, as ``readers.Reads``
+      rows (Copilot CLI runs Claude's project and local settings); verify and install name every
+      agent that will run one of our hooks from them (``core/readers.py``).
     """
 
     name: ClassVar[str] = ""
@@ -78,6 +81,7 @@ class Host(ABC):
     required: ClassVar[Mapping[str, Any]] = {}
     positional: ClassVar[bool] = True
     needs_trust: ClassVar[bool] = False
+    also_reads: ClassVar[tuple[Any, ...]] = ()  # readers.Reads rows
 
     # -- where -----------------------------------------------------------------------------
 
