@@ -29,8 +29,8 @@ SHELLS = ("bash", "powershell", "command")
 def inline_paths(project: Path, user_dir: Path) -> dict[str, Path]:
     """The settings files whose inline ``hooks`` Copilot runs, by label (project files strict JSON)."""
     folder = project / ".github" / "copilot"
-    return {"inline:user": user_dir / "settings.json", "inline:project": folder / "settings.json",
-            "inline:local": folder / "settings.local.json"}
+    return {"inline:project": folder / "settings.json", "inline:local": folder / "settings.local.json",
+            "inline:user": user_dir / "settings.json"}
 
 
 def read_inline(files: Mapping[str, Path]) -> dict[str, tuple[str, Any, str | None]]:
@@ -97,13 +97,13 @@ def inline_findings(host: CopilotHost, docs: Mapping[str, tuple[str, Any, str | 
             if owner and bare:
                 mine.setdefault(bare, owner)
     found: list[Finding] = []
-    for label in sorted(docs):
+    for label in docs:  # project, local, user: as inline_paths lists them
         shown, doc, why = docs[label]
         hooks = doc.get("hooks") if isinstance(doc, dict) else None
-        if hooks is None:
-            continue
-        if why:
+        if why and (doc is None or hooks is not None):  # a broken file may hold hooks; a comment matters only then
             found.append(Finding("warning", paths.printable(f"{shown}: inline hooks: {why}")))
+            continue
+        if hooks is None or why:
             continue
         refused = rejected(hooks)
         if refused:
