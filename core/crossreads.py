@@ -21,10 +21,12 @@ if TYPE_CHECKING:
 
 
 def host_classes() -> list[type[Host]]:
-    """Every registered host class (built-in and plugins): any of them may read another's files."""
+    """Every registered host class (built-in and plugins): any of them may read another's files.
+    The running command's registry when there is one (finding the plugins again costs more than
+    the whole check)."""
     from hookweave.core.plugins import HostRegistry, get_plugin_manager
 
-    registry = HostRegistry(get_plugin_manager())
+    registry = HostRegistry.current or HostRegistry(get_plugin_manager())
     return [registry.info(name).cls for name in registry.names()]
 
 
