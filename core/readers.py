@@ -102,7 +102,8 @@ def _count(n: int) -> str:
 def judge(agents: Iterable[Agent], places: list, bundle: str, hook: str, in_use: Iterable[str]) -> list:
     """What the copies of one hook mean across agents, for the agents ``in_use`` (by title):
 
-    - a note naming every agent that runs it, when more than one does;
+    - a note naming every agent that runs it, when more than one does and one of them reads it from
+      another host's file (a hook installed for Claude and Gemini, each in its own file, is no news);
     - a warning per agent that runs it more than once and reads at least one copy from another
       host's file (copies in one host's own scopes are ``duplicates``' to judge);
     - a warning per matcher an agent ignores: the hook runs on every tool there.
@@ -112,6 +113,7 @@ def judge(agents: Iterable[Agent], places: list, bundle: str, hook: str, in_use:
     used = set(in_use)
     found: list = []
     names: list = []
+    crossed = False  # an agent runs it from another host's file: only then is naming them news
     for agent in agents:
         ran = runs(agent, places)
         if not ran or agent.title not in used:
@@ -119,6 +121,7 @@ def judge(agents: Iterable[Agent], places: list, bundle: str, hook: str, in_use:
         conditions = sorted({r.condition for _, r in ran if r.condition})
         names.append(agent.title + (f" ({'; '.join(conditions)})" if conditions else ""))
         foreign = [p for p, _ in ran if p.host != agent.host]
+        crossed = crossed or bool(foreign)
         if len(ran) > 1 and foreign:
             sure = all(r.measured for _, r in ran)
             verb = "fires" if sure else "may fire"
@@ -130,6 +133,6 @@ def judge(agents: Iterable[Agent], places: list, bundle: str, hook: str, in_use:
             sources = " and ".join(_where(agent, p, titles) for p, r in ran if r.matchers == "ignored" and p.matcher == matcher)
             found.append(Finding("warning", f"{agent.title} ignores the matcher `{matcher}` in {sources}: "
                                  "it runs on every tool there", bundle, hook))
-    if len(names) > 1:
+    if len(names) > 1 and crossed:
         found.insert(0, Finding("note", f"runs in {len(names)} agents: {', '.join(names)}", bundle, hook))
     return found

@@ -7,7 +7,7 @@ Copilot CLI runs its own files and Claude's project and local settings (measured
 its own and Claude's three files (if "Include third-party configs" is on: "may fire"); VS Code
 Claude's three files and Copilot's two, every matcher ignored. An agent is named when it looks in
 use (our hook in its files, or its folder here). verify --json must carry exactly: a note naming the
-agents when more than one runs a hook, "fires/may fire N times in <agent>" when an agent runs N > 1
+agents when more than one runs a hook and one of them reads it from another host's file, "fires/may fire N times in <agent>" when an agent runs N > 1
 copies and at least one is another host's file, one warning per matcher VS Code ignores; and no
 byte may change.
 """
@@ -53,17 +53,18 @@ def _bundle(folder: Path, matcher: list[str]) -> Path:
 def _expected(chosen: list[tuple[str, str]], used: set[str], matchers: dict[str, str]) -> set:
     out: set = set()
     for hook in ("gate", "end"):
-        names = []
+        names, crossed = [], False
         for agent, (own, reads, sure) in READS.items():
             ran = [p for p in chosen if p in reads]
             if not ran or agent not in used:
                 continue
             names.append(agent)
+            crossed = crossed or any(host != own for host, _ in ran)
             if len(ran) > 1 and any(host != own for host, _ in ran):
                 out.add((hook, "times", agent, len(ran), sure))
             if agent == "VS Code" and hook == "gate":
                 out |= {(hook, "ignored", agent, m) for m in {matchers.get(h) for h, _ in ran} if m}
-        if len(names) > 1:
+        if len(names) > 1 and crossed:
             out.add((hook, "agents", tuple(sorted(names))))
     return out
 

@@ -162,3 +162,8 @@ def test_a_matcher_with_control_characters_stays_on_one_line(run, project) -> No
     verify = run("verify", "--host", "claude")
     assert ("  warning: guard/one-strike: VS Code ignores the matcher `Bash\\nEdit\\x1b` in Claude Code's project "
             "settings: it runs on every tool there\n") in verify.stdout
+
+
+def test_a_hook_each_agent_runs_from_its_own_file_is_no_news() -> None:
+    copies = [Place("claude", "user", None), Place("copilot", "project", None)]  # Copilot reads no Claude user file
+    assert readers.judge(AGENTS[:2], copies, "b", "h", ALL) == []
