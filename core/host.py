@@ -53,7 +53,8 @@ class Host(ABC):
       ``dedup_keeps`` ["first"], ``dedup_known`` [True]: how the host runs an identical command
       found twice (see ``run_key``); ``positional`` [True]: ``False`` when the host's own
       bookkeeping is keyed by index (Codex trust), so we only append; ``needs_trust`` [False]: the
-      host runs only hooks the operator trusted, install asks (or takes ``--trust``).
+      host runs only hooks the operator trusted, install asks (or takes ``--trust``);
+      ``also_reads`` [()]: other hosts' files this agent runs too (``readers.Reads`` rows).
 
     Optional methods below each say what they are for; the defaults suit a JSON file of one scope
     with no trust state. ``__init_subclass__`` fills the derived defaults, so a subclass that sets
@@ -83,6 +84,7 @@ class Host(ABC):
     required: ClassVar[Mapping[str, Any]] = {}
     positional: ClassVar[bool] = True
     needs_trust: ClassVar[bool] = False
+    also_reads: ClassVar[tuple[Any, ...]] = ()  # readers.Reads rows
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

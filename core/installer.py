@@ -96,13 +96,15 @@ def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
 def _gate_findings(plans: list[FilePlan], projects: Projects, bundle: str) -> None:
     """Installed but inert, or firing twice, is worse than not installed: say so now, from the
     files as they will be after this install (planned texts and records over the disk), before
-    anything is written. The same judgements as verify's: the gates, and this bundle's copies at
-    other scopes that the host will run as well (``duplicates``)."""
+    anything is written. The same judgements as verify's: the gates, this bundle's copies at
+    other scopes that the host will run as well (``duplicates``), and the other agents that will
+    run them (``crossreads``: warnings and notes, which never stop the install)."""
     from hookweave.core import duplicates
 
     planned = {p.target.path: p.new_text for p in plans}
     planned.update({p.target.record_path: p.new_record for p in plans if p.target.record_path is not None})
     parsed = {p.target.path: p.new_doc for p in plans if p.new_doc is not None and p.new_text is not None}
+    said: set = set()  # a cross-agent finding once per install, on the first file it concerns
     for plan in plans:
         if plan.target.record_path is None:
             continue  # a companion file, checked with its main file
@@ -115,6 +117,11 @@ def _gate_findings(plans: list[FilePlan], projects: Projects, bundle: str) -> No
         records = {scope: rec for scope, (_, rec, _) in read.items()}
         plan.findings += [f for f in duplicates.cross_scope(host, docs, records, project)
                           if f.level == "problem" and f.bundle == bundle]
+        from hookweave.core import crossreads  # other agents that will run what this writes: said, never refused
+
+        across = crossreads.findings(host, project, bundle=bundle, planned=planned, parsed=parsed)
+        plan.findings += [f for f in across if f not in said]
+        said.update(across)
 
 
 def uninstall(targets: list[Target], name: str, project: Projects, *, force: bool, dry_run: bool) -> list[FilePlan]:

@@ -57,10 +57,13 @@ class HostRegistry:
     name is still refused, naming both classes).
     """
 
+    current: HostRegistry | None = None  # the latest one made: the running command's
+
     def __init__(self, pm: HostPluginManager | None = None) -> None:
         from hookweave.hosts import BUILT_IN
 
         self._pm = pm  # None: no plugin installed, the built-in hosts only
+        HostRegistry.current = self  # the command's registry, for checks that need every host (crossreads)
         self._hosts: dict[str, HostInfo] = {}
         self._dists = dict(getattr(pm, "origins", {}))
         self._pending = {name: module for name, module in BUILT_IN.items() if pm is None or pm.get_plugin(module) is None}

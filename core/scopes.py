@@ -118,6 +118,9 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
         for label, path in host.context_paths(project).items():
             docs[label] = read_context(host, path)
         report.findings += host.gates(docs, set(records), project)
+        from hookweave.core import crossreads
+
+        report.findings += crossreads.findings(host, project)  # other agents that run these hooks too
         verify.judge_order(host, report.files, docs)  # what order means at run time can hang on every scope
         report.findings += verify.env_shadowing(host, docs, records)
         report.findings += duplicates.cross_scope(host, docs, records, project)

@@ -11,8 +11,10 @@ The file: ``{"version": 1, "hooks": {"<camelCaseEvent>": [entry, ...]}}``, flat 
 Entries of one event run in file order; for ``preToolUse`` any deny wins. Facts:
 shared/HOSTS-MORE.md section 1.2 (GitHub's hooks reference); the program (1.0.102) names
 ``${COPILOT_PROJECT_DIR}`` and ``${CLAUDE_PROJECT_DIR}`` as the project placeholders it fills in.
-Copilot also reads the hooks in Claude's project files: ``gates`` warns of a double fire. Measured
-on 1.0.102 (tests/e2e/test_copilot_real.py): project hooks run only in a trusted folder.
+Copilot also runs the hooks in Claude's project and local settings (``also_reads``: verify's
+cross-agent findings, core/readers.py) and the inline ``hooks`` of its own settings files
+(``copilot_inline``). Measured on 1.0.102 (tests/e2e/test_copilot_real.py): project hooks run only
+in a trusted folder.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from hookweave.core import names, paths
 from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
 from hookweave.core.host import FlatHost, Host, kind_of
-from hookweave.core.hostshapes import every_entry
+from hookweave.core.readers import Reads
 from hookweave.core.render import marker, marker_in
 
 if TYPE_CHECKING:
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
 
 FILE_NAME = "hookweave.json"
 SHELLS = ("bash", "powershell", "command")  # where an entry's command can be; command is the fallback
-CLAUDE_SCOPES = ("project", "local")  # the Claude files Copilot CLI reads as well
 
 
 def _user_dir() -> Path:
@@ -55,6 +56,9 @@ class CopilotHost(FlatHost):
     )
     project_ref = '"${COPILOT_PROJECT_DIR}"'
     required = {"version": 1}
+    # Measured on 1.0.102: a hook in .claude/settings.json fires in Copilot too, and Claude's "Bash"
+    # matcher matches Copilot's bash tool (tests/e2e/test_copilot_real.py).
+    also_reads = (Reads("claude", ("project", "local"), "honoured", "", True),)
     execution = "Copilot runs an event's hooks one after another, in file order"
 
     def settings_path(self, scope: str, project: Path) -> Path:
@@ -69,11 +73,16 @@ class CopilotHost(FlatHost):
         return settings.parent.with_name("hooks.hookweave.json")
 
     def context_paths(self, project: Path) -> dict[str, Path]:
-        from hookweave.hosts.claude import ClaudeCodeHost
+        return {"config": _user_dir() / "config.json"}
 
-        claude = ClaudeCodeHost()
-        return {"config": _user_dir() / "config.json",
-                **{f"claude:{scope}": claude.settings_path(scope, project) for scope in CLAUDE_SCOPES}}
+    def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
+        """The inline hooks of Copilot's settings files (read here, not in ``gates``: whether a
+        project file holds a comment decides whether Copilot runs them, and parsed data cannot say)."""
+        from hookweave.core.scopes import read_scope
+        from hookweave.hosts.copilot_inline import inline_findings, inline_paths, read_inline
+
+        ours = {scope: read_scope(self, scope, project)[0] for scope in self.verify_scopes}
+        return inline_findings(self, read_inline(inline_paths(project, _user_dir())), ours)
 
     def detect(self) -> bool:
         return _user_dir().is_dir() or shutil.which("copilot") is not None
@@ -112,8 +121,6 @@ class CopilotHost(FlatHost):
                     raise BadInput(f'{where}/{i} has no "bash", "powershell" or "command" string; fix the file by hand')
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        from hookweave.hosts.claude import ClaudeCodeHost
-
         found: list[Finding] = []
         for scope in sorted(installed_scopes):
             doc = docs.get(scope)
@@ -124,16 +131,6 @@ class CopilotHost(FlatHost):
             found.append(Finding("problem", "the project folder is not trusted by Copilot (trustedFolders in "
                                  "~/.copilot/config.json): it skips the project's .github/hooks; trust the folder when "
                                  "Copilot asks, or add it to trustedFolders"))
-        ours = {self.owner(e) for scope in installed_scopes for e in every_entry(docs.get(scope))} - {None}
-        claude = ClaudeCodeHost()
-        for scope in CLAUDE_SCOPES:
-            for bundle, hook_id in sorted(ours & {claude.owner(g) for g in every_entry(docs.get(f"claude:{scope}"))}):
-                found.append(Finding(
-                    "warning",
-                    f"also installed in Claude's {scope} settings, which Copilot CLI runs too: it would fire twice "
-                    "in Copilot",
-                    bundle, hook_id,
-                ))
         return found
 
 

@@ -1,8 +1,9 @@
 """Cursor: flat hooks.json with camelCase events, the matcher on the handler, and "version": 1.
 
 Facts: shared/HOSTS.md section 5 (documentation only: Cursor has no public source or CLI to
-drive). Cursor ignores a hooks.json without "version", and with "Include third-party hooks" on it
-also runs the hooks in Claude's settings files, so a bundle installed for both fires twice there.
+drive). Cursor ignores a hooks.json without "version", and with "Include third-party configs" on it
+also runs the hooks in Claude's settings files (``also_reads``; verify's cross-agent findings,
+core/readers.py, say when a bundle installed for both may fire twice there).
 """
 
 from __future__ import annotations
@@ -13,15 +14,13 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core import names, paths
 from hookweave.core.host import FlatHost
-from hookweave.core.hostshapes import every_entry
 from hookweave.core.findings import Finding
-from hookweave.hosts.claude import ClaudeCodeHost
+from hookweave.core.readers import Reads
 
 if TYPE_CHECKING:
     from hookweave.core.model import Bundle, HookForHost
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CURSOR_MANAGED_DIR"  # where the enterprise hooks.json is looked for
-CLAUDE_SCOPES = ("user", "project", "local")  # the Claude files Cursor loads as third-party hooks
 
 
 def _managed_dir() -> Path:
@@ -44,6 +43,8 @@ class CursorHost(FlatHost):
     )
     project_ref = '"$CURSOR_PROJECT_DIR"'
     project_root_ref = '"$CURSOR_PROJECT_DIR"'
+    # Cursor's third-party-hooks page: Claude's local, project and user files, only with the setting on [not measured]
+    also_reads = (Reads("claude", ("user", "project", "local"), "honoured", 'if "Include third-party configs" is on'),)
     project_lookup = "git"  # the workspace Cursor opens: the repository, in practice [not measured]
     required = {"version": 1}
     dedup_known = False  # Cursor's documentation says nothing on running identical commands once
@@ -60,10 +61,6 @@ class CursorHost(FlatHost):
         if scope == "managed":
             return _managed_dir() / "hooks.json"
         raise ValueError(scope)
-
-    def context_paths(self, project: Path) -> dict[str, Path]:
-        claude = ClaudeCodeHost()
-        return {f"claude:{scope}": claude.settings_path(scope, project) for scope in CLAUDE_SCOPES}
 
     def detect(self) -> bool:
         return (paths.home() / ".cursor").is_dir() or shutil.which("cursor-agent") is not None
@@ -84,17 +81,6 @@ class CursorHost(FlatHost):
             if isinstance(doc, dict) and doc.get("version") != 1:
                 found.append(Finding("problem", f'{scope} hooks.json has no "version": 1; Cursor ignores the file '
                                      'without it: add "version": 1'))
-        ours = {self.owner(e) for scope in installed_scopes for e in every_entry(docs.get(scope))} - {None}
-        claude = ClaudeCodeHost()
-        for scope in CLAUDE_SCOPES:
-            shared = sorted(ours & {claude.owner(g) for g in every_entry(docs.get(f"claude:{scope}"))})
-            for bundle, hook_id in shared:
-                found.append(Finding(
-                    "warning",
-                    f"also installed in Claude's {scope} settings, which Cursor runs too when "
-                    "\"Include third-party hooks\" is on: it would fire twice in Cursor",
-                    bundle, hook_id,
-                ))
         return found
 
 

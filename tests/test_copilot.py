@@ -86,8 +86,8 @@ def test_hooks_in_claudes_project_files_fire_twice_in_copilot(run, trusted) -> N
     run("install", BUNDLE, "--host", "copilot", "--host", "claude", "--scope", "project")
     verify = run("verify", "--host", "copilot")
     assert verify.exit_code == 0  # a warning: the operator may want both
-    assert ("  warning: guard/keepalive: also installed in Claude's project settings, which Copilot CLI runs too: "
-            "it would fire twice in Copilot\n") in verify.stdout
+    assert ("  warning: guard/keepalive: fires twice in Copilot CLI: it runs the copies in Claude Code's project "
+            "settings and its own project file; keep one of them\n") in verify.stdout
 
 
 def test_a_version_copilot_refuses_is_bad_input_and_nothing_is_written(run, project: Path) -> None:

@@ -54,7 +54,8 @@ def test_our_file_fires_once_next_to_the_operators_and_is_gone_after_uninstall(r
     # The same bundle in Claude's project settings: Copilot runs those hooks as well.
     assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
     verify = run("verify", "--host", "copilot")
-    assert "probe/stop: also installed in Claude's project settings" in verify.stdout
+    assert ("  warning: probe/stop: fires twice in Copilot CLI: it runs the copies in Claude Code's project settings "
+            "and its own project file; keep one of them\n") in verify.stdout
     copilot()  # measured on 1.0.102: twice each, the pre hook too (Claude's "Bash" matcher matches Copilot's bash)
     assert ids(probe.calls()) == ["op-agentStop", "op-preToolUse", "op-sessionStart", "probe-pre", "probe-pre",
                                   "probe-start", "probe-start", "probe-stop", "probe-stop"]
@@ -84,3 +85,35 @@ def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run
             "project each, so it fires 2 times per sessionStart: uninstall it from all but one scope\n") in verify.stdout
     copilot()  # measured on 1.0.102: no de-duplication across its hook files
     assert ids(probe.calls()) == ["probe-pre", "probe-pre", "probe-start", "probe-start", "probe-stop", "probe-stop"]
+
+
+def test_claude_project_and_inline_hooks_run_in_copilot_as_verify_says(run, copilot, probe, project, home) -> None:
+    """One run: our hook installed natively and in Claude's project settings fires twice in Copilot,
+    as verify says from Claude's side; the inline ``hooks`` of ~/.copilot/settings.json (with the
+    JSONC header Copilot writes there) and .github/copilot/settings.json run too, after the hooks
+    folders and Claude's files; settings.local.json with a comment is skipped, as verify warns."""
+    _operator_file(project, probe)
+    header = "// User settings belong in settings.json.\n// This file is managed automatically.\n"
+    inline = {"user": (home / ".copilot" / "settings.json", header),
+              "project": (project / ".github" / "copilot" / "settings.json", ""),
+              "local": (project / ".github" / "copilot" / "settings.local.json", header)}
+    for where, (path, head) in inline.items():
+        hooks = {"sessionStart": [{"type": "command", "bash": probe.command(f"inline-{where}")}]}
+        write_operator_file(path, head + json.dumps({"hooks": hooks}, indent=2) + "\n")
+    assert run("install", probe.bundle(), "--host", "copilot").exit_code == 0
+    assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
+    verify = run("verify", "--host", "claude")
+    assert ("  warning: probe/start: fires twice in Copilot CLI: it runs the copies in Claude Code's project settings "
+            "and its own project file; keep one of them\n") in verify.stdout
+    assert ("  warning: .github/copilot/settings.local.json: inline hooks: it holds a comment, and Copilot CLI "
+            "(measured on 1.0.102) then runs none of its inline hooks; remove the comments\n"
+            ) in run("verify", "--host", "copilot").stdout
+    copilot()
+    starts = [(c["id"], c["event"]) for c in sorted(probe.calls(), key=lambda c: c["start"])
+              if c["id"] in ("probe-start", "op-sessionStart") or c["id"].startswith("inline")]
+    # measured on 1.0.102: the user's inline hooks first, then .github/hooks (its files in no order we
+    # rely on), then Claude's project settings (a snake_case payload naming SessionStart), then the
+    # project's inline hooks; never the commented settings.local.json
+    assert starts[0] == ("inline-user", None)
+    assert sorted(starts[1:3]) == [("op-sessionStart", None), ("probe-start", None)]
+    assert starts[3:] == [("probe-start", "SessionStart"), ("inline-project", None)]
