@@ -127,9 +127,13 @@ class AntigravityHost(NestedGroupsHost):
         found: list[Finding] = []
         for scope in sorted(installed_scopes):
             ours = docs.get(scope, {}).get(KEY) if isinstance(docs.get(scope), dict) else None
-            if isinstance(ours, dict) and ours.get("enabled") is False:
+            if antigravity_shape.disabled(ours):
                 found.append(Finding("problem", f'{scope} hooks.json: the named hook "{KEY}" is disabled ("enabled": '
                                      "false), so none of hookweave's hooks run; enable it in /hooks (e) or remove the key"))
+            for hidden, winner in antigravity_shape.shadowed(ours):
+                found.append(Finding("problem", f"{scope} hooks.json: /{KEY}/{hidden} and /{KEY}/{winner} are one key "
+                                     "to Antigravity, which matches names in any case and keeps the last: the hooks "
+                                     f"under {hidden} never run; merge them into one"))
         for label, path in self.context_paths(project).items():
             doc = docs.get(label)
             if doc is None:

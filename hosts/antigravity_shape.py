@@ -81,3 +81,22 @@ def _handler_problem(handler: dict, at: tuple) -> str | None:
         if isinstance(timeout, bool) or not isinstance(timeout, int) or not INT32[0] <= timeout <= INT32[1]:
             return f"{_place(*at, 'timeout')}: {json.dumps(timeout)} is not a whole number of seconds in 32 bits"
     return None
+
+
+def shadowed(hook: Any) -> list[tuple[str, str]]:
+    """Keys of one named hook that agy reads as one (it matches event names and ``enabled``
+    case-insensitively, and the last one wins): ``(hidden, winner)`` pairs, in file order."""
+    if not isinstance(hook, dict):
+        return []
+    last: dict[str, str] = {}
+    for key in hook:
+        last[key.lower()] = key
+    return [(key, last[key.lower()]) for key in hook if last[key.lower()] != key]
+
+
+def disabled(hook: Any) -> bool:
+    """Whether the named hook is switched off: its last ``enabled`` (in any case) is ``false``."""
+    if not isinstance(hook, dict):
+        return False
+    switches = [value for key, value in hook.items() if key.lower() == "enabled"]
+    return bool(switches) and switches[-1] is False

@@ -143,3 +143,18 @@ def test_our_named_hook_in_the_shared_file_too_is_a_double_fire_warning(run, hom
     assert verify.exit_code == 0
     assert (f'  warning: {shared} holds a "hookweave" named hook too; if Antigravity loads both '
             "files, those hooks run twice\n") in verify.stdout
+
+
+def test_an_event_spelled_again_in_another_case_hides_ours(run, project: Path) -> None:
+    """agy matches event names in any case and keeps the last: an operator's "stop" beside our
+    "Stop" in the hookweave key replaces ours."""
+    assert run("install", BUNDLE, "--host", "antigravity").exit_code == 0
+    path = _settings(project)
+    data = json.loads(path.read_text())
+    data["hookweave"]["stop"] = [{"command": "theirs"}]
+    path.write_text(json.dumps(data, indent=2))
+    verify = run("verify", "--host", "antigravity")
+    assert verify.exit_code == 1
+    assert ("  problem: project hooks.json: /hookweave/Stop and /hookweave/stop are one key to Antigravity, which "
+            "matches names in any case and keeps the last: the hooks under Stop never run; merge them into one\n"
+            ) in verify.stdout
