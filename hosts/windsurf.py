@@ -53,6 +53,7 @@ class WindsurfHost(FlatHost):
         [f"{side}_{stem}" for side in ("pre", "post") for stem in TOOL_STEMS]
         + ["pre_user_prompt", "post_cascade_response", "post_cascade_response_with_transcript", "post_setup_worktree"]
     )
+    project_lookup = "git"  # the workspace the editor opens: the repository, in practice, as for Cursor [not measured]
     execution = "Windsurf runs an event's hooks one after another: the system file's, the user's, then the workspace's"
     dedup_known = True  # documented: every configured hook runs, so a copy in two files runs twice
 
