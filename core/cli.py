@@ -213,9 +213,11 @@ def hosts(*, as_json: JsonOpt = False) -> None:
     if as_json:
         console.json_out({"hosts": rows})
         return
+    wide = max((len(r["name"]) for r in rows), default=0), max((len(r["title"]) for r in rows), default=0)
     for r in rows:
         seen = "detected" if r["detected"] else "not detected"
-        console.out(f"{r['name']:<8} {r['title']:<14} {r['origin']:<12} scopes: {', '.join(r['scopes'])}  ({seen})")
+        console.out(f"{r['name']:<{wide[0]}} {r['title']:<{wide[1]}} {r['origin']:<12} "
+                    f"scopes: {', '.join(r['scopes'])}  ({seen})")
 
 
 def _version(value: bool) -> None:

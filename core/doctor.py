@@ -19,7 +19,7 @@ from hookweave.core.findings import Finding
 if TYPE_CHECKING:
     from hookweave.core.host import Host
 
-BINARIES = {"cursor": "cursor-agent", "factory": "droid"}  # host name -> binary name, where they differ
+BINARIES = {"cursor": "cursor-agent", "factory": "droid", "antigravity": "agy"}  # host name -> binary name, where they differ
 VERSION_TIMEOUT = 10.0
 
 

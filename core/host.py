@@ -213,6 +213,12 @@ class Host(ABC):
         """Checks that ask the host itself (e.g. ``codex app-server``); may run a program."""
         return []
 
+    def event_for(self, native: str, hook: HookForHost) -> tuple[str | None, str]:
+        """The native event ``hook`` goes under, given its neutral event's column entry ``native``,
+        or ``(None, why)`` when the hook cannot say which (Windsurf files each tool under an event
+        of its own, so a tool hook's event comes from its matcher). By default: ``native``."""
+        return native, ""
+
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
         if matcher is None or isinstance(matcher, str):
             return matcher

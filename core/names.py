@@ -7,47 +7,65 @@ column through ``Host.events`` and ``Host.tools``.
 
 from __future__ import annotations
 
-HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory")
+HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "windsurf", "antigravity")
 
 EVENTS: dict[str, tuple[str | None, ...]] = {
     #                      claude              codex               gemini         cursor
     #                      copilot                qwen                factory
+    #                      windsurf               antigravity
     "session_start": ("SessionStart", "SessionStart", "SessionStart", "sessionStart",
-                      "sessionStart", "SessionStart", "SessionStart"),
+                      "sessionStart", "SessionStart", "SessionStart",
+                      None, "SessionStart"),
     "session_end": ("SessionEnd", "SessionEnd", "SessionEnd", "sessionEnd",
-                    "sessionEnd", "SessionEnd", "SessionEnd"),
+                    "sessionEnd", "SessionEnd", "SessionEnd",
+                    None, None),
     "user_prompt_submit": ("UserPromptSubmit", "UserPromptSubmit", "BeforeAgent", "beforeSubmitPrompt",
-                           "userPromptSubmitted", "UserPromptSubmit", "UserPromptSubmit"),
+                           "userPromptSubmitted", "UserPromptSubmit", "UserPromptSubmit",
+                           "pre_user_prompt", None),
     "pre_tool_use": ("PreToolUse", "PreToolUse", "BeforeTool", "preToolUse",
-                     "preToolUse", "PreToolUse", "PreToolUse"),
+                     "preToolUse", "PreToolUse", "PreToolUse",
+                     "pre_run_command", "PreToolUse"),
     "post_tool_use": ("PostToolUse", "PostToolUse", "AfterTool", "postToolUse",
-                      "postToolUse", "PostToolUse", "PostToolUse"),
+                      "postToolUse", "PostToolUse", "PostToolUse",
+                      "post_run_command", "PostToolUse"),
     "stop": ("Stop", "Stop", "AfterAgent", "stop",
-             "agentStop", "Stop", "Stop"),
+             "agentStop", "Stop", "Stop",
+             "post_cascade_response", "Stop"),
     "subagent_stop": ("SubagentStop", "SubagentStop", None, "subagentStop",
-                      "subagentStop", "SubagentStop", "SubagentStop"),
+                      "subagentStop", "SubagentStop", "SubagentStop",
+                      None, None),
     "pre_compact": ("PreCompact", "PreCompact", "PreCompress", "preCompact",
-                    "preCompact", "PreCompact", "PreCompact"),
+                    "preCompact", "PreCompact", "PreCompact",
+                    None, None),
     "notification": ("Notification", None, "Notification", None,
-                     "notification", "Notification", "Notification"),
+                     "notification", "Notification", "Notification",
+                     None, None),
 }
 
 # Neutral tool names for matchers. Codex matchers are regexes; apply_patch also answers to
 # Write and Edit there. Cursor's edit tool name is not documented, so it maps to Write. Copilot
 # anchors its matcher (``^(?:p)$``) and names tools in lowercase; Qwen keeps Gemini's names but
 # calls its edit tool ``edit`` (0.24.4, ToolNames); Factory offers Read, LS, Execute, Edit, Grep,
-# Glob and Create (0.225.2, the tools it sends the model).
+# Glob and Create (0.225.2, the tools it sends the model). Windsurf has no matchers: the tool is in
+# the event's name, so its column holds the stem of ``pre_<stem>``/``post_<stem>`` (WindsurfHost.event_for)
+# [DOC docs.windsurf.com/windsurf/cascade/hooks]. Antigravity's names are documented, not measured
+# here [3P skillsaw, agy 1.1.25; DOC gemini-cli migration guide].
 TOOLS: dict[str, tuple[str | None, ...]] = {
     #          claude           codex          gemini               cursor
     #          copilot   qwen                 factory
+    #          windsurf  antigravity
     "shell": ("Bash", "Bash", "run_shell_command", "Shell",
-              "bash", "run_shell_command", "Execute"),
+              "bash", "run_shell_command", "Execute",
+              "run_command", "run_command"),
     "write": ("Write", "apply_patch", "write_file", "Write",
-              "create", "write_file", "Create"),
+              "create", "write_file", "Create",
+              "write_code", "write_to_file"),
     "edit": ("Edit|MultiEdit", "apply_patch", "replace", "Write",
-             "edit", "edit", "Edit"),
+             "edit", "edit", "Edit",
+             "write_code", "replace_file_content"),
     "read": ("Read", None, "read_file", "Read",
-             "view", "read_file", "Read"),
+             "view", "read_file", "Read",
+             "read_code", "view_file"),
 }
 
 def column(host: str, table: dict[str, tuple[str | None, ...]]) -> dict[str, str | None]:

@@ -20,6 +20,13 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
         if native is None:
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
             continue
+        if resolved.event in host.events:  # a neutral event: the host may file it by the hook's tools
+            native, why = host.event_for(native, resolved)
+            if native is None:
+                if hook.hosts is not None:
+                    raise BadInput(f"{bundle.manifest}: hooks ({hook.id}): {why}")
+                notes.append(Finding("warning", f"skipped: {why}", bundle.name, hook.id))
+                continue
         if (hook.order or bundle.order) == "chain":
             if native not in chained:
                 regs.append(Registration(bundle.name, "", native, "last", {}))  # the chain's place

@@ -11,5 +11,7 @@ BUILT_IN = {
     "copilot": "hookweave.hosts.copilot",
     "qwen": "hookweave.hosts.qwen",
     "factory": "hookweave.hosts.factory",
+    "windsurf": "hookweave.hosts.windsurf",
+    "antigravity": "hookweave.hosts.antigravity",
 }
 DEFAULT_HOSTS = tuple(BUILT_IN.values())

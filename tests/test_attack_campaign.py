@@ -272,8 +272,14 @@ def _foreign(snapshot: dict[str, tuple], bundle: str | None) -> dict[str, tuple]
 
 
 def _as_settings(path: str, doc: object) -> object:
-    """Factory's hooks.json holds the events at its top level: read it as a settings file would be."""
-    return {"hooks": doc} if path.endswith("/.factory/hooks.json") and isinstance(doc, dict) else doc
+    """Factory's hooks.json holds the events at its top level, and Antigravity's holds named hooks
+    of which hookweave manages one, "hookweave": read each as a settings file would be."""
+    if path.endswith("/.factory/hooks.json") and isinstance(doc, dict):
+        return {"hooks": doc}
+    if path.endswith(("/.agents/hooks.json", "/antigravity-cli/hooks.json")) and isinstance(doc, dict):
+        others = {(f"named hook {k}" if k == "hooks" else k): v for k, v in doc.items() if k != "hookweave"}
+        return {**others, "hooks": doc["hookweave"]} if "hookweave" in doc else others
+    return doc
 
 
 def _managed_keys(doc: dict) -> dict:

@@ -10,7 +10,7 @@
 2. Project-root lookup. Random trees (a git root or none, an empty ``.git``, a ``.git`` file,
    ``.codex`` folders at random levels): for each host, the folder install writes to is the one
    the host reads (Claude, Gemini: the start folder; Codex: the nearest ``.codex`` up to the git
-   root, else the root; Cursor: the git root), and nothing is written anywhere else.
+   root, else the root; Cursor and Windsurf: the git root), and nothing is written anywhere else.
 """
 
 from __future__ import annotations
@@ -115,9 +115,9 @@ def _tree(rng: random.Random, base: Path) -> tuple[Path, Path | None]:
 
 
 def _expected(host: str, start: Path, root: Path | None) -> Path:
-    if host != "codex" and host != "cursor" or root is None:  # the folder they start in (unmeasured for the newer hosts)
+    if host not in ("codex", "cursor", "windsurf") or root is None:  # the folder they start in (unmeasured for the newer hosts)
         return start
-    if host == "cursor":
+    if host in ("cursor", "windsurf"):  # editors: the workspace they open, the repository
         return root
     folder = start
     while folder != root and not (folder / ".codex").is_dir():

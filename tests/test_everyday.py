@@ -222,6 +222,8 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
     result = run("verify", "--scope", "local")
     assert result.exit_code == 0, result.output
     assert result.stdout == (
+        "antigravity (Antigravity CLI)\n"
+        "  note: Antigravity CLI has no local scope (it has user, project); nothing to check\n"
         "claude (Claude Code)\n"
         "  local  .claude/settings.local.json\n"
         "    tiny 1.0.0\n"
@@ -240,12 +242,14 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "  note: Gemini CLI has no local scope (it has system-defaults, user, project, system); nothing to check\n"
         "qwen (Qwen Code)\n"
         "  note: Qwen Code has no local scope (it has user, project); nothing to check\n"
+        "windsurf (Windsurf)\n"
+        "  note: Windsurf has no local scope (it has user, project); nothing to check\n"
         "verify: ok\n")
     bogus = run("verify", "--scope", "bogus")
     assert bogus.exit_code == 2
-    assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Claude Code: user, project, local, managed; "
-                            "Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
-                            "user, project; Gemini CLI: system-defaults, user, project, system; Qwen Code: user, project)\n")
+    assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Antigravity CLI: user, project; "
+                            "Claude Code: user, project, local, managed; Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
+                            "user, project; Gemini CLI: system-defaults, user, project, system; Qwen Code: user, project; Windsurf: user, project)\n")
 
 
 # -- case 7: dry run ------------------------------------------------------------------------------
@@ -307,7 +311,7 @@ def test_case7_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch, ca
     (["uninstall", "--json"], "hooks uninstall: Missing argument 'name'"),
     (["verify", "--json", "--bogus"], "hooks verify: No such option: --bogus (Possible options: --host)"),
     (["install", "--json", "--host"], "hooks: Option '--host' requires an argument"),
-    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: claude, codex, copilot, cursor, factory, gemini, qwen (or all)"),
+    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: antigravity, claude, codex, copilot, cursor, factory, gemini, qwen, windsurf (or all)"),
 ])
 def test_case8_usage_errors_under_json_are_json_on_stdout(argv, error) -> None:
     import os

@@ -134,10 +134,12 @@ def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, 
     assert declined.exit_code == 0 and declined.stdout.endswith("nothing written\n")
     assert offered == {
         "hosts": ("Uninstall tiny from which agents?", [
+            ("antigravity", "Antigravity CLI (antigravity) - not installed", False),
             ("claude", "Claude Code (claude)", True), ("codex", "Codex (codex) - not installed", False),
             ("copilot", "Copilot CLI (copilot) - not installed", False), ("cursor", "Cursor (cursor) - not installed", False),
             ("factory", "Factory Droid (factory) - not installed", False),
-            ("gemini", "Gemini CLI (gemini) - not installed", False), ("qwen", "Qwen Code (qwen) - not installed", False)]),
+            ("gemini", "Gemini CLI (gemini) - not installed", False), ("qwen", "Qwen Code (qwen) - not installed", False),
+            ("windsurf", "Windsurf (windsurf) - not installed", False)]),
         "scope": ("Which settings file (scope)?", ["user", "project", "local"], "local")}
     assert declined.stdout == (
         "claude local .claude/settings.local.json: would remove tiny 0.1.0\n"

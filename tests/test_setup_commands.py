@@ -36,6 +36,11 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
     result = run("doctor")
     assert result.exit_code == 1  # two gates would stop hooks
     assert result.stdout == (
+        "antigravity (Antigravity CLI, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user     {home}/.gemini/antigravity-cli/hooks.json  (none)\n"
+        "  project  .agents/hooks.json  (none)\n"
+        "  note: agy is not on PATH: install Antigravity CLI, or ignore this if you do not use it\n"
         f"claude (Claude Code, built-in): {fakebin}/claude (2.1.197 (Claude Code))\n"
         f"  project folder: {project}\n"
         f"  user     {home}/.claude/settings.json  (none)\n"
@@ -78,12 +83,17 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  user     {home}/.qwen/settings.json  (none)\n"
         "  project  .qwen/settings.json  (none)\n"
         "  note: qwen is not on PATH: install Qwen Code, or ignore this if you do not use it\n"
+        "windsurf (Windsurf, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user     {home}/.codeium/windsurf/hooks.json  (none)\n"
+        "  project  .windsurf/hooks.json  (none)\n"
+        "  note: windsurf is not on PATH: install Windsurf, or ignore this if you do not use it\n"
         "plugins: none (built-in hosts only)\n"
         f"chain runner: {fakebin}/python3 (Python 3.99.1)\n"
         "doctor: 2 problems\n")
     as_json = json.loads(run("doctor", "--json").stdout)
     assert (as_json["ok"], as_json["problems"], [h["version"] for h in as_json["hosts"]]) == (
-        False, 2, ["2.1.197 (Claude Code)", None, None, None, None, "0.61.0", None])
+        False, 2, [None, "2.1.197 (Claude Code)", None, None, None, None, "0.61.0", None, None])
 
 
 def test_doctor_without_python3_is_a_problem_and_ok_otherwise(run, fakebin, monkeypatch) -> None:
@@ -105,7 +115,7 @@ def test_doctor_names_the_project_folder_each_host_uses_from_a_subfolder(run, fa
     rows = {h["host"]: h["project"] for h in json.loads(run("doctor", "--json").stdout)["hosts"]}
     assert rows == {"claude": str(project / "src"), "codex": str(project), "cursor": str(project),
                     "gemini": str(project / "src"), "copilot": str(project / "src"), "factory": str(project / "src"),
-                    "qwen": str(project / "src")}
+                    "qwen": str(project / "src"), "windsurf": str(project), "antigravity": str(project / "src")}
 
 
 # -- init and templates ---------------------------------------------------------------------------
@@ -129,8 +139,10 @@ def test_init_writes_a_bundle_that_installs_and_whose_hook_keeps_the_rules(run, 
     warnings = [line for line in install.stdout.splitlines() if "warning:" in line and "fire" not in line]
     assert ("  warning: guard/check-shell: fires twice in Copilot CLI: it runs the copies in Claude Code's project "
             "settings and its own project file; keep one of them") in install.stdout.splitlines()  # --host all: both
-    assert len(warnings) == 2 and "Codex has no project variable; at the top of a git repository" in warnings[0]
-    assert "Copilot CLI has no variable for the project folder" in warnings[1]  # its powershell form is not written through one
+    assert len(warnings) == 4 and "Antigravity CLI has no variable for the project folder" in warnings[0]
+    assert "Codex has no project variable; at the top of a git repository" in warnings[1]
+    assert "Copilot CLI has no variable for the project folder" in warnings[2]
+    assert "Windsurf has no variable for the project folder" in warnings[3]  # its powershell form is not written through one
 
 
 def test_init_never_overwrites(run, project) -> None:
