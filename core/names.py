@@ -7,47 +7,49 @@ column through ``Host.events`` and ``Host.tools``.
 
 from __future__ import annotations
 
-HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory")
+HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "cline")
 
 EVENTS: dict[str, tuple[str | None, ...]] = {
     #                      claude              codex               gemini         cursor
     #                      copilot                qwen                factory
     "session_start": ("SessionStart", "SessionStart", "SessionStart", "sessionStart",
-                      "sessionStart", "SessionStart", "SessionStart"),
+                      "sessionStart", "SessionStart", "SessionStart", "TaskStart"),
     "session_end": ("SessionEnd", "SessionEnd", "SessionEnd", "sessionEnd",
-                    "sessionEnd", "SessionEnd", "SessionEnd"),
+                    "sessionEnd", "SessionEnd", "SessionEnd", "SessionShutdown"),
     "user_prompt_submit": ("UserPromptSubmit", "UserPromptSubmit", "BeforeAgent", "beforeSubmitPrompt",
-                           "userPromptSubmitted", "UserPromptSubmit", "UserPromptSubmit"),
+                           "userPromptSubmitted", "UserPromptSubmit", "UserPromptSubmit", "UserPromptSubmit"),
     "pre_tool_use": ("PreToolUse", "PreToolUse", "BeforeTool", "preToolUse",
-                     "preToolUse", "PreToolUse", "PreToolUse"),
+                     "preToolUse", "PreToolUse", "PreToolUse", "PreToolUse"),
     "post_tool_use": ("PostToolUse", "PostToolUse", "AfterTool", "postToolUse",
-                      "postToolUse", "PostToolUse", "PostToolUse"),
+                      "postToolUse", "PostToolUse", "PostToolUse", "PostToolUse"),
     "stop": ("Stop", "Stop", "AfterAgent", "stop",
-             "agentStop", "Stop", "Stop"),
+             "agentStop", "Stop", "Stop", "TaskComplete"),
     "subagent_stop": ("SubagentStop", "SubagentStop", None, "subagentStop",
-                      "subagentStop", "SubagentStop", "SubagentStop"),
+                      "subagentStop", "SubagentStop", "SubagentStop", None),
     "pre_compact": ("PreCompact", "PreCompact", "PreCompress", "preCompact",
-                    "preCompact", "PreCompact", "PreCompact"),
+                    "preCompact", "PreCompact", "PreCompact", None),
     "notification": ("Notification", None, "Notification", None,
-                     "notification", "Notification", "Notification"),
+                     "notification", "Notification", "Notification", None),
 }
 
 # Neutral tool names for matchers. Codex matchers are regexes; apply_patch also answers to
 # Write and Edit there. Cursor's edit tool name is not documented, so it maps to Write. Copilot
 # anchors its matcher (``^(?:p)$``) and names tools in lowercase; Qwen keeps Gemini's names but
 # calls its edit tool ``edit`` (0.24.4, ToolNames); Factory offers Read, LS, Execute, Edit, Grep,
-# Glob and Create (0.225.2, the tools it sends the model).
+# Glob and Create (0.225.2, the tools it sends the model). Cline 3.0.65 (its SDK's tool definitions):
+# run_commands, editor (creates and edits files), apply_patch, read_files; its PreCompact hook
+# never runs (mapped to no event), and TaskComplete is its end of a task.
 TOOLS: dict[str, tuple[str | None, ...]] = {
     #          claude           codex          gemini               cursor
     #          copilot   qwen                 factory
     "shell": ("Bash", "Bash", "run_shell_command", "Shell",
-              "bash", "run_shell_command", "Execute"),
+              "bash", "run_shell_command", "Execute", "run_commands"),
     "write": ("Write", "apply_patch", "write_file", "Write",
-              "create", "write_file", "Create"),
+              "create", "write_file", "Create", "editor|apply_patch"),
     "edit": ("Edit|MultiEdit", "apply_patch", "replace", "Write",
-             "edit", "edit", "Edit"),
+             "edit", "edit", "Edit", "editor|apply_patch"),
     "read": ("Read", None, "read_file", "Read",
-             "view", "read_file", "Read"),
+             "view", "read_file", "Read", "read_files"),
 }
 
 def column(host: str, table: dict[str, tuple[str | None, ...]]) -> dict[str, str | None]:

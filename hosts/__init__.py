@@ -11,5 +11,6 @@ BUILT_IN = {
     "copilot": "hookweave.hosts.copilot",
     "qwen": "hookweave.hosts.qwen",
     "factory": "hookweave.hosts.factory",
+    "cline": "hookweave.hosts.cline",
 }
 DEFAULT_HOSTS = tuple(BUILT_IN.values())
