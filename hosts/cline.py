@@ -123,7 +123,7 @@ class ClineHost(FlatHost):
         before, after = _hooks_of(old), _hooks_of(new)
         edits: dict[Path, list[dict]] = {}
         for event, path in self.dispatcher_paths(target.path).items():
-            members = [h for h in after.get(event, []) if isinstance(h, dict) and isinstance(h.get("command"), str)]
+            members, written = _members(after, event), _members(before, event)
             there = current(path)
             if there.get("foreign"):
                 if any(marker_in(h["command"]) for h in members):
@@ -137,7 +137,7 @@ class ClineHost(FlatHost):
                 continue  # nothing there, nothing to write
             if listed == members and before.get(event, []) == after.get(event, []):
                 continue
-            if there and not there.get("exact"):
+            if there and not (there.get("exact") and listed == written):  # not what we wrote last time
                 raise Refused(f"{paths.display(path)}: was edited by hand since hookweave wrote it, and hookweave never "
                               "overwrites an edit; nothing written. Undo the edit, or delete the file (install writes "
                               "it anew), and run the command again")
@@ -174,6 +174,10 @@ class ClineHost(FlatHost):
 def _hooks_of(doc: Any) -> dict[str, list]:
     hooks = doc.get("hooks") if isinstance(doc, dict) else None
     return {e: v for e, v in hooks.items() if isinstance(v, list)} if isinstance(hooks, dict) else {}
+
+
+def _members(doc_hooks: dict[str, list], event: str) -> list[dict]:
+    return [h for h in doc_hooks.get(event, []) if isinstance(h, dict) and isinstance(h.get("command"), str)]
 
 
 def _folders_to_make(path: Path) -> int:
