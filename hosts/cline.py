@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core import names, paths
-from hookweave.core.errors import Refused
+from hookweave.core.errors import BadInput, Refused
 from hookweave.core.findings import Finding
 from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost
@@ -124,7 +124,12 @@ class ClineHost(FlatHost):
         edits: dict[Path, list[dict]] = {}
         for event, path in self.dispatcher_paths(target.path).items():
             members, written = _members(after, event), _members(before, event)
-            there = current(path)
+            if not members and not written:
+                continue  # an event we have no hook on: its file, whatever it holds, is not read
+            try:
+                there = current(path)
+            except BadInput:  # not UTF-8, not a regular file: not ours, whatever it is
+                there = {"foreign": True}
             if there.get("foreign"):
                 if any(marker_in(h["command"]) for h in members):
                     shown = paths.display(path)
@@ -133,8 +138,6 @@ class ClineHost(FlatHost):
                                   f"(Cline also runs {event}.sh beside it), and install again")
                 continue  # the operator's file: never touched, even when our members go
             listed = there.get("hooks", {}).get(event)
-            if not there and not members:
-                continue  # nothing there, nothing to write
             if listed == members and before.get(event, []) == after.get(event, []):
                 continue
             if there and not (there.get("exact") and listed == written):  # not what we wrote last time
@@ -189,7 +192,10 @@ def _folders_to_make(path: Path) -> int:
     missing = 0 if path.parent.is_dir() else 1 if path.parent.parent.is_dir() else 2
     for event in NATIVE_EVENTS:
         sibling = path.with_name(event)
-        text = fileio.read_text(sibling) if sibling != path and path.parent.is_dir() else None
+        try:
+            text = fileio.read_text(sibling) if sibling != path and path.parent.is_dir() else None
+        except (BadInput, OSError):
+            continue  # an operator's file that is not text: not ours, so it claims nothing
         if text is not None:
             missing = max(missing, cline_dispatcher.read(event, text).get("folders", 0))
     return missing
