@@ -201,3 +201,22 @@ def test_the_dispatcher_answers_once_as_cline_combines_answers(project: Path) ->
     assert _answer(project, refusing, call) == '{"cancel": true, "errorMessage": "no"}\n'
     assert not (project / "ran-after-cancel").exists()
     assert _answer(project, [{"command": "true # hookweave:c/quiet"}], call) == ""
+
+
+def test_an_operators_binary_file_at_another_event_is_never_read(run, project: Path) -> None:
+    """Found by the attack: a non-UTF-8 file at an event we have no hook on stopped install (exit 2,
+    "save it as UTF-8"); one at our event is the operator's, so it is refused, not re-saved."""
+    hooks = project / ".clinerules" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "PreCompact").write_bytes(b"\xff\xfe compiled\x00")
+    before = snapshot(project)
+    assert run("install", BUNDLE, "--host", "cline").exit_code == 0
+    assert run("verify", "--host", "cline").exit_code == 0
+    assert run("uninstall", "guard", "--host", "cline").exit_code == 0
+    assert snapshot(project) == before
+    (hooks / "TaskStart").write_bytes(b"\x7fELF\x00\xff")
+    before = snapshot(project)
+    result = run("install", BUNDLE, "--host", "cline")
+    assert result.exit_code == 1 and result.stderr.startswith(
+        "hooks: .clinerules/hooks/TaskStart: is the operator's own Cline hook"), result.output
+    assert snapshot(project) == before
