@@ -101,7 +101,7 @@ def test_no_host_without_a_terminal_is_an_error_not_a_prompt(run, write_bundle, 
     assert result.exit_code == 2
     assert result.stderr == (
         "hooks: install: --host is required without a terminal; e.g. --host claude "
-        "(registered: claude, codex, copilot, cursor, factory, gemini, qwen, or all)\n"
+        "(registered: claude, cline, codex, copilot, cursor, factory, gemini, qwen, or all)\n"
     )
     assert run("uninstall", "tiny").exit_code == 2
 
@@ -109,7 +109,7 @@ def test_no_host_without_a_terminal_is_an_error_not_a_prompt(run, write_bundle, 
 def test_unknown_host_and_missing_project(run, write_bundle) -> None:
     bundle = str(write_bundle(SMALL))
     result = run("install", bundle, "--host", "vim")
-    assert (result.exit_code, result.stderr) == (2, "hooks: unknown host 'vim'; registered hosts: claude, codex, copilot, cursor, factory, gemini, qwen (or all)\n")
+    assert (result.exit_code, result.stderr) == (2, "hooks: unknown host 'vim'; registered hosts: claude, cline, codex, copilot, cursor, factory, gemini, qwen (or all)\n")
     result = run("install", bundle, "--host", "claude", "--project", "nowhere")
     assert (result.exit_code, result.stderr) == (2, "hooks: --project nowhere: no such folder; create it or pass an existing one\n")
 
@@ -162,6 +162,7 @@ def test_uninstall_at_the_wrong_scope_names_the_right_one(run, write_bundle) -> 
 def test_verify_and_status_with_nothing_installed(run) -> None:
     assert run("verify").stdout == (
         "claude (Claude Code)\n  nothing installed\n"
+        "cline (Cline)\n  nothing installed\n"
         "codex (Codex)\n  nothing installed\n"
         "copilot (Copilot CLI)\n  nothing installed\n"
         "cursor (Cursor)\n  nothing installed\n"
@@ -179,6 +180,7 @@ def test_hosts_lists_origin_and_scopes(run) -> None:
     assert json.loads(result.stdout)["hosts"] == [
         {"name": "claude", "title": "Claude Code", "origin": "built-in", "scopes": ["user", "project", "local"],
          "detected": False},
+        {"name": "cline", "title": "Cline", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
         {"name": "codex", "title": "Codex", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
         {"name": "copilot", "title": "Copilot CLI", "origin": "built-in", "scopes": ["user", "project"],
          "detected": False},
@@ -192,6 +194,7 @@ def test_hosts_lists_origin_and_scopes(run) -> None:
     ]
     assert run("hosts").stdout == (
         "claude   Claude Code    built-in     scopes: user, project, local  (not detected)\n"
+        "cline    Cline          built-in     scopes: user, project  (not detected)\n"
         "codex    Codex          built-in     scopes: user, project  (not detected)\n"
         "copilot  Copilot CLI    built-in     scopes: user, project  (not detected)\n"
         "cursor   Cursor         built-in     scopes: user, project  (not detected)\n"

@@ -48,16 +48,16 @@ def test_hook_hookweave_register_hosts() -> None:
     pm = get_plugin_manager(load_entrypoints=False)
     pm.register(Plugin(), name="echo")
     registry = HostRegistry(pm)
-    assert registry.names() == ["claude", "codex", "copilot", "cursor", "echo-agent", "factory", "gemini", "qwen"]
+    assert registry.names() == ["claude", "cline", "codex", "copilot", "cursor", "echo-agent", "factory", "gemini", "qwen"]
     assert registry.info("echo-agent").origin == Echo.__module__  # not from a distribution: its module
     assert registry.info("claude").origin == "built-in"
-    assert [h.name for h in registry.resolve(["all"])] == ["claude", "codex", "copilot", "cursor", "echo-agent", "factory", "gemini", "qwen"]
+    assert [h.name for h in registry.resolve(["all"])] == ["claude", "cline", "codex", "copilot", "cursor", "echo-agent", "factory", "gemini", "qwen"]
 
 
 def test_builtin_host_is_registered_through_the_hook_like_any_plugin() -> None:
     pm = get_plugin_manager(load_entrypoints=False)
     registry = HostRegistry(pm)
-    assert registry.names() == ["claude", "codex", "copilot", "cursor", "factory", "gemini", "qwen"]
+    assert registry.names() == ["claude", "cline", "codex", "copilot", "cursor", "factory", "gemini", "qwen"]
     assert pm.get_plugin("hookweave.hosts.codex") is None  # registered on first use, not before
     registry.get("codex")
     assert pm.get_plugin("hookweave.hosts.codex") is not None

@@ -290,10 +290,10 @@ def test_every_host_says_what_file_order_means() -> None:
     registry = HostRegistry(get_plugin_manager(load_entrypoints=False))
     orders = {name: registry.get(name).order for name in registry.names()}
     assert orders == {"claude": "parallel", "codex": "parallel", "cursor": "file", "gemini": "sequential-flag",
-                      "copilot": "file", "factory": "file", "qwen": "sequential-flag"}
+                      "copilot": "file", "factory": "file", "qwen": "sequential-flag", "cline": "file"}
     assert {name: registry.get(name).hook_env for name in registry.names()} == {
         "claude": False, "codex": False, "cursor": False, "gemini": True, "copilot": False, "factory": False,
-        "qwen": False}
+        "qwen": False, "cline": False}
 
 
 @pytest.mark.parametrize(
