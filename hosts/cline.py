@@ -14,12 +14,13 @@ edited: install refuses, naming it, and writes nothing.
 Verify reads each dispatcher (``context_paths``): missing, replaced by another script, or edited by
 hand is a problem, as is one hookweave wrote that no data file lists any more.
 
-Measured in Cline 3.0.65's code (node_modules/@cline/core): PreToolUse, PostToolUse and
-UserPromptSubmit block (120 s default timeout, then SIGKILL; the exit code is ignored, stdout is
-the answer); TaskStart and TaskResume run detached unless the host asks otherwise; TaskComplete,
-TaskError, TaskCancel and SessionShutdown run detached with stdio ignored; PreCompact maps to no
-event and never runs. Files in ``.clinerules/`` are read as rules only when they end in ``.md``,
-``.markdown`` or ``.txt``.
+Measured in Cline 3.0.65's code (node_modules/@cline/core) and on the program
+(tests/e2e/test_cline_real.py): only PreToolUse and PostToolUse are waited for and answered (one
+file after another; 120 s default timeout, then SIGKILL; the exit code is ignored, stdout is the
+answer; a PreToolUse ``cancel`` aborts the whole run); every other event's files are started at
+once, detached, stdout ignored; PreCompact maps to no event and never runs. A file without a
+shebang runs with ``bash`` whatever its mode. Files in ``.clinerules/`` are read as rules only when
+they end in ``.md``, ``.markdown`` or ``.txt``.
 """
 
 from __future__ import annotations
@@ -164,13 +165,15 @@ class ClineHost(FlatHost):
     # -- verify ---------------------------------------------------------------------------------
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+        from hookweave.hosts import cline_verify
+
         found: list[Finding] = []
         for scope in sorted(installed_scopes):
             hooks = _hooks_of(docs.get(scope))
             for event in NATIVE_EVENTS:
                 members = [h for h in hooks.get(event, []) if isinstance(h, dict)]
-                found += _dispatcher_findings(scope, event, members, docs.get(f"{scope}:{event}"),
-                                              self.dispatcher_paths(self.settings_path(scope, project))[event])
+                found += cline_verify.findings(scope, event, members, docs.get(f"{scope}:{event}"),
+                                               self.dispatcher_paths(self.settings_path(scope, project))[event])
         return found
 
 
@@ -199,31 +202,6 @@ def _folders_to_make(path: Path) -> int:
         if text is not None:
             missing = max(missing, cline_dispatcher.read(event, text).get("folders", 0))
     return missing
-
-
-def _dispatcher_findings(scope: str, event: str, members: list[dict], there: Any, path: Path) -> list[Finding]:
-    shown = paths.display(path)
-    ours = [marker_in(h.get("command")) for h in members if marker_in(h.get("command"))]
-    if there is None:
-        if not ours:
-            return []
-        return [Finding("problem", f"missing: {shown} is gone, so Cline runs none of the {scope} {event} hooks; "
-                        "install the bundle again", b, i) for b, i in ours]
-    if there.get("foreign"):
-        if not ours:
-            return []
-        return [Finding("problem", f"modified: {shown} is no longer the file hookweave wrote (another script replaced "
-                        "it), so Cline runs that instead; move that script away and install the bundle again", b, i)
-                for b, i in ours]
-    listed = there.get("hooks", {}).get(event, [])
-    if not ours and not members:
-        return [Finding("problem", f"{shown} is hookweave's, but no bundle lists a {event} hook any more; "
-                        "delete the file")]
-    if listed == members and there.get("exact"):
-        return []
-    return [Finding("problem", f"modified: {shown} was edited by hand and no longer runs exactly what hookweave "
-                    "wrote; undo the edit, or delete the file and install the bundle again", b, i) for b, i in ours] or [
-        Finding("problem", f"modified: {shown} was edited by hand; undo the edit, or delete the file")]
 
 
 @hookimpl
