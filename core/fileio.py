@@ -202,6 +202,8 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
     else:
         fileowners.make_folders(target.parent)
         mode, owner = fileowners.new_file_mode(like), fileowners.owner_of(like, target.parent)
+        if text.startswith("#!"):  # a script we create (Cline's dispatcher) runs: execute wherever it reads
+            mode |= (mode & 0o444) >> 2
     data = text.encode("utf-8")
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     try:

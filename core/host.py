@@ -204,6 +204,9 @@ class Host(ABC):
         """Files ``companion_ops`` may edit, so they are locked with the target."""
         return []
 
+    companion_action: ClassVar[str] = "hook trust state"  # what a companion file is, as install shows it
+    companion_scope: ClassVar[str | None] = "user"  # the scope a companion belongs to; None: its file's
+
     def companion_text(self, path: Path, old: str | None, new: str) -> tuple[str | None, bool]:
         """A companion file's text after our edits (``None``: delete it, as we created it and it
         holds nothing else now) and whether its folder, also ours, goes too. ``old``: before this run."""

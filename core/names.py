@@ -7,39 +7,39 @@ column through ``Host.events`` and ``Host.tools``.
 
 from __future__ import annotations
 
-HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "windsurf", "antigravity")
+HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "windsurf", "antigravity", "cline")
 
 EVENTS: dict[str, tuple[str | None, ...]] = {
     #                      claude              codex               gemini         cursor
     #                      copilot                qwen                factory
-    #                      windsurf               antigravity
+    #                      windsurf               antigravity         cline
     "session_start": ("SessionStart", "SessionStart", "SessionStart", "sessionStart",
                       "sessionStart", "SessionStart", "SessionStart",
-                      None, "SessionStart"),
+                      None, "SessionStart", "TaskStart"),
     "session_end": ("SessionEnd", "SessionEnd", "SessionEnd", "sessionEnd",
                     "sessionEnd", "SessionEnd", "SessionEnd",
-                    None, None),
+                    None, None, "SessionShutdown"),
     "user_prompt_submit": ("UserPromptSubmit", "UserPromptSubmit", "BeforeAgent", "beforeSubmitPrompt",
                            "userPromptSubmitted", "UserPromptSubmit", "UserPromptSubmit",
-                           "pre_user_prompt", None),
+                           "pre_user_prompt", None, "UserPromptSubmit"),
     "pre_tool_use": ("PreToolUse", "PreToolUse", "BeforeTool", "preToolUse",
                      "preToolUse", "PreToolUse", "PreToolUse",
-                     "pre_run_command", "PreToolUse"),
+                     "pre_run_command", "PreToolUse", "PreToolUse"),
     "post_tool_use": ("PostToolUse", "PostToolUse", "AfterTool", "postToolUse",
                       "postToolUse", "PostToolUse", "PostToolUse",
-                      "post_run_command", "PostToolUse"),
+                      "post_run_command", "PostToolUse", "PostToolUse"),
     "stop": ("Stop", "Stop", "AfterAgent", "stop",
              "agentStop", "Stop", "Stop",
-             "post_cascade_response", "Stop"),
+             "post_cascade_response", "Stop", "TaskComplete"),
     "subagent_stop": ("SubagentStop", "SubagentStop", None, "subagentStop",
                       "subagentStop", "SubagentStop", "SubagentStop",
-                      None, None),
+                      None, None, None),
     "pre_compact": ("PreCompact", "PreCompact", "PreCompress", "preCompact",
                     "preCompact", "PreCompact", "PreCompact",
-                    None, None),
+                    None, None, None),
     "notification": ("Notification", None, "Notification", None,
                      "notification", "Notification", "Notification",
-                     None, None),
+                     None, None, None),
 }
 
 # Neutral tool names for matchers. Codex matchers are regexes; apply_patch also answers to
@@ -49,24 +49,27 @@ EVENTS: dict[str, tuple[str | None, ...]] = {
 # Glob and Create (0.225.2, the tools it sends the model). Windsurf has no matchers: the tool is in
 # the event's name, so its column holds the stem of ``pre_<stem>``/``post_<stem>`` (WindsurfHost.event_for)
 # [DOC docs.windsurf.com/windsurf/cascade/hooks]. Antigravity's names are documented, not measured
-# here [3P skillsaw, agy 1.1.25; DOC gemini-cli migration guide].
+# here [3P skillsaw, agy 1.1.25; DOC gemini-cli migration guide]. Cline 3.0.65 (its SDK's tool
+# definitions): run_commands, editor (creates and edits files), apply_patch, read_files; its PreCompact hook
+# never runs (mapped to no event), and TaskComplete is its end of a task.
 TOOLS: dict[str, tuple[str | None, ...]] = {
     #          claude           codex          gemini               cursor
     #          copilot   qwen                 factory
-    #          windsurf  antigravity
+    #          windsurf  antigravity     cline
     "shell": ("Bash", "Bash", "run_shell_command", "Shell",
               "bash", "run_shell_command", "Execute",
-              "run_command", "run_command"),
+              "run_command", "run_command", "run_commands"),
     "write": ("Write", "apply_patch", "write_file", "Write",
               "create", "write_file", "Create",
-              "write_code", "write_to_file"),
+              "write_code", "write_to_file", "editor|apply_patch"),
     "edit": ("Edit|MultiEdit", "apply_patch", "replace", "Write",
              "edit", "edit", "Edit",
-             "write_code", "replace_file_content"),
+             "write_code", "replace_file_content", "editor|apply_patch"),
     "read": ("Read", None, "read_file", "Read",
              "view", "read_file", "Read",
-             "read_code", "view_file"),
+             "read_code", "view_file", "read_files"),
 }
+
 
 def column(host: str, table: dict[str, tuple[str | None, ...]]) -> dict[str, str | None]:
     """The mapping for one built-in host: neutral name to native name (or None)."""

@@ -140,7 +140,7 @@ def read_context(host: Host, path: Path, planned: dict[Path, str | None] | None 
         text = _text(path, planned)
         if text is None:
             return None
-        if path.suffix == ".toml":
+        if path.suffix in (".toml", ""):  # TOML, or an executable a host reads (Cline's dispatchers)
             return host.parse(text, str(path))
         return jsontext.load(text, str(path), comments=True)
     except BadInput:

@@ -88,12 +88,12 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
     by_path = {p.target.path: p for p in plans}
     extra: list[FilePlan] = []
 
-    def plan_of(path: Path, host: Host) -> FilePlan:
+    def plan_of(path: Path, host: Host, scope: str) -> FilePlan:
         if path not in by_path:
             text = fileio.read_text(path)
             shown = paths.display(path)
-            by_path[path] = FilePlan(Target(host, "user", path, None, shown), text, text, None, None,
-                                     actions=["hook trust state"])
+            by_path[path] = FilePlan(Target(host, host.companion_scope or scope, path, None, shown), text, text,
+                                     None, None, actions=[host.companion_action])
             extra.append(by_path[path])
         return by_path[path]
 
@@ -111,7 +111,7 @@ def _companions(plans: list[FilePlan], bundle: str, trust: bool) -> list[FilePla
         edits = host.companion_ops(old, new, plan.target, bundle, lambda p: current(p, host), trust=trust)
         for path, ops in edits.items():
             if ops:
-                other = plan_of(path, host)
+                other = plan_of(path, host, plan.target.scope)
                 base = other.new_text if other.new_text is not None else ""
                 text = host.apply(base, ops, other.target.shown)
                 other.new_text, other.remove_folder = host.companion_text(path, other.old_text, text)

@@ -13,5 +13,6 @@ BUILT_IN = {
     "factory": "hookweave.hosts.factory",
     "windsurf": "hookweave.hosts.windsurf",
     "antigravity": "hookweave.hosts.antigravity",
+    "cline": "hookweave.hosts.cline",
 }
 DEFAULT_HOSTS = tuple(BUILT_IN.values())

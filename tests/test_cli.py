@@ -101,7 +101,7 @@ def test_no_host_without_a_terminal_is_an_error_not_a_prompt(run, write_bundle, 
     assert result.exit_code == 2
     assert result.stderr == (
         "hooks: install: --host is required without a terminal; e.g. --host claude "
-        "(registered: antigravity, claude, codex, copilot, cursor, factory, gemini, qwen, windsurf, or all)\n"
+        "(registered: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, qwen, windsurf, or all)\n"
     )
     assert run("uninstall", "tiny").exit_code == 2
 
@@ -109,7 +109,7 @@ def test_no_host_without_a_terminal_is_an_error_not_a_prompt(run, write_bundle, 
 def test_unknown_host_and_missing_project(run, write_bundle) -> None:
     bundle = str(write_bundle(SMALL))
     result = run("install", bundle, "--host", "vim")
-    assert (result.exit_code, result.stderr) == (2, "hooks: unknown host 'vim'; registered hosts: antigravity, claude, codex, copilot, cursor, factory, gemini, qwen, windsurf (or all)\n")
+    assert (result.exit_code, result.stderr) == (2, "hooks: unknown host 'vim'; registered hosts: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, qwen, windsurf (or all)\n")
     result = run("install", bundle, "--host", "claude", "--project", "nowhere")
     assert (result.exit_code, result.stderr) == (2, "hooks: --project nowhere: no such folder; create it or pass an existing one\n")
 
@@ -163,6 +163,7 @@ def test_verify_and_status_with_nothing_installed(run) -> None:
     assert run("verify").stdout == (
         "antigravity (Antigravity CLI)\n  nothing installed\n"
         "claude (Claude Code)\n  nothing installed\n"
+        "cline (Cline)\n  nothing installed\n"
         "codex (Codex)\n  nothing installed\n"
         "copilot (Copilot CLI)\n  nothing installed\n"
         "cursor (Cursor)\n  nothing installed\n"
@@ -183,6 +184,7 @@ def test_hosts_lists_origin_and_scopes(run) -> None:
          "detected": False},
         {"name": "claude", "title": "Claude Code", "origin": "built-in", "scopes": ["user", "project", "local"],
          "detected": False},
+        {"name": "cline", "title": "Cline", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
         {"name": "codex", "title": "Codex", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
         {"name": "copilot", "title": "Copilot CLI", "origin": "built-in", "scopes": ["user", "project"],
          "detected": False},
@@ -199,6 +201,7 @@ def test_hosts_lists_origin_and_scopes(run) -> None:
     assert run("hosts").stdout == (
         "antigravity Antigravity CLI built-in     scopes: user, project  (not detected)\n"
         "claude      Claude Code     built-in     scopes: user, project, local  (not detected)\n"
+        "cline       Cline           built-in     scopes: user, project  (not detected)\n"
         "codex       Codex           built-in     scopes: user, project  (not detected)\n"
         "copilot     Copilot CLI     built-in     scopes: user, project  (not detected)\n"
         "cursor      Cursor          built-in     scopes: user, project  (not detected)\n"

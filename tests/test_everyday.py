@@ -230,6 +230,8 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "      ok           check  PreToolUse (last)\n"
         "  note: Claude starts all of an event's matching hooks at once and does not wait for one before the next, "
         "so file order is not execution order\n"
+        "cline (Cline)\n"
+        "  note: Cline has no local scope (it has user, project); nothing to check\n"
         "codex (Codex)\n"
         "  note: Codex has no local scope (it has user, project); nothing to check\n"
         "copilot (Copilot CLI)\n"
@@ -248,7 +250,7 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
     bogus = run("verify", "--scope", "bogus")
     assert bogus.exit_code == 2
     assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Antigravity CLI: user, project; "
-                            "Claude Code: user, project, local, managed; Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
+                            "Claude Code: user, project, local, managed; Cline: user, project; Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
                             "user, project; Gemini CLI: system-defaults, user, project, system; Qwen Code: user, project; Windsurf: user, project)\n")
 
 
@@ -311,7 +313,7 @@ def test_case7_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch, ca
     (["uninstall", "--json"], "hooks uninstall: Missing argument 'name'"),
     (["verify", "--json", "--bogus"], "hooks verify: No such option: --bogus (Possible options: --host)"),
     (["install", "--json", "--host"], "hooks: Option '--host' requires an argument"),
-    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: antigravity, claude, codex, copilot, cursor, factory, gemini, qwen, windsurf (or all)"),
+    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, qwen, windsurf (or all)"),
 ])
 def test_case8_usage_errors_under_json_are_json_on_stdout(argv, error) -> None:
     import os

@@ -49,16 +49,16 @@ def test_hook_hookweave_register_hosts() -> None:
     pm = get_plugin_manager(load_entrypoints=False)
     pm.register(Plugin(), name="echo")
     registry = HostRegistry(pm)
-    assert registry.names() == ["antigravity", "claude", "codex", "copilot", "cursor", "echo-agent", "factory", "gemini", "qwen", "windsurf"]
+    assert registry.names() == ["antigravity", "claude", "cline", "codex", "copilot", "cursor", "echo-agent", "factory", "gemini", "qwen", "windsurf"]
     assert registry.info("echo-agent").origin == Echo.__module__  # not from a distribution: its module
     assert registry.info("claude").origin == "built-in"
-    assert [h.name for h in registry.resolve(["all"])] == ["antigravity", "claude", "codex", "copilot", "cursor", "echo-agent", "factory", "gemini", "qwen", "windsurf"]
+    assert [h.name for h in registry.resolve(["all"])] == ["antigravity", "claude", "cline", "codex", "copilot", "cursor", "echo-agent", "factory", "gemini", "qwen", "windsurf"]
 
 
 def test_builtin_host_is_registered_through_the_hook_like_any_plugin() -> None:
     pm = get_plugin_manager(load_entrypoints=False)
     registry = HostRegistry(pm)
-    assert registry.names() == ["antigravity", "claude", "codex", "copilot", "cursor", "factory", "gemini", "qwen", "windsurf"]
+    assert registry.names() == ["antigravity", "claude", "cline", "codex", "copilot", "cursor", "factory", "gemini", "qwen", "windsurf"]
     assert pm.get_plugin("hookweave.hosts.codex") is None  # registered on first use, not before
     registry.get("codex")
     assert pm.get_plugin("hookweave.hosts.codex") is not None

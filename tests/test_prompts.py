@@ -135,7 +135,8 @@ def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, 
     assert offered == {
         "hosts": ("Uninstall tiny from which agents?", [
             ("antigravity", "Antigravity CLI (antigravity) - not installed", False),
-            ("claude", "Claude Code (claude)", True), ("codex", "Codex (codex) - not installed", False),
+            ("claude", "Claude Code (claude)", True), ("cline", "Cline (cline) - not installed", False),
+            ("codex", "Codex (codex) - not installed", False),
             ("copilot", "Copilot CLI (copilot) - not installed", False), ("cursor", "Cursor (cursor) - not installed", False),
             ("factory", "Factory Droid (factory) - not installed", False),
             ("gemini", "Gemini CLI (gemini) - not installed", False), ("qwen", "Qwen Code (qwen) - not installed", False),

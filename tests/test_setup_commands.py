@@ -49,6 +49,11 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  managed  {tmp_path}/managed/managed-settings.json  (none)\n"
         "  problem: local settings set disableAllHooks: Claude runs only managed hooks, none of hookweave's; remove the key "
         "or set it to false\n"
+        "cline (Cline, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user     {home}/.cline/hookweave-hooks.json  (none)\n"
+        "  project  .cline/hookweave-hooks.json  (none)\n"
+        "  note: cline is not on PATH: install Cline, or ignore this if you do not use it\n"
         "codex (Codex, built-in): not found\n"
         f"  project folder: {project}\n"
         f"  user     {home}/.codex/hooks.json  (none)\n"
@@ -93,7 +98,7 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         "doctor: 2 problems\n")
     as_json = json.loads(run("doctor", "--json").stdout)
     assert (as_json["ok"], as_json["problems"], [h["version"] for h in as_json["hosts"]]) == (
-        False, 2, [None, "2.1.197 (Claude Code)", None, None, None, None, "0.61.0", None, None])
+        False, 2, [None, "2.1.197 (Claude Code)", None, None, None, None, None, "0.61.0", None, None])
 
 
 def test_doctor_without_python3_is_a_problem_and_ok_otherwise(run, fakebin, monkeypatch) -> None:
@@ -115,7 +120,8 @@ def test_doctor_names_the_project_folder_each_host_uses_from_a_subfolder(run, fa
     rows = {h["host"]: h["project"] for h in json.loads(run("doctor", "--json").stdout)["hosts"]}
     assert rows == {"claude": str(project / "src"), "codex": str(project), "cursor": str(project),
                     "gemini": str(project / "src"), "copilot": str(project / "src"), "factory": str(project / "src"),
-                    "qwen": str(project / "src"), "windsurf": str(project), "antigravity": str(project / "src")}
+                    "qwen": str(project / "src"), "windsurf": str(project), "antigravity": str(project / "src"),
+                    "cline": str(project / "src")}
 
 
 # -- init and templates ---------------------------------------------------------------------------
@@ -139,10 +145,11 @@ def test_init_writes_a_bundle_that_installs_and_whose_hook_keeps_the_rules(run, 
     warnings = [line for line in install.stdout.splitlines() if "warning:" in line and "fire" not in line]
     assert ("  warning: guard/check-shell: fires twice in Copilot CLI: it runs the copies in Claude Code's project "
             "settings and its own project file; keep one of them") in install.stdout.splitlines()  # --host all: both
-    assert len(warnings) == 4 and "Antigravity CLI has no variable for the project folder" in warnings[0]
-    assert "Codex has no project variable; at the top of a git repository" in warnings[1]
-    assert "Copilot CLI has no variable for the project folder" in warnings[2]
-    assert "Windsurf has no variable for the project folder" in warnings[3]  # its powershell form is not written through one
+    assert len(warnings) == 5 and "Antigravity CLI has no variable for the project folder" in warnings[0]
+    assert ".cline/hookweave-hooks.json works here but not in another clone; Cline has no variable" in warnings[1]
+    assert "Codex has no project variable; at the top of a git repository" in warnings[2]
+    assert "Copilot CLI has no variable for the project folder" in warnings[3]
+    assert "Windsurf has no variable for the project folder" in warnings[4]  # its powershell form is not written through one
 
 
 def test_init_never_overwrites(run, project) -> None:
@@ -176,7 +183,7 @@ def _complete(words: str, cword: int, cwd: Path) -> list[str]:
 
 
 def test_completion_offers_hosts_commands_and_installed_bundles(run, project, write_bundle) -> None:
-    assert _complete("hooks install --host c", 3, project) == ["claude", "codex", "copilot", "cursor"]
+    assert _complete("hooks install --host c", 3, project) == ["claude", "cline", "codex", "copilot", "cursor"]
     assert _complete("hooks d", 1, project) == ["doctor"]
     run("install", str(write_bundle('[bundle]\nname = "tiny"\nversion = "1.0.0"\n[[hooks]]\nid = "a"\nevent = "stop"\n'
                                     'command = "echo a"\n')), "--host", "gemini")

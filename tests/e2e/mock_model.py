@@ -1,6 +1,6 @@
 """A mock model server on 127.0.0.1 for driving the real agent CLIs offline (HOSTS.md section 7).
 
-It speaks Anthropic Messages (SSE), OpenAI Responses (SSE), OpenAI Chat Completions (Qwen Code)
+It speaks Anthropic Messages (SSE), OpenAI Responses (SSE), OpenAI Chat Completions (Qwen Code, Factory, Cline)
 and Gemini streamGenerateContent.
 Stateless: a request whose conversation holds no tool result yet gets one shell tool call
 (``echo hookweave-e2e``), or one call per command in ``commands`` (all in one reply, so one
@@ -163,12 +163,14 @@ class _Handler(BaseHTTPRequestHandler):
         messages = body.get("messages") or []
         done = any(isinstance(m, dict) and m.get("role") == "tool" for m in messages)
         names = {(t.get("function") or {}).get("name") for t in body.get("tools") or []}
-        shell = next((n for n in ("run_shell_command", "shell", "bash", "Bash", "Execute") if n in names), None)
+        shell = next((n for n in ("run_shell_command", "shell", "bash", "Bash", "Execute", "run_commands")
+                      if n in names), None)
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if not done and shell:
             extra = {"riskLevelReason": "a harmless echo", "riskLevel": "low"} if shell == "Execute" else {}  # Droid's
             calls = [{"index": i, "id": f"call_e2e{i}", "type": "function",
-                      "function": {"name": shell, "arguments": json.dumps({"command": c, **extra})}}
+                      "function": {"name": shell, "arguments": json.dumps(
+                          {"commands": [c]} if shell == "run_commands" else {"command": c, **extra})}}  # Cline's
                      for i, c in enumerate(self.mock.commands)]
             message, finish = {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
         else:

@@ -15,7 +15,9 @@ hook_id, log = sys.argv[1], sys.argv[2]
 start = time.time()
 payload = json.load(sys.stdin)
 time.sleep(float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
-line = {"id": hook_id, "event": payload.get("hook_event_name"), "tool": payload.get("tool_name"),
+call = payload.get("preToolUse") or {}  # Cline names the event hookName and the tool preToolUse.toolName
+line = {"id": hook_id, "event": payload.get("hook_event_name") or payload.get("hookName"),
+        "tool": payload.get("tool_name") or call.get("toolName"),
         "start": start, "end": time.time(), "env": {k: os.environ.get(k) for k in ENV}}
 with open(log, "a", encoding="utf-8") as out:
     out.write(json.dumps(line) + "\n")

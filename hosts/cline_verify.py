@@ -1,0 +1,36 @@
+"""What verify says of a Cline dispatcher, read from the file Cline runs, against hookweave's data:
+gone, replaced by another script, edited by hand, or left over with no hook listed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hookweave.core import paths
+from hookweave.core.findings import Finding
+from hookweave.core.render import marker_in
+
+
+def findings(scope: str, event: str, members: list[dict], there: Any, path: Path) -> list[Finding]:
+    shown = paths.display(path)
+    ours = [marker_in(h.get("command")) for h in members if marker_in(h.get("command"))]
+    if there is None:
+        if not ours:
+            return []
+        return [Finding("problem", f"missing: {shown} is gone, so Cline runs none of the {scope} {event} hooks; "
+                        "install the bundle again", b, i) for b, i in ours]
+    if there.get("foreign"):
+        if not ours:
+            return []
+        return [Finding("problem", f"modified: {shown} is no longer the file hookweave wrote (another script replaced "
+                        "it), so Cline runs that instead; move that script away and install the bundle again", b, i)
+                for b, i in ours]
+    listed = there.get("hooks", {}).get(event, [])
+    if not ours and not members:
+        return [Finding("problem", f"{shown} is hookweave's, but no bundle lists a {event} hook any more; "
+                        "delete the file")]
+    if listed == members and there.get("exact"):
+        return []
+    return [Finding("problem", f"modified: {shown} was edited by hand and no longer runs exactly what hookweave "
+                    "wrote; undo the edit, or delete the file and install the bundle again", b, i) for b, i in ours] or [
+        Finding("problem", f"modified: {shown} was edited by hand; undo the edit, or delete the file")]
