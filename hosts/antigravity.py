@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core import names, paths
 from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import Host
 from hookweave.core.hostshapes import NestedGroupsHost
 from hookweave.core.render import marker_in
@@ -148,6 +147,6 @@ class AntigravityHost(NestedGroupsHost):
         return found
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(AntigravityHost)

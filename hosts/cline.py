@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core import names, paths
 from hookweave.core.errors import BadInput, Refused
 from hookweave.core.findings import Finding
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost
 from hookweave.core.render import marker_in
 
@@ -204,6 +203,6 @@ def _folders_to_make(path: Path) -> int:
     return missing
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(ClineHost)

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core import names, paths
 from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
-from hookweave.core.hookspecs import hookimpl
 from hookweave.core.host import FlatHost, Host, kind_of
 from hookweave.core.hostshapes import every_entry
 
@@ -111,6 +110,6 @@ class WindsurfHost(FlatHost):
                         "fire twice", bundle, hook_id) for bundle, hook_id in sorted(ours & system)]
 
 
-@hookimpl
 def hookweave_register_hosts(register) -> None:
+    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(WindsurfHost)

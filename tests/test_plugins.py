@@ -181,7 +181,8 @@ def test_without_plugins_no_command_loads_pluggy_and_every_host_is_there(tmp_pat
     hosts, loaded = _probe(tmp_path, "hosts", "--json")
     assert loaded == "False"
     assert [(h["name"], h["origin"]) for h in json.loads(hosts)["hosts"]] == [
-        (name, "built-in") for name in ("claude", "codex", "copilot", "cursor", "factory", "gemini", "qwen")]
+        (name, "built-in") for name in (
+                "antigravity", "claude", "cline", "codex", "copilot", "cursor", "factory", "gemini", "qwen", "windsurf")]
     for args in (["status"], ["verify", "--host", "all"], ["install", "example-guard", "--host", "claude"]):
         assert _probe(tmp_path, *args)[1] == "False", args
 
