@@ -17,7 +17,12 @@ if TYPE_CHECKING:
 
 
 class FlatHost(Host):
-    """Hosts whose events hold handlers directly, with the matcher on the handler (Cursor)."""
+    """Hosts whose events hold handlers directly, with the matcher on the handler (Cursor).
+
+    ``command_keys``: the fields an entry's command may be in (Copilot: ``bash``, ``powershell``,
+    ``command``); an entry of ``type`` command needs one of them, and our marker in any makes it ours."""
+
+    command_keys: tuple[str, ...] = ("command",)
 
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         """``{command, matcher?, timeout?}``: Cursor's entry, and the common flat one."""
@@ -30,10 +35,14 @@ class FlatHost(Host):
         return entry
 
     def owner(self, entry: Any) -> tuple[str, str] | None:
-        return marker_in(entry.get("command")) if isinstance(entry, dict) else None
+        if not isinstance(entry, dict):
+            return None
+        return next((found for key in self.command_keys if (found := marker_in(entry.get(key)))), None)
 
     def check_document(self, doc: Any, path: str) -> None:
         super().check_document(doc, path)
+        keys = [f'"{key}"' for key in self.command_keys]
+        wanted = " or ".join([", ".join(keys[:-1]), keys[-1]] if len(keys) > 1 else keys)
         for event, handlers in (doc.get(self.hooks_key) or {}).items():
             if event not in self.native_events:
                 continue
@@ -43,8 +52,9 @@ class FlatHost(Host):
             for i, handler in enumerate(handlers):
                 if not isinstance(handler, dict):
                     raise BadInput(f"{where}/{i} must be an object; fix the file by hand")
-                if handler.get("type", "command") == "command" and not isinstance(handler.get("command"), str):
-                    raise BadInput(f'{where}/{i} has no "command" string; fix the file by hand')
+                if handler.get("type", "command") == "command" and not any(
+                        isinstance(handler.get(key), str) for key in self.command_keys):
+                    raise BadInput(f"{where}/{i} has no {wanted} string; fix the file by hand")
 
 
 class NestedGroupsHost(Host):

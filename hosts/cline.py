@@ -27,16 +27,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from hookweave.core import names, paths
 from hookweave.core.errors import BadInput, Refused
 from hookweave.core.findings import Finding
 from hookweave.core.host import FlatHost
 from hookweave.core.render import marker_in
-
-if TYPE_CHECKING:
-    from hookweave.core.model import Bundle, HookForHost
 
 DATA_FILE = "hookweave-hooks.json"
 NATIVE_EVENTS = ("TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "TaskError", "PreToolUse",
@@ -84,15 +81,6 @@ class ClineHost(FlatHost):
 
     def detect(self) -> bool:
         return _user_dir().is_dir() or shutil.which("cline") is not None
-
-    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
-        entry: dict[str, Any] = {"command": self.command(hook, bundle)}
-        matcher = self.native_matcher(hook.matcher)
-        if matcher:
-            entry["matcher"] = matcher
-        if hook.timeout is not None:
-            entry["timeout"] = hook.timeout
-        return entry
 
     # -- the dispatchers, as companion files of the data file ------------------------------------
 

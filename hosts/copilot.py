@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core import names, paths
 from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
-from hookweave.core.host import FlatHost, Host, kind_of
+from hookweave.core.host import FlatHost
 from hookweave.core.readers import Reads
-from hookweave.core.render import marker, marker_in
+from hookweave.core.render import marker
 
 if TYPE_CHECKING:
     from hookweave.core.model import Bundle, HookForHost
@@ -46,6 +46,7 @@ def _user_dir() -> Path:
 class CopilotHost(FlatHost):
     name = "copilot"
     title = "Copilot CLI"
+    command_keys = SHELLS
     scopes = ("user", "project")
     verify_scopes = ("user", "project")
     events = names.column("copilot", names.EVENTS)
@@ -98,27 +99,11 @@ class CopilotHost(FlatHost):
             entry["timeoutSec"] = hook.timeout
         return entry
 
-    def owner(self, entry: Any) -> tuple[str, str] | None:
-        if not isinstance(entry, dict):
-            return None
-        return next((found for key in SHELLS if (found := marker_in(entry.get(key)))), None)
-
     def check_document(self, doc: Any, path: str) -> None:
-        Host.check_document(self, doc, path)  # the object checks; FlatHost's want a "command" string
-        if "version" in doc and doc["version"] != 1:
+        if isinstance(doc, dict) and "version" in doc and doc["version"] != 1:
             raise BadInput(f"{path}: /version is {json.dumps(doc['version'])}, and Copilot reads only version 1; "
                            "fix the file by hand")
-        for event, entries in (doc.get(self.hooks_key) or {}).items():
-            if event not in self.native_events:
-                continue
-            where = f"{path}: /{self.hooks_key}/{event}"
-            if not isinstance(entries, list):
-                raise BadInput(f"{where} must be a list of hooks, not {kind_of(entries)}; fix the file by hand")
-            for i, entry in enumerate(entries):
-                if not isinstance(entry, dict):
-                    raise BadInput(f"{where}/{i} must be an object; fix the file by hand")
-                if entry.get("type", "command") == "command" and not any(isinstance(entry.get(k), str) for k in SHELLS):
-                    raise BadInput(f'{where}/{i} has no "bash", "powershell" or "command" string; fix the file by hand')
+        super().check_document(doc, path)
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found: list[Finding] = []

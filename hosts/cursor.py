@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from hookweave.core import names, paths
 from hookweave.core.host import FlatHost
 from hookweave.core.findings import Finding
 from hookweave.core.readers import Reads
-
-if TYPE_CHECKING:
-    from hookweave.core.model import Bundle, HookForHost
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CURSOR_MANAGED_DIR"  # where the enterprise hooks.json is looked for
 
@@ -64,15 +61,6 @@ class CursorHost(FlatHost):
 
     def detect(self) -> bool:
         return (paths.home() / ".cursor").is_dir() or shutil.which("cursor-agent") is not None
-
-    def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
-        entry: dict[str, Any] = {"command": self.command(hook, bundle)}
-        matcher = self.native_matcher(hook.matcher)
-        if matcher:
-            entry["matcher"] = matcher
-        if hook.timeout is not None:
-            entry["timeout"] = hook.timeout
-        return entry
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found: list[Finding] = []

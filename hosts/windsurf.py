@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core import names, paths
-from hookweave.core.errors import BadInput
 from hookweave.core.findings import Finding
-from hookweave.core.host import FlatHost, Host, kind_of
+from hookweave.core.host import FlatHost
 from hookweave.core.hostshapes import every_entry
 
 if TYPE_CHECKING:
@@ -44,6 +43,7 @@ def _system_dir() -> Path:
 class WindsurfHost(FlatHost):
     name = "windsurf"
     title = "Windsurf"
+    command_keys = SHELLS  # FlatHost's checks: "powershell" alone runs too
     scopes = ("user", "project")
     verify_scopes = ("user", "project")  # the system file is read for gates (context_paths), never written
     events = names.column("windsurf", names.EVENTS)
@@ -86,20 +86,6 @@ class WindsurfHost(FlatHost):
 
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         return {"command": self.command(hook, bundle)}
-
-    def check_document(self, doc: Any, path: str) -> None:
-        Host.check_document(self, doc, path)  # FlatHost's checks want "command"; "powershell" alone runs too
-        for event, entries in (doc.get(self.hooks_key) or {}).items():
-            if event not in self.native_events:
-                continue
-            where = f"{path}: /{self.hooks_key}/{event}"
-            if not isinstance(entries, list):
-                raise BadInput(f"{where} must be a list of hooks, not {kind_of(entries)}; fix the file by hand")
-            for i, entry in enumerate(entries):
-                if not isinstance(entry, dict):
-                    raise BadInput(f"{where}/{i} must be an object; fix the file by hand")
-                if not any(isinstance(entry.get(k), str) for k in SHELLS):
-                    raise BadInput(f'{where}/{i} has no "command" or "powershell" string; fix the file by hand')
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         """A hook of ours that the system file holds too runs twice (every file's hooks run)."""
