@@ -161,6 +161,8 @@ class ClineHost(FlatHost):
                 members = [h for h in hooks.get(event, []) if isinstance(h, dict)]
                 found += cline_verify.findings(scope, event, members, docs.get(f"{scope}:{event}"),
                                                self.dispatcher_paths(self.settings_path(scope, project))[event])
+        if any(_hooks_of(docs.get(scope)) for scope in installed_scopes):
+            found += cline_verify.interpreter()
         return found
 
 

@@ -3,6 +3,7 @@ gone, replaced by another script, edited by hand, or left over with no hook list
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -34,3 +35,11 @@ def findings(scope: str, event: str, members: list[dict], there: Any, path: Path
     return [Finding("problem", f"modified: {shown} was edited by hand and no longer runs exactly what hookweave "
                     "wrote; undo the edit, or delete the file and install the bundle again", b, i) for b, i in ours] or [
         Finding("problem", f"modified: {shown} was edited by hand; undo the edit, or delete the file")]
+
+
+def interpreter() -> list[Finding]:
+    """The dispatchers start with ``#!/usr/bin/env python3``: without one on PATH Cline runs none of them."""
+    if shutil.which("python3") is not None:
+        return []
+    return [Finding("problem", "python3 is not on PATH here, and hookweave's Cline hook files run with python3 "
+                    "(#!/usr/bin/env python3): Cline runs none of them; install Python 3")]

@@ -220,3 +220,15 @@ def test_an_operators_binary_file_at_another_event_is_never_read(run, project: P
     assert result.exit_code == 1 and result.stderr.startswith(
         "hooks: .clinerules/hooks/TaskStart: is the operator's own Cline hook"), result.output
     assert snapshot(project) == before
+
+
+def test_verify_says_when_no_python3_would_run_the_dispatchers(run, project: Path, tmp_path: Path, monkeypatch) -> None:
+    assert run("install", BUNDLE, "--host", "cline").exit_code == 0
+    assert run("verify", "--host", "cline").exit_code == 0
+    empty = tmp_path / "no-python"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    verify = run("verify", "--host", "cline")
+    assert verify.exit_code == 1
+    assert ("  problem: python3 is not on PATH here, and hookweave's Cline hook files run with python3 "
+            "(#!/usr/bin/env python3): Cline runs none of them; install Python 3") in verify.stdout.splitlines()
