@@ -24,10 +24,10 @@ def host_classes() -> list[type[Host]]:
     """Every registered host class (built-in and plugins): any of them may read another's files.
     The running command's registry when there is one (finding the plugins again costs more than
     the whole check)."""
-    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+    from hookweave.core import plugins
 
-    registry = HostRegistry.current or HostRegistry(get_plugin_manager())
-    return [registry.info(name).cls for name in registry.names()]
+    hosts = plugins.HostRegistry.current or plugins.registry()
+    return [hosts.info(name).cls for name in hosts.names()]
 
 
 def places(hosts: Iterable[Host], project: Path, planned: dict | None = None, parsed: dict | None = None) -> dict:
@@ -62,16 +62,11 @@ def _matchers(host: Host, doc: object) -> dict:
     from hookweave.core.hostshapes import every_entry
 
     found: dict = {}
-    for entry in every_entry(doc) if host.hooks_key == "hooks" else _entries(host, doc):
+    for entry in every_entry(doc, host.hooks_key):
         owner = host.owner(entry)
         if owner and isinstance(entry, dict) and isinstance(entry.get("matcher"), str):
             found.setdefault(owner, entry["matcher"])
     return found
-
-
-def _entries(host: Host, doc: object) -> list:
-    hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
-    return [e for es in hooks.values() if isinstance(es, list) for e in es] if isinstance(hooks, dict) else []
 
 
 def in_use(agents: list[readers.Agent], hosts: dict, project: Path, found: dict) -> set[str]:

@@ -119,9 +119,9 @@ class NestedGroupsHost(Host):
                         raise BadInput(f'{where}/{i}/hooks/{j} has no "command" string; fix the file by hand')
 
 
-def every_entry(doc: Any) -> list[Any]:
-    """Every entry of every event in a settings document (``hooks`` → event → list), any shape."""
-    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+def every_entry(doc: Any, key: str = "hooks") -> list[Any]:
+    """Every entry of every event in a settings document (``key`` → event → list), any shape."""
+    hooks = doc.get(key) if isinstance(doc, dict) else None
     if not isinstance(hooks, dict):
         return []
     return [e for entries in hooks.values() if isinstance(entries, list) for e in entries]
