@@ -7,7 +7,10 @@ test's temporary HOME; the only network traffic is to the mock server on 127.0.0
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -60,3 +63,39 @@ def codex(codex_env, project: Path):
     binary = agent_binary("codex")
     argv = [str(binary), "exec", "--skip-git-repo-check", "-s", "danger-full-access", "run the echo"]
     return lambda: run_agent(argv, project, codex_env)
+
+
+# -- nothing an agent starts may outlive its test -------------------------------------------------
+
+def _left_running(tmp_path: Path) -> list[str]:
+    """Processes (other than ours) whose command line or working folder lies in this test's folder."""
+    mine, found = os.getpid(), []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == mine:
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue  # gone, or not ours to read
+        if argv and (str(tmp_path) in argv or cwd.startswith(str(tmp_path))):
+            found.append(f"{entry.name}: {argv[:200]}")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_running(tmp_path: Path):
+    """Fails a test that leaves a process behind (Cline 3.0.65's hub daemon did, and strace -f then
+    waited for it), after killing it. Detached hooks get a few seconds to end on their own."""
+    yield
+    if not Path("/proc/self/cmdline").exists():
+        return  # no /proc to look in
+    deadline = time.time() + 10
+    while (left := _left_running(tmp_path)) and time.time() < deadline:
+        time.sleep(0.2)
+    for line in left:
+        try:
+            os.kill(int(line.split(":", 1)[0]), signal.SIGKILL)
+        except OSError:
+            pass
+    assert not left, "still running after the test:\n" + "\n".join(left)

@@ -43,7 +43,10 @@ def cline(mock, home: Path, project: Path):
     flags.parent.mkdir(parents=True)
     flags.write_text(json.dumps({"version": 2, "updatedAt": int(time.time() * 1000), "userId": None,
                                  "flagsPayload": {"featureFlags": {}, "featureFlagPayloads": {}}}))
-    env = {"HOME": str(home), "CLINE_DIR": str(home / ".cline")}
+    # By default (backend mode "auto", 3.0.65) a run also starts a hub daemon on 127.0.0.1:25463 that
+    # outlives it, keeps the first test's HOME, and is traced by strace -f, which then never returns.
+    # The session itself runs in the CLI's own process either way (its model traffic comes from there).
+    env = {"HOME": str(home), "CLINE_DIR": str(home / ".cline"), "CLINE_SESSION_BACKEND_MODE": "local"}
     return lambda: run_agent([str(binary), "--json", "run the echo"], project, env)
 
 
