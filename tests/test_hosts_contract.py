@@ -128,9 +128,11 @@ GOLDEN = [name for name in HOSTS if (DATA / name / "operator.after-install.json"
 def test_every_host_has_a_golden_round_trip() -> None:
     """Here, or (a host whose files are not one JSON document: Cline's dispatchers) in its own
     test module, against golden files in its data folder."""
-    own = {name for name in HOSTS if (DATA / name).is_dir() and (Path(__file__).parent / f"test_{name}.py").exists()
-           and "golden(" in (Path(__file__).parent / f"test_{name}.py").read_text(encoding="utf-8")}
-    assert set(HOSTS) == set(GOLDEN) | own
+    def own_goldens(name: str) -> bool:
+        module = Path(__file__).parent / f"test_{name}.py"
+        return (DATA / name).is_dir() and module.exists() and "golden(" in module.read_text(encoding="utf-8")
+
+    assert set(HOSTS) == set(GOLDEN) | {name for name in HOSTS if own_goldens(name)}
 
 
 @pytest.mark.parametrize("host", GOLDEN, indirect=True)
