@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hookweave.core import chain
+from hookweave.core.plan import chain
 
 PAYLOAD = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
                       "tool_input": {"command": "ls"}}).encode()

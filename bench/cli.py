@@ -126,7 +126,7 @@ def main() -> None:
                "CODEX_HOME": str(root / "home" / ".codex"), "GEMINI_CLI_HOME": str(root / "home"), "NO_COLOR": "1"}
         (root / "home").mkdir()
         rows.append(("python -c 'import typer' (the unit)", measure(UNIT, root, env, small_runs), ""))
-        # How much of the unit is the interpreter's teardown, which ``hooks`` skips (core/entry.py).
+        # How much of the unit is the interpreter's teardown, which ``hooks`` skips (core/cli/entry.py).
         no_teardown = [sys.executable, "-c", "import os, typer; os._exit(0)"]
         rows.append(("the unit ending with os._exit", measure(no_teardown, root, env, small_runs), ""))
 

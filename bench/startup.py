@@ -28,7 +28,7 @@ def median_ms(argv: list[str], cwd: str, env: dict[str, str]) -> float:
 
 def heavy_imports(argv: list[str], cwd: str, env: dict[str, str]) -> str:
     probe = ("import sys, runpy; sys.argv = %r; "
-             "from hookweave.core.cli import main\n"
+             "from hookweave.core.cli.app import main\n"
              "try: main()\nexcept SystemExit: pass\n"
              "print(' '.join(m for m in ('questionary', 'tomlkit', 'jsonpatch', 'pluggy', 'pydantic', 'rich') "
              "if m in sys.modules) or 'none of questionary, tomlkit, jsonpatch, pluggy, pydantic, rich', file=sys.stderr)"

@@ -1,4 +1,20 @@
-"""hookweave core: plugin boundary, pure merge logic and the one module that touches disk.
+"""hookweave's core, in layers that import downwards only (``lint-imports`` holds them in CI):
 
-Plugin authors import ``hookimpl`` and ``Host`` from here; see "Writing a host plugin" in the README.
+    cli        the ``hooks`` command: typer commands, console, prompts, report rendering
+    usecases   install, uninstall, adopt: the write transaction over every file
+    verify     what is installed against the record, as each agent will run it
+    runtime    running hooks as the agents do (``hooks check``)
+    plan       pure decisions: resolve, merge, order, env, chains, portable paths
+    hosts      the built-in host plugins (``hookweave.hosts``), registered like third-party ones
+    reading    a host's files read as the host reads them: every scope, its record, the project
+    contract   the host contract: ``Host``, its shapes, the hookspecs, the registry
+    model      data and validation: manifest, names, record, findings
+    formats    text formats, pure: JSON/JSONC and TOML edits that change nothing else
+    files      the only disk access: atomic swap, locks, owners, interrupts, paths
+    errors     the one error base
+    standalone what install writes into a user's project: standard library only
+
+``verify`` and ``runtime`` do not know each other, nor do ``formats`` and ``files``.
+``hookweave.core.host``, ``hookweave.core.hostshapes`` and ``hookweave.core.hookspecs`` are the
+import paths plugin authors used before the layers: kept, re-exported from ``contract``.
 """

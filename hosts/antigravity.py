@@ -23,16 +23,17 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core import names, paths
+from hookweave.core.model import names
+from hookweave.core.files import paths
 from hookweave.core.errors import BadInput
-from hookweave.core.findings import Finding
-from hookweave.core.host import Host
-from hookweave.core.hostshapes import NestedGroupsHost
-from hookweave.core.render import marker_in
+from hookweave.core.model.findings import Finding
+from hookweave.core.contract.host import Host
+from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.model.render import marker_in
 from hookweave.hosts import antigravity_shape
 
 if TYPE_CHECKING:
-    from hookweave.core.model import Bundle, HookForHost
+    from hookweave.core.model.bundle import Bundle, HookForHost
 
 KEY = "hookweave"
 GROUPED = ("PreToolUse", "PostToolUse")
@@ -77,7 +78,7 @@ class AntigravityHost(NestedGroupsHost):
     def parse(self, text: str, path: str) -> Any:
         doc = super().parse(text, path)
         if isinstance(doc, dict) and text.count(f'"{KEY}"') > 1:
-            from hookweave.core import jsontext
+            from hookweave.core.formats import jsontext
 
             if jsontext.parse(text, path).root.keys.count(KEY) > 1:
                 raise BadInput(f'{path}: /{KEY} is written twice, and Antigravity reads only the last one, which '
@@ -148,5 +149,5 @@ class AntigravityHost(NestedGroupsHost):
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(AntigravityHost)

@@ -12,9 +12,10 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core import names, paths
-from hookweave.core.host import NestedGroupsHost
-from hookweave.core.findings import Finding
+from hookweave.core.model import names
+from hookweave.core.files import paths
+from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.model.findings import Finding
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json is looked for
 
@@ -154,8 +155,8 @@ def _environment_gates(environ: Mapping[str, str]) -> list[Finding]:
         out.append(Finding("warning", "CLAUDE_CODE_SIMPLE is set in this shell: a Claude started from it (bare "
                            "mode) runs no hooks"))
     if _truthy(environ.get("CLAUDE_CODE_SAFE_MODE")):
-        out.append(Finding("warning", f"CLAUDE_CODE_SAFE_MODE is set in this shell: a Claude started from it "
-                           f"(safe mode) runs only managed hooks"))
+        out.append(Finding("warning", "CLAUDE_CODE_SAFE_MODE is set in this shell: a Claude started from it "
+                           "(safe mode) runs only managed hooks"))
     return out
 
 
@@ -169,5 +170,5 @@ def _hashable(value: Any) -> Any:
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(ClaudeCodeHost)

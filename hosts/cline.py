@@ -29,11 +29,12 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core import names, paths
+from hookweave.core.model import names
+from hookweave.core.files import paths
 from hookweave.core.errors import BadInput, Refused
-from hookweave.core.findings import Finding
-from hookweave.core.host import FlatHost
-from hookweave.core.render import marker_in
+from hookweave.core.model.findings import Finding
+from hookweave.core.contract.shapes import FlatHost
+from hookweave.core.model.render import marker_in
 
 DATA_FILE = "hookweave-hooks.json"
 NATIVE_EVENTS = ("TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "TaskError", "PreToolUse",
@@ -178,7 +179,7 @@ def _members(doc_hooks: dict[str, list], event: str) -> list[dict]:
 def _folders_to_make(path: Path) -> int:
     """How many of the dispatcher's two folders (``hooks`` and the one above) do not exist yet, or
     the count a sibling dispatcher of ours holds, if larger."""
-    from hookweave.core import fileio
+    from hookweave.core.files import fileio
     from hookweave.hosts import cline_dispatcher
 
     missing = 0 if path.parent.is_dir() else 1 if path.parent.parent.is_dir() else 2
@@ -194,5 +195,5 @@ def _folders_to_make(path: Path) -> int:
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(ClineHost)

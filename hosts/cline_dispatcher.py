@@ -16,70 +16,27 @@ member that cancels ends the run, so a later member never sees a call already re
 
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
 from typing import Any
 
 HEADER = "#!/usr/bin/env python3\n# Cline {event} hook, written by hookweave"
 FOLDERS = "# hookweave-made-folders: "  # how many folders above this file hookweave made (uninstall removes them)
 OPEN, CLOSE = "HOOKS = [\n", "]\n"
 
-RUNNER = '''
-
-def control(out):
-    """Cline's reading of a hook's stdout: the last HOOK_CONTROL line, else all of it, as JSON."""
-    out = out.strip()
-    if not out:
-        return {}
-    lines = [line.strip()[13:] for line in out.split("\\n") if line.strip().startswith("HOOK_CONTROL\\t")]
-    try:
-        return json.loads(lines[-1] if lines else out)
-    except ValueError:
-        return None
+MARK = "# -- the dispatcher's code: install copies every line below this one "  # in core/standalone/cline_dispatch.py
 
 
-def main():
-    payload = sys.stdin.buffer.read()
-    try:
-        data = json.loads(payload)
-    except ValueError:
-        data = {}
-    call = (data.get("preToolUse") or data.get("postToolUse")) if isinstance(data, dict) else None
-    tool = call.get("toolName") if isinstance(call, dict) else None
-    contexts, answer = [], {}
-    for hook in HOOKS:
-        matcher = hook.get("matcher")
-        if matcher and tool is not None and tool not in matcher.split("|"):
-            continue
-        try:
-            done = subprocess.run(["/bin/sh", "-c", hook["command"]], input=payload,
-                                  stdout=subprocess.PIPE, timeout=hook.get("timeout"))
-        except (OSError, subprocess.TimeoutExpired):
-            continue  # Cline ignores a hook that cannot start or times out
-        said = control(done.stdout.decode("utf-8", "replace"))
-        if not isinstance(said, dict):
-            continue
-        context = said.get("context", said.get("contextModification"))
-        reason = said.get("errorMessage") if isinstance(said.get("errorMessage"), str) else None
-        if "overrideInput" in said:
-            answer["overrideInput"] = said["overrideInput"]
-        if said.get("review") is True:
-            answer["review"] = True
-        if said.get("cancel") is True:
-            answer["cancel"] = True
-            answer["errorMessage"] = reason or (context if isinstance(context, str) else "")
-            break
-        text = context if isinstance(context, str) else reason
-        if text and text.strip():
-            contexts.append(text)
-    if contexts and not answer.get("cancel"):
-        answer["contextModification"] = "\\n".join(contexts)
-    if answer:
-        sys.stdout.write(json.dumps(answer) + "\\n")
+@functools.lru_cache(maxsize=1)
+def program() -> str:
+    """The dispatcher's code as install writes it below the ``HOOKS`` list: the part of
+    ``core/standalone/cline_dispatch.py`` after its marker line (a file of the standalone layer, which
+    imports nothing of hookweave)."""
+    from hookweave.core import standalone
 
-
-if __name__ == "__main__":
-    main()
-'''
+    text = (Path(standalone.__file__).parent / "cline_dispatch.py").read_text(encoding="utf-8")
+    return text.split(MARK, 1)[1].split("\n", 1)[1]
 
 
 def render(event: str, hooks: list[dict[str, Any]], folders: int) -> str:
@@ -90,7 +47,7 @@ def render(event: str, hooks: list[dict[str, Any]], folders: int) -> str:
         "# hookweave deletes this file with the last of them; `hooks verify` reports any edit.\n"
         f"{FOLDERS}{folders}\n"
         "import json\nimport subprocess\nimport sys\n\n"
-        f"{OPEN}{lines}{CLOSE}{RUNNER}"
+        f"{OPEN}{lines}{CLOSE}{program()}"
     )
 
 

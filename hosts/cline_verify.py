@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from hookweave.core import paths
-from hookweave.core.findings import Finding
-from hookweave.core.render import marker_in
+from hookweave.core.files import paths
+from hookweave.core.model.findings import Finding
+from hookweave.core.model.render import marker_in
 
 
 def findings(scope: str, event: str, members: list[dict], there: Any, path: Path) -> list[Finding]:

@@ -10,16 +10,16 @@ again with its last trust entry.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from hookweave.core import names, paths
+from hookweave.core.model import names
+from hookweave.core.files import paths
 from hookweave.core.errors import BadInput
-from hookweave.core.host import NestedGroupsHost
-from hookweave.core.findings import Finding
+from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.model.findings import Finding
 
 HOOKS_JSON_KEYS = ("description", "hooks")
 BIN_ENV = "HOOKWEAVE_CODEX_BIN"  # the codex binary verify asks; default: codex on PATH
@@ -46,7 +46,8 @@ def _toml_has_hooks(path: Path, *, unreadable: bool = True) -> bool:
     [hooks.state], or a ``hooks`` key of another type. A file that cannot be read or parsed
     counts as ``unreadable``: installing picks it, so that it is refused with its own error
     rather than passed over for a second representation beside it."""
-    from hookweave.core import fileio, tomlload
+    from hookweave.core.files import fileio
+    from hookweave.core.formats import tomlload
     from hookweave.core.errors import BadInput
 
     try:
@@ -57,14 +58,6 @@ def _toml_has_hooks(path: Path, *, unreadable: bool = True) -> bool:
     except (BadInput, OSError, ValueError, RecursionError):
         return unreadable
     return not isinstance(hooks, dict) or any(key != "state" for key in hooks)
-
-
-def trust_source(path: Path, scope: str) -> str:
-    """``path`` as Codex spells it in trust _trust(). Codex canonicalizes ``CODEX_HOME`` and runs in
-    the physical working folder (``getcwd``), then appends ``.codex/<file>`` without resolving
-    further (checked against codex 0.169 ``hooks/list`` and ``codex exec`` from a symlinked folder)."""
-    base, tail = (path.parent, [path.name]) if scope == "user" else (path.parent.parent, [path.parent.name, path.name])
-    return os.path.join(os.path.realpath(base), *tail)
 
 
 def handler_keys(doc: Any, source: Path | str, owner: Callable) -> list[tuple[str, Any, str, tuple]]:
@@ -86,7 +79,7 @@ class CodexHost(NestedGroupsHost):
     )
     project_ref = '"$PWD"'  # Codex has no project variable; hooks run in the session's folder
     project_root_ref = '"$(git rev-parse --show-toplevel)"'  # no variable; valid when the project is the git root
-    project_lookup = "codex"  # the nearest .codex up to the git root, else the root (core/projects.py)
+    project_lookup = "codex"  # the nearest .codex up to the git root, else the root (core/reading/projects.py)
     positional = False
     needs_trust = True
     order = "parallel"  # measured on 0.169: overlapping start and end; results re-sorted, any block wins
@@ -111,21 +104,21 @@ class CodexHost(NestedGroupsHost):
 
     def parse(self, text: str, path: str) -> Any:
         if path.endswith(".toml"):
-            from hookweave.core import tomledit
+            from hookweave.core.formats import tomledit
 
             return tomledit.parse(text, path)
         return super().parse(text, path)
 
     def apply(self, text: str, ops: list[dict], path: str) -> str:
         if path.endswith(".toml"):
-            from hookweave.core import tomledit
+            from hookweave.core.formats import tomledit
 
             return tomledit.apply_ops(text, ops, path)
         return super().apply(text, ops, path)
 
     def reads_as(self, old_text: str | None, new_text: str, new: Any, path: str, ops: list[dict]) -> bool:
         if path.endswith(".toml"):  # a small file: read it again whole
-            from hookweave.core.patch import same
+            from hookweave.core.formats.patch import same
 
             return same(self.parse(new_text, path), new)
         return super().reads_as(old_text, new_text, new, path, ops)
@@ -154,19 +147,22 @@ class CodexHost(NestedGroupsHost):
         return [user_config()]
 
     def companion_ops(self, old, new, target, bundle, current, *, trust: bool) -> dict[Path, list[dict]]:
+        from hookweave.hosts import codex_state
+        from hookweave.hosts.codex_layers import trust_source
+
         config_path = user_config()
         config = current(config_path)
-        _check_state(config, paths.display(config_path))
+        codex_state.check_state(config, paths.display(config_path))
         state = _get(config, "hooks", "state")
         state = dict(state) if isinstance(state, dict) else {}
         source = trust_source(target.path, target.scope)
         before = _trust().handler_keys(old, source, self.owner, self.native_events)
         after = _trust().handler_keys(new, source, self.owner, self.native_events)
-        working = _adopt_aliases(state, before, target.path, source)
+        working = codex_state.adopt_aliases(state, before, target.path, source)
         final = _trust().next_state(working, before, after, bundle, trust)
         if final == state:
             return {}
-        _check_keys(final, state, paths.display(config_path))
+        codex_state.check_keys(final, state, paths.display(config_path))
         return {config_path: _trust().state_ops(config, state, final)}
 
     def companion_text(self, path: Path, old: str | None, new: str) -> tuple[str | None, bool]:
@@ -201,7 +197,8 @@ class CodexHost(NestedGroupsHost):
             if bad:
                 found.append(Finding("problem", f"{paths.display(path)}: {_trust().shown(bad)} holds a lone surrogate: "
                                      "Codex cannot read the file and runs none of its hooks; fix that string"))
-            for h in _trust().handler_keys(docs.get(scope), trust_source(path, scope), self.owner, self.native_events):
+            for h in _trust().handler_keys(docs.get(scope), codex_layers.trust_source(path, scope), self.owner,
+                                           self.native_events):
                 if h.owner:
                     found += _trust_finding(state.get(h.key), h.digest, h.owner)
             both = (_toml_has_hooks(path.with_name("config.toml"), unreadable=False) if path.name == "hooks.json"
@@ -245,53 +242,6 @@ class CodexHost(NestedGroupsHost):
         return findings(self, str(binary), project)
 
 
-def _check_state(config: Any, shown: str) -> None:
-    """Refuse a user config.toml whose trust state we could not edit without losing the operator's data."""
-    hooks = config.get("hooks", {}) if isinstance(config, dict) else {}
-    if not isinstance(hooks, dict):
-        raise BadInput(f"{shown}: hooks must be a table ([hooks]), not {_toml_kind(hooks)}; fix the file by hand")
-    state = hooks.get("state", {})
-    if not isinstance(state, dict):
-        raise BadInput(f"{shown}: [hooks.state] must be a table, not {_toml_kind(state)}; fix the file by hand")
-    for key, entry in state.items():
-        if not isinstance(entry, dict):
-            raise BadInput(f"{shown}: [hooks.state.{json.dumps(key, ensure_ascii=False)}] must be a table with "
-                           f"trusted_hash, not {_toml_kind(entry)}; fix the file by hand")
-
-
-def _adopt_aliases(state: dict, before: list, path: Path, source: str) -> dict:
-    """``state`` with our entries keyed by another spelling of this file (``sub/../proj``, a
-    symlink: what earlier hookweave versions wrote) keyed as Codex keys them, so they move and go with us."""
-    ours = {h.key.removeprefix(source) for h in before if h.owner}
-    real = os.path.realpath(path)
-    out = dict(state)
-    for key in state:
-        parts = _trust().split_key(key)
-        if parts is None or parts[0] == source or f":{parts[1]}" not in ours:
-            continue
-        canonical = f"{source}:{parts[1]}"
-        if canonical not in out and os.path.realpath(parts[0]) == real:
-            out[canonical] = out.pop(key)
-    return out
-
-
-def _check_keys(final: dict, state: dict, shown: str) -> None:
-    """Refuse, before anything is written, a trust key TOML cannot hold (a path that is not UTF-8)."""
-    for key in final.keys() - state.keys():
-        try:
-            key.encode("utf-8")
-        except UnicodeEncodeError:
-            path = json.dumps(_trust().split_key(key)[0] if _trust().split_key(key) else key)
-            raise BadInput(f"{shown}: [hooks.state]: the trust key would name {path}, which is not UTF-8, and a "
-                           "TOML key must be; rename the folder, or install without --trust and trust it in Codex's "
-                           "/hooks") from None
-
-
-def _toml_kind(value: Any) -> str:
-    return {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}.get(
-        type(value), type(value).__name__)
-
-
 def _trust_finding(entry: Any, digest: str, mine: tuple[str, str]) -> list[Finding]:
     fix = "run hooks install with --trust, or trust it in Codex's /hooks"
     if not isinstance(entry, dict):
@@ -324,5 +274,5 @@ def trust_hash(event: str, group: dict, handler: dict) -> str:
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(CodexHost)

@@ -52,7 +52,7 @@ def hooks_list(binary: str, cwd: Path, env: dict[str, str] | None = None,
 def findings(host: Any, binary: str, project: Path) -> list:
     """verify's findings from ``hooks/list``: its errors, its warnings (a file Codex refused is only a
     warning there), our hooks it does not trust, and every recorded hook of ours it does not list."""
-    from hookweave.core.findings import Finding
+    from hookweave.core.model.findings import Finding
 
     try:  # from the folder Codex itself would run in: the physical one, as its keys have it
         listed = hooks_list(binary, Path(os.path.realpath(project)))
@@ -76,8 +76,8 @@ def _unlisted(host: Any, project: Path, listed: set[tuple[str, str, str]]) -> li
     """Every recorded hook of ours that ``hooks/list`` does not show in its layer: Codex does not run
     it (a layer it does not load, a file it refused: its warnings say which)."""
     from hookweave.core.errors import BadInput
-    from hookweave.core.findings import Finding
-    from hookweave.core.scopes import installed
+    from hookweave.core.model.findings import Finding
+    from hookweave.core.reading.scopes import installed
 
     try:
         records = installed(host, project)
@@ -175,7 +175,7 @@ def _brief(value: Any) -> str:
 
 def one_line(text: str, limit: int = 300) -> str:
     """``text`` with its control characters escaped and cut to ``limit`` characters, for a finding."""
-    from hookweave.core.paths import printable
+    from hookweave.core.files.paths import printable
 
     clean = printable(text[: limit * 2])
     return clean if len(clean) <= limit else clean[: limit - 1] + "…"

@@ -25,8 +25,8 @@ import os
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from hookweave.core import paths
-from hookweave.core.findings import Finding
+from hookweave.core.files import paths
+from hookweave.core.model.findings import Finding
 
 SYSTEM_DIR_ENV = "HOOKWEAVE_CODEX_SYSTEM_DIR"  # where /etc/codex is looked for (tests point it elsewhere)
 PROJECT_LABEL = "codex-project:"  # context label prefix of a project layer's config.toml, then its folder
@@ -218,3 +218,11 @@ def startup_findings(user: Any) -> list[Finding]:
         return [Finding("problem", "the user config.toml selects a profile with a top-level profile key, which Codex "
                         "no longer supports: it refuses to start and runs no hooks; remove the key and pass --profile")]
     return []
+
+
+def trust_source(path: Path, scope: str) -> str:
+    """``path`` as Codex spells it in trust _trust(). Codex canonicalizes ``CODEX_HOME`` and runs in
+    the physical working folder (``getcwd``), then appends ``.codex/<file>`` without resolving
+    further (checked against codex 0.169 ``hooks/list`` and ``codex exec`` from a symlinked folder)."""
+    base, tail = (path.parent, [path.name]) if scope == "user" else (path.parent.parent, [path.parent.name, path.name])
+    return os.path.join(os.path.realpath(base), *tail)

@@ -14,13 +14,12 @@ from typing import Any, Callable, Collection
 
 def running_docs(host: Any, docs: Any, project: Path) -> dict[str, Any]:
     """``CodexHost.running_docs``: every layer's data as Codex runs it here."""
-    from hookweave.hosts.codex import trust_source
     from hookweave.hosts.codex_trust import trust_hash
 
     config = docs.get("user-config") if isinstance(docs.get("user-config"), dict) else {}
     hooks = config.get("hooks") if isinstance(config.get("hooks"), dict) else {}
     state = hooks.get("state") if isinstance(hooks.get("state"), dict) else {}
-    from hookweave.hosts.codex_layers import project_trust
+    from hookweave.hosts.codex_layers import project_trust, trust_source
 
     out: dict[str, Any] = {}
     for scope in host.verify_scopes:

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any, Callable, Collection, NamedTuple
 
-from hookweave.core.patch import sha256_text
+from hookweave.core.formats.patch import sha256_text
 
 # What Codex decodes as a string in a known event: a lone surrogate there makes serde_json reject
 # the whole hooks.json ("unexpected end of hex escape"), and the file's hooks vanish. In a group
@@ -116,7 +116,7 @@ def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str,
 
 
 def _bare(command: Any) -> Any:
-    from hookweave.core.render import MARKER_RE
+    from hookweave.core.model.render import MARKER_RE
 
     found = MARKER_RE.search(command) if isinstance(command, str) else None
     return command[: found.start()] if found else command
@@ -134,7 +134,7 @@ def _changed_hands(old: Handler, new: Handler, bundle: str) -> bool:
 def state_ops(config: dict, state: dict, final: dict) -> list[dict]:
     """RFC 6902 ops on the user config.toml. Tables stay unless empty and never written as a
     header (tomlkit drops those by itself): an operator's own ``[hooks.state]`` stays, comments and all."""
-    from hookweave.core.patch import diff
+    from hookweave.core.formats.patch import diff
 
     hooks = config.get("hooks")
     if not isinstance(hooks, dict):
@@ -165,7 +165,7 @@ def lone_surrogate(doc: Any, events: Collection[str]) -> str | None:
 
 def _first_bad(value: Any, where: str) -> str | None:
     """The pointer of the first string (key or value) in ``value`` holding a lone surrogate."""
-    from hookweave.core.patch import escape  # patch pulls in difflib: not on the start-up path
+    from hookweave.core.formats.patch import escape  # patch pulls in difflib: not on the start-up path
 
     if _bad(value):
         return where

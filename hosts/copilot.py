@@ -12,7 +12,7 @@ Entries of one event run in file order; for ``preToolUse`` any deny wins. Facts:
 shared/HOSTS-MORE.md section 1.2 (GitHub's hooks reference); the program (1.0.102) names
 ``${COPILOT_PROJECT_DIR}`` and ``${CLAUDE_PROJECT_DIR}`` as the project placeholders it fills in.
 Copilot also runs the hooks in Claude's project and local settings (``also_reads``: verify's
-cross-agent findings, core/readers.py) and the inline ``hooks`` of its own settings files
+cross-agent findings, core/verify/readers.py) and the inline ``hooks`` of its own settings files
 (``copilot_inline``). Measured on 1.0.102 (tests/e2e/test_copilot_real.py): project hooks run only
 in a trusted folder.
 """
@@ -25,15 +25,16 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core import names, paths
+from hookweave.core.model import names
+from hookweave.core.files import paths
 from hookweave.core.errors import BadInput
-from hookweave.core.findings import Finding
-from hookweave.core.host import FlatHost
-from hookweave.core.readers import Reads
-from hookweave.core.render import marker
+from hookweave.core.model.findings import Finding
+from hookweave.core.contract.shapes import FlatHost
+from hookweave.core.contract.reads import Reads
+from hookweave.core.model.render import marker
 
 if TYPE_CHECKING:
-    from hookweave.core.model import Bundle, HookForHost
+    from hookweave.core.model.bundle import Bundle, HookForHost
 
 FILE_NAME = "hookweave.json"
 SHELLS = ("bash", "powershell", "command")  # where an entry's command can be; command is the fallback
@@ -79,7 +80,7 @@ class CopilotHost(FlatHost):
     def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
         """The inline hooks of Copilot's settings files (read here, not in ``gates``: whether a
         project file holds a comment decides whether Copilot runs them, and parsed data cannot say)."""
-        from hookweave.core.scopes import read_scope
+        from hookweave.core.reading.scopes import read_scope
         from hookweave.hosts.copilot_inline import inline_findings, inline_paths, read_inline
 
         ours = {scope: read_scope(self, scope, project)[0] for scope in self.verify_scopes}
@@ -151,5 +152,5 @@ def _trusted(config: Any, project: Path) -> bool:
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(CopilotHost)

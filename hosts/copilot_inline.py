@@ -16,12 +16,12 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core import paths
-from hookweave.core.findings import Finding
-from hookweave.core.render import MARKER_RE
+from hookweave.core.files import paths
+from hookweave.core.model.findings import Finding
+from hookweave.core.model.render import MARKER_RE
 
 if TYPE_CHECKING:
-    from hookweave.hosts.copilot import CopilotHost
+    from hookweave.core.contract.host import Host
 
 SHELLS = ("bash", "powershell", "command")
 
@@ -35,7 +35,8 @@ def inline_paths(project: Path, user_dir: Path) -> dict[str, Path]:
 
 def read_inline(files: Mapping[str, Path]) -> dict[str, tuple[str, Any, str | None]]:
     """``{label: (shown path, data, why Copilot reads no hooks from it)}`` for each file that exists."""
-    from hookweave.core import fileio, jsontext
+    from hookweave.core.files import fileio
+    from hookweave.core.formats import jsontext
     from hookweave.core.errors import BadInput
 
     out: dict[str, tuple[str, Any, str | None]] = {}
@@ -83,11 +84,11 @@ def _bare(command: Any) -> str | None:
     return MARKER_RE.sub("", command).strip() if isinstance(command, str) else None
 
 
-def inline_findings(host: CopilotHost, docs: Mapping[str, tuple[str, Any, str | None]],
+def inline_findings(host: Host, docs: Mapping[str, tuple[str, Any, str | None]],
                     ours: Mapping[str, Any]) -> list[Finding]:
     """Per inline file: why Copilot skips it, a block it would reject, and an inline hook that runs
     one of our commands again (our marker copied in, or the same bash command)."""
-    from hookweave.core.hostshapes import every_entry
+    from hookweave.core.contract.shapes import every_entry
 
     mine: dict[str, tuple[str, str]] = {}
     for doc in ours.values():

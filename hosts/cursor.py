@@ -3,7 +3,7 @@
 Facts: shared/HOSTS.md section 5 (documentation only: Cursor has no public source or CLI to
 drive). Cursor ignores a hooks.json without "version", and with "Include third-party configs" on it
 also runs the hooks in Claude's settings files (``also_reads``; verify's cross-agent findings,
-core/readers.py, say when a bundle installed for both may fire twice there).
+core/verify/readers.py, say when a bundle installed for both may fire twice there).
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core import names, paths
-from hookweave.core.host import FlatHost
-from hookweave.core.findings import Finding
-from hookweave.core.readers import Reads
+from hookweave.core.model import names
+from hookweave.core.files import paths
+from hookweave.core.contract.shapes import FlatHost
+from hookweave.core.model.findings import Finding
+from hookweave.core.contract.reads import Reads
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CURSOR_MANAGED_DIR"  # where the enterprise hooks.json is looked for
 
@@ -73,5 +74,5 @@ class CursorHost(FlatHost):
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(CursorHost)

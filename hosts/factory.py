@@ -19,9 +19,10 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core import fileio, names, paths
-from hookweave.core.findings import Finding
-from hookweave.core.host import NestedGroupsHost, TopLevelEvents
+from hookweave.core.files import fileio, paths
+from hookweave.core.model import names
+from hookweave.core.model.findings import Finding
+from hookweave.core.contract.shapes import NestedGroupsHost, TopLevelEvents
 
 
 def _user_dir() -> Path:
@@ -57,7 +58,7 @@ class FactoryHost(TopLevelEvents, NestedGroupsHost):
         "SessionStart SessionEnd".split()
     )
     project_ref = '"$FACTORY_PROJECT_DIR"'
-    project_root_ref = project_ref  # a bundle inside the project is written through it (core/portable.py)
+    project_root_ref = project_ref  # a bundle inside the project is written through it (core/plan/portable.py)
     # Measured on 0.225.2 (tests/e2e): the same command in the user and the project hooks.json runs twice.
     execution = (
         "Factory's documentation does not say whether an event's hooks run in file order or at once; "
@@ -112,5 +113,5 @@ class FactoryHost(TopLevelEvents, NestedGroupsHost):
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(FactoryHost)

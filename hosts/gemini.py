@@ -17,13 +17,15 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core import envmerge, names, paths
-from hookweave.core.host import NestedGroupsHost
-from hookweave.core.hostshapes import group_with
-from hookweave.core.findings import Finding
+from hookweave.core.model import hookenv
+from hookweave.core.model import names
+from hookweave.core.files import paths
+from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.contract.shapes import group_with
+from hookweave.core.model.findings import Finding
 
 if TYPE_CHECKING:
-    from hookweave.core.model import Bundle, HookForHost
+    from hookweave.core.model.bundle import Bundle, HookForHost
 
 
 def _system_dir() -> Path:
@@ -97,7 +99,7 @@ class GeminiHost(NestedGroupsHost):
         }
         if hook.timeout is not None:
             handler["timeout"] = hook.timeout * 1000  # Gemini counts milliseconds
-        env = {v.name: envmerge.hook_env_value(v) for v in bundle.env if v.hosts is None or self.name in v.hosts}
+        env = {v.name: hookenv.hook_env_value(v) for v in bundle.env if v.hosts is None or self.name in v.hosts}
         if env:
             handler["env"] = env
         return group_with(self, hook, bundle, handler)
@@ -227,5 +229,5 @@ def _sequential_events(host: GeminiHost, docs: Mapping[str, Any], scopes: set[st
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(GeminiHost)

@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core import paths
+from hookweave.core.files import paths
 
 LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
 UNSET = object()

@@ -23,13 +23,14 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core import names, paths
-from hookweave.core.findings import Finding
-from hookweave.core.host import NestedGroupsHost
-from hookweave.core.hostshapes import group_with
+from hookweave.core.model import names
+from hookweave.core.files import paths
+from hookweave.core.model.findings import Finding
+from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.contract.shapes import group_with
 
 if TYPE_CHECKING:
-    from hookweave.core.model import Bundle, HookForHost
+    from hookweave.core.model.bundle import Bundle, HookForHost
 
 LEGACY_MS = 1000  # Qwen reads a timeout of this many or more as milliseconds
 
@@ -51,7 +52,7 @@ class QwenHost(NestedGroupsHost):
     )
     comments = True
     project_ref = '"$QWEN_PROJECT_DIR"'
-    project_root_ref = project_ref  # a bundle inside the project is written through it (core/portable.py)
+    project_root_ref = project_ref  # a bundle inside the project is written through it (core/plan/portable.py)
     dedup_across_scopes = True  # by name and command: run_key
     dedup_keeps = "last"  # project before user at run time, and the first copy is kept
     order = "sequential-flag"
@@ -122,5 +123,5 @@ def _groups(doc: Any, event: str) -> list:
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(QwenHost)

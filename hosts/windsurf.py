@@ -22,13 +22,14 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core import names, paths
-from hookweave.core.findings import Finding
-from hookweave.core.host import FlatHost
-from hookweave.core.hostshapes import every_entry
+from hookweave.core.model import names
+from hookweave.core.files import paths
+from hookweave.core.model.findings import Finding
+from hookweave.core.contract.shapes import FlatHost
+from hookweave.core.contract.shapes import every_entry
 
 if TYPE_CHECKING:
-    from hookweave.core.model import Bundle, HookForHost
+    from hookweave.core.model.bundle import Bundle, HookForHost
 
 SYSTEM_DIR_ENV = "HOOKWEAVE_WINDSURF_SYSTEM_DIR"  # where the system hooks.json is looked for
 TOOL_STEMS = ("run_command", "write_code", "read_code", "mcp_tool_use")
@@ -97,5 +98,5 @@ class WindsurfHost(FlatHost):
 
 
 def hookweave_register_hosts(register) -> None:
-    """The plugin hook (``core/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
+    """The plugin hook (``core/contract/hookspecs.py``); the registry marks it for pluggy when a plugin is installed."""
     register(WindsurfHost)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import hookweave.core.cli_adopt  # noqa: F401 - main() loads these commands on demand; tests call app directly
-import hookweave.core.cli_check  # noqa: F401
-import hookweave.core.cli_setup  # noqa: F401
-from hookweave.core.cli import app
+import hookweave.core.cli.adopt  # noqa: F401 - main() loads these commands on demand; tests call app directly
+import hookweave.core.cli.check  # noqa: F401
+import hookweave.core.cli.setup  # noqa: F401
+from hookweave.core.cli.app import app
 
 
 @pytest.fixture(autouse=True)

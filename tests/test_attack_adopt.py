@@ -199,7 +199,7 @@ def test_adopt_generated_files(run, project, tmp_path, attack_report, host, monk
         left = json.loads(json.dumps(doc))
         for event, index in sorted(found, reverse=True):
             left["hooks"][event].pop(index)
-        from hookweave.core import jsontext
+        from hookweave.core.formats import jsontext
 
         now = jsontext.load(path.read_text(encoding="utf-8"), str(path), comments=host == "gemini")
         wrong += [] if now == left else ["uninstall left other data than the original without the adopted"]

@@ -30,8 +30,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import CLAUDE_DATA, attack_size
-from hookweave.core.cli import app
-from hookweave.core.render import marker_in
+from hookweave.core.cli.app import app
+from hookweave.core.model.render import marker_in
 
 pytestmark = pytest.mark.attack
 DATA = CLAUDE_DATA.parent

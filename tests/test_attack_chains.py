@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import chain, protocol
+from hookweave.core.plan import chain
+from hookweave.core.standalone import protocol
 from tests.conftest import attack_size
 
 EVENTS = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
@@ -161,9 +162,9 @@ def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path
     exactly its words."""
     import os
 
-    from hookweave.core import resolve
-    from hookweave.core.manifest import parse_manifest
-    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+    from hookweave.core.plan import resolve
+    from hookweave.core.model.manifest import parse_manifest
+    from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
 
     host_obj = HostRegistry(get_plugin_manager()).resolve([host])[0]
     project = tmp_path / "project"

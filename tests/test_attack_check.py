@@ -10,8 +10,8 @@ import random
 import pytest
 from tests.conftest import attack_size
 
-from hookweave.core import protocol
-from hookweave.core.protocol import ACTIONS, judge
+from hookweave.core.standalone import protocol
+from hookweave.core.standalone.protocol import ACTIONS, judge
 
 pytestmark = pytest.mark.attack
 
@@ -44,7 +44,7 @@ def _outcome(rng: random.Random, host: str) -> tuple[dict | str, int, str]:
 
 def model(host: str, answer, code: int, stderr: str) -> str:
     """What each host does before a tool call, written from the measured facts as plain rules
-    (HOSTS.md, tests/e2e/test_check_real.py), independently of core/protocol.py."""
+    (HOSTS.md, tests/e2e/test_check_real.py), independently of core/standalone/protocol.py."""
     text = answer if isinstance(answer, str) else json.dumps(answer)
     obj = answer if isinstance(answer, dict) else None
     spec = (obj or {}).get("hookSpecificOutput") or {}

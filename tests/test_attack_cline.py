@@ -25,7 +25,7 @@ import pytest
 
 from hookweave.hosts import cline_dispatcher
 from hookweave.hosts.cline import NATIVE_EVENTS
-from hookweave.core.render import marker_in
+from hookweave.core.model.render import marker_in
 
 from tests.conftest import attack_size
 

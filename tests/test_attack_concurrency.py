@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import attack_size
-from hookweave.core import jsontext
+from hookweave.core.formats import jsontext
 
 pytestmark = pytest.mark.attack
 HOOKS = str(Path(sys.executable).parent / "hooks")
@@ -188,7 +188,10 @@ def test_concurrent_installs_and_a_rewriting_host_lose_nothing(host, tmp_path, p
 
 WAIT_THEN_INSTALL = """
 import contextlib, os, sys, time
-from hookweave.core import cli, fileio, installer, plan  # loaded before the race, not during it
+from hookweave.core.cli import app as cli
+from hookweave.core.files import fileio
+from hookweave.core.plan import plan  # noqa: F401 - loaded before the race, not during it
+from hookweave.core.usecases import installer  # noqa: F401
 locked, log_path = fileio.locked, sys.argv[3]
 
 @contextlib.contextmanager

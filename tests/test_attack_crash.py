@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import fileio, jsontext
+from hookweave.core.files import fileio
+from hookweave.core.formats import jsontext
 from hookweave.core.errors import Conflict
 from tests.conftest import attack_size
 

@@ -20,7 +20,7 @@ import pytest
 from tests.conftest import attack_size
 
 HOOKS = str(Path(sys.executable).parent / "hooks")
-NORMAL_EXIT = "import sys; sys.argv[0] = 'hooks'; from hookweave.core.cli import main; main()"
+NORMAL_EXIT = "import sys; sys.argv[0] = 'hooks'; from hookweave.core.cli.app import main; main()"
 HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory")
 
 BUNDLE = """\

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.paths import display
+from hookweave.core.files.paths import display
 from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import jsonedit, jsonlayout, patch
-from hookweave.core.model import Bundle, BundleHook, EnvVar
-from hookweave.core.plan import Target, plan_install, plan_uninstall
+from hookweave.core.formats import jsonedit, jsonlayout, patch
+from hookweave.core.model.bundle import Bundle, BundleHook, EnvVar
+from hookweave.core.plan.plan import Target, plan_install, plan_uninstall
 from hookweave.hosts.claude import ClaudeCodeHost
 from hookweave.hosts.codex import CodexHost
 from hookweave.hosts.cursor import CursorHost

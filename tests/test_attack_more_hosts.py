@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import jsontext, patch
+from hookweave.core.formats import jsontext, patch
 from hookweave.core.errors import BadInput
-from hookweave.core.model import Bundle, BundleHook
-from hookweave.core.plan import Target, plan_install, plan_uninstall
+from hookweave.core.model.bundle import Bundle, BundleHook
+from hookweave.core.plan.plan import Target, plan_install, plan_uninstall
 from hookweave.hosts import antigravity_shape
 from hookweave.hosts.antigravity import AntigravityHost
 from hookweave.hosts.windsurf import WindsurfHost

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import patch
-from hookweave.core.model import Bundle, BundleHook
-from hookweave.core.plan import Target, plan_install, plan_uninstall
+from hookweave.core.formats import patch
+from hookweave.core.model.bundle import Bundle, BundleHook
+from hookweave.core.plan.plan import Target, plan_install, plan_uninstall
 from hookweave.hosts.copilot import CopilotHost
 from hookweave.hosts.factory import FactoryHost
 from hookweave.hosts.qwen import QwenHost

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.render import marker_in
+from hookweave.core.model.render import marker_in
 from tests.conftest import attack_size
 
 DATA = Path(__file__).parent / "data"
@@ -198,7 +198,7 @@ def _check_install(before: dict, after: dict, regs: dict, installed: bool, force
 
 
 def _parse(text: str) -> dict:
-    from hookweave.core import jsontext
+    from hookweave.core.formats import jsontext
 
     return jsontext.parse(text, "settings", comments=True).value
 

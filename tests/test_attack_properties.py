@@ -21,11 +21,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookweave.core import names
+from hookweave.core.model import names
 from hookweave.core.errors import BadInput
-from hookweave.core.patch import canonical
-from hookweave.core.model import Bundle, BundleHook, EnvVar
-from hookweave.core.plan import Target, plan_install, plan_uninstall
+from hookweave.core.formats.patch import canonical
+from hookweave.core.model.bundle import Bundle, BundleHook, EnvVar
+from hookweave.core.plan.plan import Target, plan_install, plan_uninstall
 from hookweave.hosts.claude import ClaudeCodeHost
 from hookweave.hosts.codex import CodexHost
 from hookweave.hosts.cursor import CursorHost
@@ -103,7 +103,7 @@ def render(fmt: str, data: dict, r: random.Random) -> str:
     if fmt == "codex-toml":
         import tomlkit
 
-        from hookweave.core.tomledit import to_item
+        from hookweave.core.formats.tomledit import to_item
 
         doc = tomlkit.document()
         doc.add(tomlkit.comment("operator config ☕"))

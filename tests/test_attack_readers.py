@@ -2,7 +2,7 @@
 local), Copilot CLI (user, project) and Cursor (user, project), a random matcher on its tool hook,
 and random signs of which agents are in use here (Copilot's config, a .cursor or .vscode folder).
 
-The oracle is the documented and measured table, written out here independently of core/readers.py:
+The oracle is the documented and measured table, written out here independently of core/verify/readers.py:
 Copilot CLI runs its own files and Claude's project and local settings (measured, 1.0.102); Cursor
 its own and Claude's three files (if "Include third-party configs" is on: "may fire"); VS Code
 Claude's three files and Copilot's two, every matcher ignored. An agent is named when it looks in

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import jsontext
+from hookweave.core.formats import jsontext
 from hookweave.hosts.claude import ClaudeCodeHost
 from tests.conftest import attack_size
 

@@ -74,7 +74,7 @@ def _path(project: Path, home: Path, managed: Path, scope: str) -> Path:
 
 def _write(path: Path, value: str | None, r: random.Random) -> None:
     """An operator's settings file, half the time with non-ASCII written as \\u escapes (a value
-    install replaces must come back in that spelling: ``core/spelling.py``)."""
+    install replaces must come back in that spelling: ``core/plan/spelling.py``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     env = {"OTHER": "kept"} | ({VAR: value} if value is not None else {})
     doc = {"model": "opus", "env": env} if r.random() < 0.7 else {"env": env, "permissions": {"allow": ["Bash(ls:*)"]}}

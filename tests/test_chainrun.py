@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import chain, chainrun
+from hookweave.core.plan import chain
+from hookweave.core.standalone import chainrun
 
 PAYLOAD = {"session_id": "s", "cwd": "/x", "hook_event_name": "PreToolUse", "tool_name": "Bash",
            "tool_input": {"command": "ls"}}
@@ -176,7 +177,8 @@ def test_bad_arguments_are_a_non_blocking_error_naming_the_fix(runner):
 @pytest.mark.parametrize("host", ["claude", "codex", "gemini", "cursor"])
 def test_the_runners_silent_allow_is_what_the_shared_table_says(host):
     """The runner answers a silent exit 0 without loading the table: the table must agree, on every event."""
-    from hookweave.core import names, protocol
+    from hookweave.core.model import names
+    from hookweave.core.standalone import protocol
 
     events = {n for row in names.EVENTS.values() for n in row if n} | set(chainrun.QUERY[host])
     for event in sorted(events):

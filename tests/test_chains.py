@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import chain
+from hookweave.core.plan import chain
 
 DATA = Path(__file__).parent / "data"
 CHAIN = DATA / "chain"

@@ -274,7 +274,7 @@ README = Path(__file__).parent.parent / "README.md"
 
 
 def test_readme_table_is_the_protocol_and_its_example_is_a_real_run(run) -> None:
-    from hookweave.core import protocoltable
+    from hookweave.core.runtime import protocoltable
 
     text = README.read_text(encoding="utf-8")
     table = text.split("<!-- protocol-table -->\n", 1)[1].split("<!-- /protocol-table -->", 1)[0]
@@ -319,4 +319,4 @@ def test_hosts_without_a_protocol_table_are_named_not_guessed(run) -> None:
     named = run("check", "example-guard", "--host", "qwen", "--host", "claude")
     assert named.exit_code == 2
     assert named.stderr == ("hooks: check: qwen: what this host does with a hook's answer is not in hookweave's table "
-                            "yet (core/protocol.py); check on claude, codex, gemini, cursor\n")
+                            "yet (core/standalone/protocol.py); check on claude, codex, gemini, cursor\n")

@@ -236,7 +236,7 @@ def test_a_bad_file_on_one_host_means_nothing_is_written_anywhere(run, project: 
 
 
 def test_a_failed_write_on_one_host_puts_the_others_back(run, project: Path, write_bundle, monkeypatch) -> None:
-    from hookweave.core import fileio
+    from hookweave.core.files import fileio
 
     claude = project / ".claude" / "settings.json"
     claude.parent.mkdir()

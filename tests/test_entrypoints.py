@@ -6,7 +6,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from hookweave.core.entrypoints import entry_points
+from hookweave.core.contract.entrypoints import entry_points
 
 
 def _dist(site: Path, folder: str, name: str, version: str, entry_points_txt: str | None, kind: str = "dist-info") -> None:
@@ -45,7 +45,7 @@ def test_a_fake_site_folder(tmp_path: Path) -> None:
 def test_load_follows_module_and_attribute(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "epmod_for_test.py").write_text("class Outer:\n    class Inner:\n        pass\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    from hookweave.core.entrypoints import EntryPoint
+    from hookweave.core.contract.entrypoints import EntryPoint
 
     assert EntryPoint("x", "epmod_for_test", "d", "1").load() is sys.modules["epmod_for_test"]
     assert EntryPoint("x", "epmod_for_test:Outer.Inner", "d", "1").load() is sys.modules["epmod_for_test"].Outer.Inner

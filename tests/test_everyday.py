@@ -147,7 +147,7 @@ def test_case2_a_bundle_inside_the_project_renders_through_the_project_variable(
 
 
 def test_case2_a_template_at_project_scope_warns_and_init_from_makes_it_portable(run, project) -> None:
-    from hookweave.core.bundles import template_dir
+    from hookweave.core.model.loading import template_dir
 
     where = template_dir() / "example-guard"
     result = run("install", "example-guard", "--host", "claude")
@@ -282,7 +282,7 @@ def test_case7_dry_run_speaks_of_what_it_would_do_with_the_patch_only_on_request
 
 
 def test_case7_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch, capsys) -> None:
-    from hookweave.core import console
+    from hookweave.core.cli import console
 
     class Tty:
         def __init__(self) -> None:

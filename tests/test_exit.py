@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import entry
+from hookweave.core.cli import entry
 
 HOOKS = str(Path(sys.executable).parent / "hooks")
-NORMAL_EXIT = "import sys; sys.argv[0] = 'hooks'; from hookweave.core.cli import main; main()"
+NORMAL_EXIT = "import sys; sys.argv[0] = 'hooks'; from hookweave.core.cli.app import main; main()"
 
 GUARD = """\
 [bundle]

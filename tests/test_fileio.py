@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import bundles, fileio, installer, transaction
+from hookweave.core.model import loading as bundles
+from hookweave.core.files import fileio
+from hookweave.core.usecases import installer, transaction
 from hookweave.core.errors import BadInput, Conflict, WriteFailed
 
 DATA = Path(__file__).parent / "data" / "claude"
@@ -229,7 +231,7 @@ def test_a_fifo_or_device_is_refused_not_read_forever(project: Path, home: Path,
 
 
 def paths_shown(path: Path) -> str:
-    from hookweave.core.paths import display
+    from hookweave.core.files.paths import display
 
     return display(path)
 
@@ -323,7 +325,7 @@ def test_an_immutable_settings_file_is_named_in_one_line(run, settings: Path, mo
         assert (result.exit_code, result.stderr) == (2, (
             "hooks: .claude/settings.json: the file is immutable or append-only (chattr +i or +a); "
             "remove the flag (chattr -i -a) or choose another scope\n"))
-        from hookweave.core import filecheck
+        from hookweave.core.files import filecheck
 
         monkeypatch.setattr(filecheck, "immutable", lambda *a, **k: None)  # a system where we cannot tell
         result = run("install", BUNDLE, "--host", "claude")

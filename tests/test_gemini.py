@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import jsontext
+from hookweave.core.formats import jsontext
 
 DATA = Path(__file__).parent / "data"
 OPERATOR = (DATA / "gemini" / "operator.settings.json").read_text(encoding="utf-8")

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import paths
-from hookweave.core import plugins
-from hookweave.core.hookspecs import hookimpl
-from hookweave.core.host import FlatHost, NestedGroupsHost, TopLevelEvents
+from hookweave.core.files import paths
+from hookweave.core.contract import registry as plugins
+from hookweave.core.contract.hookspecs import hookimpl
+from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost, TopLevelEvents
 from hookweave.hosts.claude import ClaudeCodeHost
 from hookweave.hosts.codex import CodexHost
 

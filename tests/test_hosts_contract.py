@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.plugins import HostRegistry, get_plugin_manager
-from hookweave.core.render import marker_in
+from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
+from hookweave.core.model.render import marker_in
 
 DATA = Path(__file__).parent / "data"
 BUNDLE = str(DATA / "claude" / "bundle")

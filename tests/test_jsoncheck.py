@@ -15,9 +15,9 @@ import random
 import pytest
 
 from tests.conftest import attack_size
-from hookweave.core import jsoncheck, jsonedit, jsontext
+from hookweave.core.formats import jsoncheck, jsonedit, jsontext
 from hookweave.core.errors import ParseError
-from hookweave.core.patch import diff, same
+from hookweave.core.formats.patch import diff, same
 
 KEYS = ["hooks", "env", "PreToolUse", "a", "b", "x/y", "é", "~"]
 SCALARS = [0, 1, -2, 1.5, -0.0, 1e20, True, False, None, "", "s", "é ☕", "\\", '"', "//", "/*"]

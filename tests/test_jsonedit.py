@@ -11,8 +11,8 @@ import jsonpatch
 import jsonpointer
 import pytest
 
-from hookweave.core import jsontext
-from hookweave.core.jsonedit import apply_ops
+from hookweave.core.formats import jsontext
+from hookweave.core.formats.jsonedit import apply_ops
 
 ENTRY = {"command": "café ☕"}
 
@@ -369,7 +369,7 @@ EVENT = lines('{', '  "hooks": {', '    "Stop": [', '      {"command": "op-1"},'
 
 
 def test_a_thousand_hooks_cost_a_few_parses_not_a_thousand(monkeypatch):
-    from hookweave.core import patch
+    from hookweave.core.formats import patch
 
     old = data(EVENT)
     new = copy.deepcopy(old)

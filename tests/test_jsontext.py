@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from hookweave.core import jsontext
+from hookweave.core.formats import jsontext
 from hookweave.core.errors import EXIT_BAD_INPUT, BadInput, ParseError
-from hookweave.core.jsontext import MAX_DEPTH
+from hookweave.core.formats.jsontext import MAX_DEPTH
 
 PATH = "proj/.claude/settings.json"
 FIX = "Claude ignores the whole file when it has a comment: remove it"
@@ -197,7 +197,7 @@ def _same_spans(full, lazy) -> int:
 def test_lazy_spans_are_the_spans_of_the_span_parser(seed):
     import random
 
-    from hookweave.core import jsonspans
+    from hookweave.core.formats import jsonspans
     from tests.test_jsonedit import random_value, render
 
     rng = random.Random(seed)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.errors import EXIT_BAD_INPUT, BadInput, ParseError
-from hookweave.core.manifest import parse_manifest
-from hookweave.core.model import BundleHook, EnvVar
+from hookweave.core.model.manifest import parse_manifest
+from hookweave.core.model.bundle import BundleHook, EnvVar
 
 PATH = Path("bundles/guard/hookweave.toml")
 HEAD = '[bundle]\nname = "guard"\nversion = "1.0.0"\n'
@@ -193,7 +193,7 @@ def test_unknown_host_name_is_a_manifest_error_with_a_did_you_mean(run, write_bu
 
 
 def test_a_plugin_host_counts_as_known(run, write_bundle):
-    from hookweave.core.manifest import check_hosts
+    from hookweave.core.model.manifest import check_hosts
 
     bundle = parse_manifest(HEAD + hook(hosts='["myagent"]'), PATH)
     check_hosts(bundle, ["claude", "myagent"])

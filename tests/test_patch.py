@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from hookweave.core.patch import canonical, check_patch, diff, escape, sha256
+from hookweave.core.formats.patch import canonical, check_patch, diff, escape, sha256
 
 HOOK_A = {"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}
 HOOK_B = {"hooks": [{"type": "command", "command": "b"}]}
@@ -166,9 +166,9 @@ def test_random_single_insert_is_one_add_at_its_index():
 def test_an_edit_that_does_not_match_its_plan_is_refused(spoil, monkeypatch):
     from pathlib import Path
 
-    from hookweave.core import jsonedit
-    from hookweave.core.model import Bundle, BundleHook
-    from hookweave.core.plan import Target, plan_install
+    from hookweave.core.formats import jsonedit
+    from hookweave.core.model.bundle import Bundle, BundleHook
+    from hookweave.core.plan.plan import Target, plan_install
     from hookweave.hosts.claude import ClaudeCodeHost
 
     host, path = ClaudeCodeHost(), Path("/p/.claude/settings.json")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import paths
+from hookweave.core.files import paths
 from hookweave.core.errors import BadInput
 from hookweave.hosts.claude import ClaudeCodeHost
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pluggy
 import pytest
 
-from hookweave.core import hookspecs
+from hookweave.core.contract import hookspecs
 from hookweave.core.errors import BadInput
-from hookweave.core.hookspecs import hookimpl
-from hookweave.core.plugins import HostRegistry, get_plugin_manager
+from hookweave.core.contract.hookspecs import hookimpl
+from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
 from hookweave.hosts.claude import ClaudeCodeHost
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
@@ -71,7 +71,7 @@ def test_a_command_for_one_host_imports_only_that_host(tmp_path) -> None:
     """Start-up (issue 9): the other built-in host modules stay unimported; ``--host all`` loads all."""
     probe = (
         "import sys\n"
-        "from hookweave.core.cli import main\n"
+        "from hookweave.core.cli.app import main\n"
         "sys.argv = ['hooks', 'status', '--host', sys.argv[1]]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.startswith('hookweave.hosts.')), file=sys.stderr)\n"
@@ -139,7 +139,7 @@ def test_blocked_entry_points_are_not_loaded(monkeypatch) -> None:
 
 PROBE = (
     "import sys\n"
-    "from hookweave.core.cli import main\n"
+    "from hookweave.core.cli.app import main\n"
     "sys.argv = ['hooks', *sys.argv[1:]]\n"
     "try:\n    main()\nexcept SystemExit:\n    pass\n"
     "print('pluggy' in sys.modules, file=sys.stderr)\n"
@@ -156,7 +156,7 @@ def _with_plugin(site: Path, dist: str, entry: str, module: str, source: str) ->
 
 
 ECHO_SOURCE = (
-    "from hookweave.core.hookspecs import hookimpl\n"
+    "from hookweave.core.contract.hookspecs import hookimpl\n"
     "from hookweave.hosts.claude import ClaudeCodeHost\n\n"
     "class Echo(ClaudeCodeHost):\n    name = 'echo'\n    title = 'Echo'\n\n"
     "@hookimpl\ndef hookweave_register_hosts(register):\n    register(Echo)\n"
@@ -213,6 +213,6 @@ def test_the_registry_without_pluggy_answers_as_with_it() -> None:
 
 
 def test_the_entry_point_group_is_the_hookspecs_project() -> None:
-    from hookweave.core import plugins
+    from hookweave.core.contract import registry as plugins
 
     assert plugins.PROJECT == hookspecs.PROJECT

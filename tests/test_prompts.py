@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import prompts
+from hookweave.core.cli import prompts
 
 SMALL = '[bundle]\nname = "tiny"\nversion = "0.1.0"\n[[hooks]]\nid = "stop-note"\nevent = "stop"\ncommand = "echo bye"\n'
 

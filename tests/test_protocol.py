@@ -1,4 +1,4 @@
-"""core/protocol.py, the one table of what each host does with a hook's exit code and output:
+"""core/standalone/protocol.py, the one table of what each host does with a hook's exit code and output:
 the measured facts (tests/e2e/test_check_real.py measures them again on the real agents), the
 combination of several hooks' verdicts, and loading it on its own as the chain runner does."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import protocol
-from hookweave.core.protocol import Verdict, chain_verdict, judge
+from hookweave.core.plan import chain
+from hookweave.core.standalone import protocol
+from hookweave.core.standalone.protocol import Verdict, chain_verdict, judge
 
-PROTOCOL = Path(protocol.__file__)
 PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
 
 
@@ -118,26 +118,31 @@ def test_chain_of_real_outcomes_agrees_with_each_host() -> None:
         assert (together.verdict.action, together.decided_by) == ("block", 2)
 
 
-def test_loads_on_its_own_without_site_or_hookweave() -> None:
-    """The chain runner loads the file by path under ``python3 -S``: stdlib only, fast."""
+def test_loads_on_its_own_without_site_or_hookweave(tmp_path: Path) -> None:
+    """The chain runner loads the protocol's text (``protocol.PARTS``, one namespace) under
+    ``python3 -S``: stdlib only, fast."""
+    (tmp_path / "protocol.py").write_text(chain.protocol_text(), encoding="utf-8")
     script = ("import importlib.util, sys, time; t = time.perf_counter()\n"
-              f"spec = importlib.util.spec_from_file_location('protocol', {str(PROTOCOL)!r})\n"
+              f"spec = importlib.util.spec_from_file_location('protocol', {str(tmp_path / 'protocol.py')!r})\n"
               "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
               "took = time.perf_counter() - t\n"
               "print(m.judge('codex', 'PreToolUse', 2, b'', b'no\\n').action, took < 0.2,\n"
               "      sorted(n for n in sys.modules if n.startswith(('hookweave', 'dataclasses'))))")
     done = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout == "block True []\n"
-    text = PROTOCOL.read_text()
-    assert "import hookweave" not in text and "from hookweave" not in text and "dataclass" not in text
+    text = chain.protocol_text()
+    imports = [line for line in text.splitlines() if line.lstrip().startswith(("from hookweave", "import hookweave"))]
+    assert imports and all(line.startswith("    from hookweave.core.standalone.") for line in imports)  # guarded
+    assert "dataclass" not in text
 
 
-def test_the_runner_loads_the_table_without_json_re_or_typing() -> None:
+def test_the_runner_loads_the_table_without_json_re_or_typing(tmp_path: Path) -> None:
     """Loading the table and judging a member's JSON answer costs the chain runner no ``json``,
     ``re`` or ``typing`` import (10 ms under ``python3 -S``); only a text that is not JSON asks
     ``json`` for its exact reason."""
+    (tmp_path / "protocol.py").write_text(chain.protocol_text(), encoding="utf-8")
     script = ("import sys\n"
-              f"space = {{'__name__': 'protocol'}}; exec(compile(open({str(PROTOCOL)!r}).read(), 'protocol', 'exec'), space)\n"
+              f"space = {{'__name__': 'protocol'}}; exec(compile(open({str(tmp_path / 'protocol.py')!r}).read(), 'protocol', 'exec'), space)\n"
               "v = space['judge']('claude', 'PreToolUse', 0, "
               "'{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"additionalContext\": \"x\"}}', '')\n"
               "print(v.action, sorted({'json', 're', 'typing'} & set(sys.modules)))\n"

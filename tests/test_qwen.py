@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hookweave.core import jsontext
+from hookweave.core.formats import jsontext
 
 DATA = Path(__file__).parent / "data"
 BUNDLE = str(DATA / "claude" / "bundle")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core import readers
-from hookweave.core.readers import Place, Reads
+from hookweave.core.verify import readers
+from hookweave.core.verify.readers import Place, Reads
 from hookweave.hosts.claude import ClaudeCodeHost
 from hookweave.hosts.copilot import CopilotHost
 from hookweave.hosts.cursor import CursorHost

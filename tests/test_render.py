@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.render import marker, marker_in, shell_command
+from hookweave.core.model.render import marker, marker_in, shell_command
 
 ODD = ["a b", "it's", 'say "hi"', "$HOME", "x;rm -rf /", "`id`", "back\\slash", "", "tab\there", "ünï"]
 

@@ -103,7 +103,7 @@ position = "first"
 
 
 def _move_ours_last(path: Path, event: str, comments: bool = False) -> None:
-    from hookweave.core import jsontext
+    from hookweave.core.formats import jsontext
 
     data = jsontext.parse(path.read_text(encoding="utf-8"), str(path), comments=True).value
     data["hooks"][event].append(data["hooks"][event].pop(0))
@@ -285,7 +285,7 @@ def test_case8_gemini_warns_of_a_dollar_it_would_expand(run, write_bundle, monke
 # -- the order semantics each host declares ------------------------------------------------------------
 
 def test_every_host_says_what_file_order_means() -> None:
-    from hookweave.core.plugins import HostRegistry, get_plugin_manager
+    from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
 
     registry = HostRegistry(get_plugin_manager(load_entrypoints=False))
     orders = {name: registry.get(name).order for name in registry.names()}

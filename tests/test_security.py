@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from hookweave.core import prompts
-from hookweave.core.render import marker_in
+from hookweave.core.cli import prompts
+from hookweave.core.model.render import marker_in
 from hookweave.hosts.codex import CodexHost, handler_keys, trust_hash
 
 DATA = Path(__file__).parent / "data"

@@ -197,13 +197,14 @@ def test_completion_offers_hosts_commands_and_installed_bundles(run, project, wr
 def test_normal_commands_do_not_load_the_setup_commands() -> None:
     """Start-up cost (issues 9, 13): the commands in their own modules (init, templates, doctor,
     completion, adopt, check) are defined only when asked."""
-    probe = ("import sys; sys.argv = ['hooks', 'status']\nfrom hookweave.core.cli import main\n"
+    probe = ("import sys; sys.argv = ['hooks', 'status']\nfrom hookweave.core.cli.app import main\n"
              "try: main()\nexcept SystemExit: pass\n"
-             "print(sorted(m for m in sys.modules if m == 'questionary' or m.startswith('hookweave.') and m.split('.')[-1] in "
-             "('cli_setup', 'doctor', 'scaffold', 'completion', 'interactive', 'cli_adopt', 'cli_check')))")
+             "print(sorted(m for m in sys.modules if m == 'questionary' or m.startswith('hookweave.core.cli.') and "
+             "m.split('.')[-1] in ('setup', 'doctor', 'scaffold', 'completion', 'interactive', 'adopt', 'check')))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.splitlines()[-1] == "[]"
-    for command, module in (("adopt", "cli_adopt"), ("check", "cli_check")):
+    for command, module in (("adopt", "cli.adopt"), ("check", "cli.check")):
         named = subprocess.run([sys.executable, "-c", probe.replace("'status'", repr(command))], capture_output=True, text=True)
         loaded = named.stdout.splitlines()[-1]
-        assert f"'hookweave.core.{module}'" in loaded and "cli_setup" not in loaded and loaded.count("cli_") == 1
+        commands = [m for m in ("setup", "adopt", "check") if f"'hookweave.core.cli.{m}'" in loaded]
+        assert f"'hookweave.core.{module}'" in loaded and commands == [module.split(".")[1]]

@@ -61,7 +61,7 @@ def test_install_verify_uninstall_without_fcntl(run, project: Path, write_bundle
 
 def test_a_held_lock_is_waited_for(project: Path, windows, monkeypatch) -> None:
     """The second run waits (LK_NBLCK retried) rather than failing: it gets the lock once released."""
-    from hookweave.core import filelock
+    from hookweave.core.files import filelock
 
     attempts = {"n": 0}
     real_lock = sys.modules["msvcrt"].locking

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from realhosts import HERE, agent_binary, run_agent, tool_results
 
-from hookweave.core import payloads
+from hookweave.core.runtime import payloads
 from hookweave.hosts.codex import trust_hash
 
 MODES = ("none", "exit2", "exit1", "exit3", "noreason", "plain", "block", "deny", "crossdeny", "stray", "badjson",

@@ -1,0 +1,50 @@
+"""``hooks adopt``: a thin typer command over ``adopt_run``, registered on the same ``app`` as cli.py's."""
+
+from typing import Annotated, Optional
+
+import typer
+
+from hookweave.core.cli import console
+from hookweave.core.files import paths
+from hookweave.core.cli.app import DryRunOpt, HostOpt, JsonOpt, ProjectOpt, _choose_hosts, _registry, _show, app, handled
+from hookweave.core.errors import BadInput
+
+
+@app.command()
+@handled
+def adopt(
+    *,
+    host: HostOpt = None,
+    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
+    project: ProjectOpt = None,
+    event: Annotated[Optional[str], typer.Option("--event", "-e", help="Only this event (neutral or the host's name).")] = None,
+    name: Annotated[str, typer.Option("--name", help="Name of the bundle to write.")] = "adopted",
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Folder of the hookweave.toml to write (default: current folder).")] = None,
+    undo: Annotated[Optional[str], typer.Option("--undo", help="Give bundle NAME's hooks back: hand-written again.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing hookweave.toml in --out.")] = False,
+    trust: Annotated[bool, typer.Option("--trust", help="Codex: trust the adopted hooks (trusted ones stay trusted anyway).")] = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Take the hand-written hooks of a settings file (or one --event) into a bundle, or give them back (--undo)."""
+    from hookweave.core.usecases import adopt as adopt_run, installer
+
+    hosts, chosen_scope, _ = _choose_hosts(_registry(), host, scope, "adopt")
+    if len(hosts) != 1:
+        raise BadInput("adopt: name one --host; a manifest is written from one host's settings file")
+    folder = paths.project_dir(project)
+    target = installer.target(hosts[0], chosen_scope, folder)
+    if undo is not None:
+        _show("adopt", adopt_run.give_back(target, undo, dry_run=dry_run), dry_run, as_json)
+        return
+    where = paths.cwd() / out if out else paths.cwd()  # cwd() / an absolute path is that path
+    plans, manifest, text = adopt_run.take(target, name, event, where, force=force, trust=trust, dry_run=dry_run)
+    if as_json:
+        from hookweave.core.cli import report
+
+        doc = report.plans_json("adopt", plans, dry_run=dry_run)
+        console.json_out({**doc, "manifest": {"path": str(manifest), "text": text, "written": not dry_run}})
+        return
+    if dry_run:
+        console.out(f"would write {paths.display(manifest)}:\n{text.rstrip()}")
+    _show("adopt", plans, dry_run, as_json)

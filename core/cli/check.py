@@ -1,0 +1,79 @@
+"""``hooks check``: registered on the same typer app as the other commands (core/cli/app.py imports
+this module), kept apart so cli.py stays small. The logic is in checking and checkreport."""
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from hookweave.core.cli import console
+from hookweave.core.files import paths
+from hookweave.core.cli.app import HostOpt, JsonOpt, ProjectOpt, _registry, app, handled
+from hookweave.core.errors import BadInput
+
+
+@app.command()
+@handled
+def check(
+    bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
+    *,
+    host: HostOpt = None,
+    installed: Annotated[bool, typer.Option("--installed", help="Check the bundles installed here instead of a manifest.")] = False,
+    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="With --installed: only this scope.")] = None,
+    payload: Annotated[Optional[list[str]], typer.Option("--payload", help="Your own stdin payload (JSON with hook_event_name); repeat for several.")] = None,
+    hand_written: Annotated[Optional[str], typer.Option("--hand-written", help="Check this command of yours instead (it runs for real: it may have side effects).")] = None,
+    event: Annotated[Optional[str], typer.Option("--event", help="With --hand-written: its event (neutral or host name).")] = None,
+    matcher: Annotated[Optional[str], typer.Option("--matcher", help="With --hand-written: its host-native matcher.")] = None,
+    project: ProjectOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run each hook with the host's own payloads and say what the agent will do (exit 1 on a problem)."""
+    from hookweave.core.runtime import checking, checktargets, payloads
+    from hookweave.core.cli import checkreport
+    from hookweave.core.files import fileio
+
+    from hookweave.core.standalone.protocol import HOSTS as JUDGED
+
+    registry = _registry()
+    hosts = registry.resolve(host or ["all"])
+    unjudged = [h.name for h in hosts if h.name not in JUDGED]
+    if unjudged and host and "all" not in host:
+        raise BadInput(f"check: {', '.join(unjudged)}: what this host does with a hook's answer is not in hookweave's "
+                       f"table yet (core/standalone/protocol.py); check on {', '.join(JUDGED)}")
+    hosts = [h for h in hosts if h.name in JUDGED]
+    folder = paths.project_dir(project)
+    if not folder.is_dir():
+        raise BadInput(f"--project {paths.printable(str(folder))}: no such folder; pass the project folder")
+    own = [payloads.load(Path(p), _read(fileio, p)) for p in payload or []]
+    targets, skipped = [], []
+    if hand_written is not None:
+        if not event:
+            raise BadInput("--hand-written needs --event, e.g. --event pre_tool_use")
+        targets = [checktargets.hand_written(h, hand_written, event, matcher) for h in hosts]
+    elif installed:
+        targets = [t for h in hosts for t in checktargets.installed(h, folder, scope)]
+        if not targets:
+            skipped.append("nothing installed here for " + ", ".join(h.name for h in hosts))
+    else:
+        from hookweave.core.model import loading as bundles
+
+        loaded = bundles.load_bundle(bundle, registry.names())
+        for h in hosts:
+            found, notes = checktargets.from_bundle(h, loaded)
+            targets += found
+            skipped += [f"{h.name}: {n}" for n in notes]
+    skipped += [f"{name}: not checked: what it does with a hook's answer is not in hookweave's table yet" for name in unjudged]
+    done = checking.check(targets, folder, own)
+    if as_json:
+        console.json_out(checkreport.as_json(done, skipped))
+    else:
+        checkreport.show(done, skipped, hand_written is not None)
+    if checking.problems(done):
+        raise typer.Exit(1)
+
+
+def _read(fileio, name: str) -> str:
+    text = fileio.read_text(Path(name))
+    if text is None:
+        raise BadInput(f"--payload {paths.printable(name)}: no such file; pass a JSON file the host would send")
+    return text

@@ -1,0 +1,157 @@
+"""Rendering plans and verify reports as text, unified diffs, JSON Patch and ``--json`` documents."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from typing import TYPE_CHECKING
+
+from hookweave.core.cli import console
+
+if TYPE_CHECKING:
+    from hookweave.core.verify.reports import HostReport
+    from hookweave.core.model.findings import Finding
+    from hookweave.core.plan.plan import FilePlan
+
+
+def unified_diff(plan: FilePlan) -> str:
+    shown = plan.target.shown
+    old = (plan.old_text or "").splitlines(keepends=True)
+    new = (plan.new_text or "").splitlines(keepends=True)
+    relative = not shown.startswith("/")  # git's a/ b/ prefixes only make sense before a relative path
+    lines = difflib.unified_diff(old, new, ("a/" if relative else "") + shown if plan.old_text is not None else "/dev/null",
+                                 ("b/" if relative else "") + shown if plan.new_text is not None else "/dev/null")
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+_WOULD = {"installed ": "would install ", "upgraded ": "would upgrade ", "updated ": "would update ",
+          "removed ": "would remove ", "hook trust state": "would record the hook trust state"}
+
+
+def _tense(action: str, dry_run: bool) -> str:
+    """A dry run speaks of what it would do, not of what it did."""
+    for done, would in _WOULD.items() if dry_run else ():
+        if action.startswith(done):
+            return would + action[len(done):]
+    return action.replace("; nothing written", "") if dry_run else action
+
+
+def _diff_style(line: str) -> str | None:
+    if line.startswith(("+++", "---")):
+        return "head"
+    return {"+": "ok", "-": "problem", "@": "note"}.get(line[:1])
+
+
+def _inactive(plans: list[FilePlan]) -> int:
+    return sum(1 for p in plans for f in p.findings if f.level == "problem")
+
+
+def _finding_line(f: Finding) -> str:
+    who = "/".join(x for x in (f.bundle, f.hook) if x)
+    return f"{f.level}: {who + ': ' if who else ''}{f.message}"
+
+
+def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, footer: bool = True) -> None:
+    """Per file a summary line and its findings; with ``dry_run`` the diff (coloured on a terminal),
+    and with ``patch`` the JSON Patch too. ``footer=False``: a preview before a question."""
+    for plan in plans:
+        t = plan.target
+        console.out(f"{t.host.name} {t.scope} {t.shown}: " + "; ".join(_tense(a, dry_run) for a in plan.actions), "head")
+        for f in plan.findings:
+            console.out("  " + _finding_line(f), f.level)
+        if dry_run and plan.changed and t.path.name.endswith(".hookweave-chain.py"):  # not 500 lines of diff
+            verb = "removed" if plan.new_text is None else "written"
+            console.out(f"the chain runner hookweave ships ({len((plan.new_text or plan.old_text or '').splitlines())} "
+                        f"lines) would be {verb}: {t.shown}")
+        elif dry_run and plan.changed:
+            for line in unified_diff(plan).splitlines():
+                console.out(line, _diff_style(line))
+            if patch and plan.ops:
+                console.out(f"JSON Patch (RFC 6902) for {t.shown}:")
+                console.out(json.dumps(plan.ops, indent=2, ensure_ascii=False))
+            verb = "removed" if plan.new_record is None else "written"
+            if plan.old_record != plan.new_record and t.record_path is not None:
+                console.out(f"record {t.record_path.name} would be {verb}")
+    problems = _inactive(plans)
+    if problems:  # issue 13 case 3: exit 0 (the files are right), but say plainly that verify would not pass
+        console.out(f"{'would be ' if dry_run else ''}written, but verify would fail: {problems} problem{'s' if problems != 1 else ''} "
+                    "above; fix each as it says, then run hooks verify", "warning")
+    if not footer:
+        return
+    if dry_run:
+        console.out("dry run: nothing written")
+    elif any(p.changed for p in plans):
+        hosts = {p.target.host.title for p in plans if p.changed}
+        console.out(f"Restart running sessions of {', '.join(sorted(hosts))}: hooks load at session start.")
+
+
+def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[str, Any]:
+    files = [
+        {
+            "host": p.target.host.name,
+            "scope": p.target.scope,
+            "path": p.target.shown,
+            "record": str(p.target.record_path) if p.target.record_path else None,
+            "changed": p.changed,
+            "actions": p.actions,
+            "operations": p.ops,
+            "problems": [f.as_json() for f in p.findings if f.level == "problem"],
+            "notes": [f.as_json() for f in p.findings if f.level != "problem"],
+        }
+        for p in plans
+    ]
+    return {"command": command, "dry_run": dry_run, "changed": any(p.changed for p in plans),
+            "active": not _inactive(plans), "files": files}
+
+
+def print_verify(reports: list[HostReport]) -> None:
+    for rep in reports:
+        console.out(f"{rep.host.name} ({rep.host.title})", "head")
+        if not rep.files and not rep.findings:
+            console.out("  nothing installed")
+        for file in rep.files:
+            console.out(f"  {file.scope}  {file.shown}")
+            for bundle in file.bundles:
+                console.out(f"    {bundle.name} {bundle.version}")
+                width = max((len(h.id) for h in bundle.hooks), default=0)
+                for h in bundle.hooks:
+                    style = "ok" if h.status == "ok" else h.level
+                    tail = f"  {h.detail}" if h.detail else ""
+                    console.out(f"      {h.status:<12} {h.id:<{width}}  {h.event} ({h.position}){tail}", style)
+            for f in file.findings:
+                console.out("    " + _finding_line(f), f.level)
+        for f in rep.findings:
+            console.out("  " + _finding_line(f), f.level)
+    total = sum(r.problems for r in reports)
+    console.out(f"verify: {total} problem{'s' if total != 1 else ''}" if total else "verify: ok",
+                "problem" if total else "ok")
+
+
+def verify_json(reports: list[HostReport]) -> dict[str, Any]:
+    return {
+        "ok": not any(r.problems for r in reports),
+        "problems": sum(r.problems for r in reports),
+        "hosts": [
+            {
+                "host": r.host.name,
+                "problems": r.problems,
+                "files": [
+                    {
+                        "scope": f.scope,
+                        "path": f.shown,
+                        "bundles": [
+                            {"name": b.name, "version": b.version,
+                             "hooks": [h.as_json() for h in b.hooks]}
+                            for b in f.bundles
+                        ],
+                        "findings": [x.as_json() for x in f.findings],
+                    }
+                    for f in r.files
+                ],
+                "findings": [x.as_json() for x in r.findings],
+            }
+            for r in reports
+        ],
+    }

@@ -1,0 +1,23 @@
+"""A fact a host declares in ``also_reads``: another agent runs the hooks of this host's files.
+
+verify (``verify/readers.py``) turns these rows into the cross-agent findings.
+"""
+
+# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
+
+from typing import NamedTuple
+
+
+class Reads(NamedTuple):
+    """An agent runs the hooks of ``host``'s files at ``scopes``.
+
+    ``matchers``: ``"honoured"`` (it filters by the entry's matcher) or ``"ignored"`` (every hook
+    runs on every tool). ``condition``: when the agent reads them at all, e.g. ``'if "Include
+    third-party configs" is on'``, ``""`` when always. ``measured``: seen on the real program (the
+    findings then say "fires", else "may fire")."""
+
+    host: str
+    scopes: tuple
+    matchers: str = "honoured"
+    condition: str = ""
+    measured: bool = False

@@ -1,0 +1,128 @@
+"""Loading host plugins: built-in hosts and third-party ones go through the same hook.
+
+``registry()`` is the hosts of a command: with a plugin installed, through pluggy's manager
+(``pluginmanager``); with none, the built-in hosts' hook functions are called directly, as pluggy
+would call them, and pluggy is not loaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, NamedTuple
+
+from hookweave.core.contract.entrypoints import PROJECT, blocked_names, entry_points
+from hookweave.core.errors import BadInput
+from hookweave.core.contract.host import Host
+
+if TYPE_CHECKING:
+    from hookweave.core.contract.pluginmanager import HostPluginManager
+
+
+def registry() -> HostRegistry:
+    """The hosts of this run. Entry points are looked up on every run (nothing cached), so a plugin
+    installed a moment ago, or one disabled by ``HOOKWEAVE_DISABLE_PLUGINS``, counts at once."""
+    blocked = set(blocked_names())
+    found = [ep for ep in entry_points(PROJECT) if ep.name not in blocked]
+    if not found:
+        return HostRegistry()
+    return HostRegistry(get_plugin_manager(found=found))
+
+
+def get_plugin_manager(*, load_entrypoints: bool = True, found=None) -> HostPluginManager:
+    """pluggy's manager with the installed plugins (``pluginmanager.get_plugin_manager``)."""
+    from hookweave.core.contract import pluginmanager
+
+    return pluginmanager.get_plugin_manager(load_entrypoints=load_entrypoints, found=found)
+
+
+class HostInfo(NamedTuple):
+    cls: type[Host]
+    origin: str  # "built-in" or "<distribution> <version>"
+
+
+class HostRegistry:
+    """Every registered host class by name, with where it came from.
+
+    Built-in hosts are known by name (``contract.builtin.BUILT_IN``) and registered with the plugin manager on
+    first use; plugins from entry points are registered before (so a plugin that takes a built-in
+    name is still refused, naming both classes).
+    """
+
+    current: HostRegistry | None = None  # the latest one made: the running command's
+
+    def __init__(self, pm: HostPluginManager | None = None) -> None:
+        from hookweave.core.contract.builtin import BUILT_IN
+
+        self._pm = pm  # None: no plugin installed, the built-in hosts only
+        HostRegistry.current = self  # the command's registry, for checks that need every host (crossreads)
+        self._hosts: dict[str, HostInfo] = {}
+        self._dists = dict(getattr(pm, "origins", {}))
+        self._pending = {name: module for name, module in BUILT_IN.items() if pm is None or pm.get_plugin(module) is None}
+        if pm is not None:
+            pm.hook.hookweave_register_hosts(register=self._register)
+
+    def _register(self, cls: type[Host]) -> None:
+        if not (isinstance(cls, type) and issubclass(cls, Host)):
+            raise BadInput(f"plugin registered {cls!r}, which is not a hookweave Host subclass")
+        if not cls.name:
+            raise BadInput(f"host class {cls.__module__}.{cls.__qualname__} does not set `name`")
+        if cls.name in self._pending and cls.__module__ != self._pending[cls.name]:
+            self._load(cls.name)  # a plugin took a built-in name: load the built-in to name it
+        known = self._hosts.get(cls.name)
+        if known is not None and known.cls is not cls:
+            other = known.cls
+            raise BadInput(
+                f"host class {cls.__module__}.{cls.__qualname__} defines its name as {cls.name!r}, "
+                f"but that name is already used by {other.__module__}.{other.__qualname__}"
+            )
+        self._hosts[cls.name] = HostInfo(cls, self._origin(cls))
+
+    def _load(self, name: str) -> None:
+        """Register the built-in host ``name`` through the plugin hook, as an entry point would be."""
+        module_name = self._pending.pop(name, None)
+        if module_name is None:
+            return
+        module = importlib.import_module(module_name)
+        if self._pm is None:  # the hook's one implementation: called with the hook's arguments
+            module.hookweave_register_hosts(register=self._register)
+            return
+        from hookweave.core.contract.hookspecs import hookimpl
+
+        # A built-in hook function is a plain function (loading it needs no pluggy); pluggy's own
+        # marker goes on it here, where pluggy looks for it.
+        hookimpl(module.hookweave_register_hosts)
+        self._pm.register(module, name=module_name)
+        self._pm.check_pending()
+        caller = self._pm.subset_hook_caller(
+            "hookweave_register_hosts", [p for p in self._pm.get_plugins() if p is not module]
+        )
+        caller(register=self._register)
+
+    def _origin(self, cls: type[Host]) -> str:
+        module = cls.__module__
+        if module.startswith("hookweave."):
+            return "built-in"
+        for plugin_module, dist in self._dists.items():
+            if plugin_module and (module == plugin_module or module.startswith(plugin_module + ".")):
+                return dist
+        return module
+
+    def names(self) -> list[str]:
+        return sorted({*self._hosts, *self._pending})
+
+    def info(self, name: str) -> HostInfo:
+        self._load(name)
+        return self._hosts[name]
+
+    def get(self, name: str) -> Host:
+        self._load(name)
+        if name not in self._hosts:
+            known = ", ".join(self.names()) or "none"
+            raise BadInput(f"unknown host {name!r}; registered hosts: {known} (or all)")
+        return self._hosts[name].cls()
+
+    def resolve(self, requested: list[str]) -> list[Host]:
+        """Hosts for repeated ``--host`` values; ``all`` means every registered host."""
+        if "all" in requested:
+            return [self.get(n) for n in self.names()]
+        return [self.get(n) for n in dict.fromkeys(requested)]

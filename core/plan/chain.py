@@ -1,0 +1,242 @@
+"""Pure: a bundle's chained hooks of one event as ONE host registration, and that registration read back.
+
+A chain's registration runs ``python3 -S <runner> <host> <event>`` and then four words per member,
+``<id> <timeout> <matcher> <command>``, in declared order (``chainrun`` reads them). So the settings
+file alone says what runs and in which order, and verify can check each member against the record
+(which holds one hash per member) without the manifest. The runner is a file install writes beside
+the settings file (``runner_path``), referenced through the host's project variable in a project's
+settings, so a teammate who clones the project runs the same chain.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from hookweave.core.errors import BadInput
+from hookweave.core.formats.patch import sha256
+from hookweave.core.model.render import MARKER_RE, _quote, marker
+
+if TYPE_CHECKING:
+    from hookweave.core.contract.host import Host
+    from hookweave.core.model.bundle import Bundle, HookForHost
+
+PREFIX = "chain-"
+DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60}  # seconds, each host's own default
+SIMPLE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
+TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
+               "codex": {"PreToolUse", "PostToolUse", "PermissionRequest"}, "gemini": {"BeforeTool", "AfterTool"}}
+
+
+class Member(NamedTuple):
+    """One hook of a chain as the registration's words hold it (matcher ``""``: every call)."""
+
+    id: str
+    timeout: str
+    matcher: str
+    command: str
+
+    def digest(self) -> str:
+        return sha256(list(self))
+
+
+def chain_id(native_event: str) -> str:
+    return PREFIX + native_event.lower()
+
+
+def runner_path(settings: Path) -> Path:
+    """Beside the settings file, named after it like the record: one runner per settings file."""
+    return settings.with_name(f"{settings.stem}.hookweave-chain.py")
+
+
+def runner_word(host: Host, runner: Path, project: Path | None) -> str:
+    """The runner as a shell word: under the project, through the host's project variable. A host
+    without one (Codex: ``"$PWD"`` is the folder the session started in, a subfolder as often as
+    not) finds the runner through its project-root form (git's top level) when the project is the
+    top of a git repository, as ``portable`` writes ``{bundle_dir}``."""
+    if project is not None:
+        try:
+            relative = runner.relative_to(project)
+        except ValueError:
+            relative = None
+        if relative is not None:
+            rest = _quote("/" + relative.as_posix())
+            if host.project_lookup == "codex" and host.project_root_ref:
+                from hookweave.core.files import paths
+
+                if paths.git_root(project) == project:
+                    return host.project_root_ref + rest
+            return "{project_dir}" + rest
+    return _quote(str(runner))
+
+
+def _key(runner: str, protocol: str) -> str:
+    from hookweave.core.formats.patch import sha256_text  # the interpreter's SHA-256, not OpenSSL's (2.5 ms to load)
+
+    return sha256_text(runner + "\0" + protocol)[len("sha256:"):][:16]
+
+
+def _fill(key: str, protocol: str, runner: str) -> str:
+    return RUNNER_LOADER.replace("@KEY@", key).replace("@PROTOCOL@", repr(protocol)).replace("@RUNNER@", runner)
+
+
+def pristine(text: str) -> bool:
+    """Whether ``text`` is a runner file as some hookweave wrote it, unedited: this loader, and a
+    key that is the hash of the runner and table it holds (another version's, after an upgrade)."""
+    import ast
+
+    try:
+        key = text.split('KEY = "', 1)[1][:16]
+        protocol_literal = text.split("\nPROTOCOL = ", 1)[1].split("\n\nRUNNER = r'\'\'", 1)[0]
+        runner = text.split("\n\nRUNNER = r'\'\'", 1)[1].rsplit("\'\'\'\n\nexec(", 1)[0]
+        protocol = ast.literal_eval(protocol_literal)
+    except (IndexError, ValueError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return isinstance(protocol, str) and _key(runner, protocol) == key and _fill(key, protocol, runner) == text
+
+
+def runner_text() -> str:
+    """The runner file install writes: a small loader, then the runner's and the protocol table's
+    source as text. Python compiles a script's own code on every run (3.5 ms of every event for
+    the runner); the loader compiles the texts once per version and Python and keeps the code in
+    ``~/.cache/hookweave`` (``RUNNER_LOADER``), so a run reads it back in a tenth of that."""
+    runner = _sources(("chainanswer.py", "chainrun.py"))
+    protocol = protocol_text()
+    if "\'\'\'" in runner or runner.endswith("\\"):
+        raise RuntimeError("internal error: the runner's source cannot be embedded in a raw triple-quoted string")
+    return _fill(_key(runner, protocol), protocol, runner)
+
+
+def protocol_text() -> str:
+    """The protocol judge as the runner file holds it: ``protocol.PARTS`` as one text, one namespace."""
+    from hookweave.core.standalone.protocol import PARTS
+
+    return _sources(PARTS)
+
+
+def _sources(names: tuple[str, ...]) -> str:
+    from hookweave.core import standalone
+
+    here = Path(standalone.__file__).parent
+    return "\n\n".join((here / name).read_text(encoding="utf-8") for name in names)
+
+
+# Written into users' files and compared whole by ``pristine``: a change here makes every runner an
+# older hookweave wrote look edited, so its text stays as first shipped (paths from before the layers).
+RUNNER_LOADER = """#!/usr/bin/env python3
+# Written by hookweave (`hooks install`): the chain runner of this settings file's chained events.
+# Do not edit: `hooks verify` checks it is the runner hookweave ships. The runner's code is RUNNER
+# below (hookweave's core/chainanswer.py and core/chainrun.py), its table of host protocols PROTOCOL
+# (core/protocol.py).
+import marshal
+import posix
+import sys
+
+KEY = "@KEY@"  # names this runner's compiled code in the cache
+
+
+def CACHED(name, source):
+    \"\"\"The compiled code of ``source``: from the cache when it holds this version's, else compiled
+    now and kept for the next run (best effort: without a writable cache a run only takes longer).\"\"\"
+    env = posix.environ
+    root = env.get(b"XDG_CACHE_HOME") or env.get(b"HOME", b"") + b"/.cache"
+    tag = (sys.implementation.cache_tag or "python").encode()
+    path = root + b"/hookweave/chain-" + KEY.encode() + b"-" + name.encode() + b"." + tag
+    head = f"{KEY} {len(source)}\\n".encode()
+    try:
+        with open(path, "rb") as cached:
+            data = cached.read()
+        if data.startswith(head):
+            return marshal.loads(data[len(head):])
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    code = compile(source, f"hookweave-chain-{name}", "exec")
+    try:
+        try:
+            posix.mkdir(root + b"/hookweave", 0o700)
+        except FileExistsError:
+            pass
+        part = path + b".%d" % posix.getpid()
+        with open(part, "wb") as out:
+            out.write(head + marshal.dumps(code))
+        posix.rename(part, path)
+    except OSError:
+        pass
+    return code
+
+
+PROTOCOL = @PROTOCOL@
+
+RUNNER = r'\'\'@RUNNER@\'\''
+
+exec(CACHED("runner", RUNNER), {"__name__": __name__, "PROTOCOL_SOURCE": PROTOCOL, "CACHED": CACHED})
+"""
+
+
+def member(host: Host, hook: HookForHost, bundle: Bundle) -> Member:
+    """The member's words: its command exactly as the host would get it alone, without the marker."""
+    alone, tag = host.command(hook, bundle), marker(bundle.name, hook.id)
+    if not alone.endswith(tag):
+        raise RuntimeError(f"internal error: {host.name} renders {hook.id} without its marker")
+    command = alone[: -len(tag) - 1]  # and the space or newline before it
+    timeout = hook.timeout if hook.timeout is not None else DEFAULT_TIMEOUT.get(host.name, 60)
+    return Member(hook.id, str(timeout), host.native_matcher(hook.matcher) or "", command)
+
+
+def registration_hook(host: Host, event: str, members: list[Member], hooks: list[HookForHost], runner: str):
+    """The ``HookForHost`` of the chain: its command runs the runner with every member's words,
+    its timeout covers the whole chain, its matcher is the members' union when the host can
+    express it (else the chain starts for every call and the runner applies each matcher)."""
+    from hookweave.core.model.bundle import HookForHost
+
+    words = ["python3", "-S", runner, _quote(host.name), _quote(event)]
+    for m in members:
+        words += [_quote(m.id), _quote(m.timeout), _quote(m.matcher) if m.matcher else "''", _quote(m.command)]
+    total = sum(int(m.timeout) for m in members) + 1
+    matcher = union_matcher(host.name, event, [m.matcher for m in members])
+    return HookForHost(chain_id(event), hooks[0].event, " ".join(words), matcher, total, hooks[0].position)
+
+
+def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
+    if event not in TOOL_EVENTS.get(host, ()) or any(m in ("", "*") for m in matchers):
+        return None
+    if host == "claude":
+        if not all(set(m) <= SIMPLE for m in matchers):
+            return None
+        return "|".join(dict.fromkeys(t for m in matchers for t in m.split("|") if t))
+    return "|".join(f"(?:{m})" for m in matchers) if len(matchers) > 1 else matchers[0]
+
+
+def check_ids(bundle: Bundle, events: list[str], host: Host | None = None) -> None:
+    """Refuse a chain the runner could not run: an id taken by the chain's registration, or a host
+    whose way of reading a hook's answer is not in the protocol table (the runner must know it to
+    tell a block from an allow)."""
+    from hookweave.core.standalone.protocol import HOSTS as JUDGED
+
+    if events and host is not None and host.name not in JUDGED:
+        raise BadInput(f"{bundle.manifest}: order = \"chain\": {host.title} is not a host the chain runner knows "
+                       f"(what it does with a hook's answer is not measured yet; chains run on {', '.join(JUDGED)}); "
+                       f"install on those hosts, or leave {host.name}'s hooks unchained with order = \"alone\"")
+    taken = {h.id for h in bundle.hooks}
+    for event in events:
+        if chain_id(event) in taken:
+            raise BadInput(f"{bundle.manifest}: hooks ({chain_id(event)}).id: the chain of {event} is registered "
+                           f"under that id; rename the hook")
+
+
+def members_of(command: Any) -> tuple[str, str, list[Member]] | None:
+    """``(host, event, members)`` read back from a chain registration's command; ``None`` when it is
+    not one (edited beyond reading)."""
+    if not isinstance(command, str):
+        return None
+    found = MARKER_RE.search(command)
+    body = command[: found.start()] if found else command
+    try:
+        words = shlex.split(body)
+    except ValueError:
+        return None
+    if len(words) < 5 or words[:2] != ["python3", "-S"] or (len(words) - 5) % 4:
+        return None
+    quads = [Member(*words[i:i + 4]) for i in range(5, len(words), 4)]
+    return words[3], words[4], quads

@@ -1,0 +1,47 @@
+"""An install meets a hook the operator already wrote by hand: the same command, without our marker,
+under the same event and matcher. Pure: entries in, entries and findings out."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hookweave.core.formats.patch import escape
+from hookweave.core.model.findings import Finding
+from hookweave.core.model.render import MARKER_RE
+
+if TYPE_CHECKING:
+    from hookweave.core.contract.host import Host
+
+
+def drop_hand_written(host: Host, scope: str, event: str, entries: list, regs: list, known: set[str],
+                      force: bool) -> tuple[list, list[Finding]]:
+    """An install must not add a hook the operator already wrote by hand (the same command, without
+    our marker, under the same event and matcher): it would run twice. One finding per such copy,
+    naming the fix; under ``force`` the hand-written copies go (the bundle's version replaces them)."""
+    found: list[Finding] = []
+    drop: set[int] = set()
+    for reg in regs:
+        handler = host.handler_of(reg.entry)
+        if reg.id in known or handler is None or not isinstance(handler.get("command"), str):
+            continue  # installed before (the record decides), or a dialect without `command` (Copilot's own file)
+        mark = MARKER_RE.search(handler["command"])
+        command = handler["command"][: mark.start()] if mark else handler["command"]
+        for i, entry in enumerate(entries):
+            theirs = entry if entry is not handler and isinstance(entry, dict) and host.owner(entry) is None else None
+            if theirs is None or theirs.get("matcher") != reg.entry.get("matcher"):
+                continue
+            handlers = theirs.get("hooks") if isinstance(theirs.get("hooks"), list) else [theirs]
+            if not any(isinstance(h, dict) and h.get("command") == command for h in handlers):
+                continue
+            drop.add(i)
+            where = f"/{escape(host.hooks_key)}/{escape(event)}/{i}"
+            found.append(Finding("problem", (
+                f"replaced the hand-written copy at {where}" if force else
+                f"is already at {where} by hand (the same command and matcher), so it would run twice: remove that "
+                f"one, or take it under hookweave first with `hooks adopt --host {host.name} --scope {scope} "
+                f"--event {event}` (`hooks uninstall adopted` then takes it out, and the adopted manifest keeps it)"),
+                reg.bundle, reg.id))
+    if not force or not drop:
+        return entries, found
+    return [e for i, e in enumerate(entries) if i not in drop], [Finding("note", f.message, f.bundle, f.hook)
+                                                                   for f in found]

@@ -1,0 +1,71 @@
+"""Committed settings that work on every machine: how ``{bundle_dir}`` is rendered per install.
+
+A bundle inside the project folder renders relative to the host's own project variable
+(``"$CLAUDE_PROJECT_DIR"/tools/guard/guard.py``), so the settings file can be committed and works
+in every clone. A bundle outside it (a shipped template in site-packages, a folder in the home)
+can only be named by its absolute path: at project and local scope that path exists on this
+machine only, which the install says in a warning (in ``--json`` too) rather than refusing: an
+operator trying a template on their own machine is a fair use. ``hooks init --from TEMPLATE``
+copies a template into the project so its install is portable.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hookweave.core.files import paths
+from hookweave.core.model.findings import Finding
+
+if TYPE_CHECKING:
+    from hookweave.core.model.bundle import Bundle
+    from hookweave.core.plan.plan import Target
+
+
+def uses_bundle_dir(bundle: Bundle) -> bool:
+    return any("{bundle_dir}" in (h.command if isinstance(h.command, str) else " ".join(h.command))
+               for h in bundle.hooks)
+
+
+def inside(folder: Path, project: Path) -> str | None:
+    """``folder`` relative to ``project`` as a POSIX path when it lies inside it (symlinks followed)."""
+    real_folder, real_project = os.path.realpath(folder), os.path.realpath(project)
+    try:
+        if os.path.commonpath([real_folder, real_project]) != real_project:
+            return None
+    except ValueError:  # different drives on Windows
+        return None
+    return Path(os.path.relpath(real_folder, real_project)).as_posix()
+
+
+def for_target(bundle: Bundle, target: Target, project: Path) -> tuple[Bundle, list[Finding]]:
+    """The bundle as ``target`` renders it, and a warning when its settings would name a path that
+    exists only on this machine."""
+    if target.scope == "user" or not uses_bundle_dir(bundle):
+        return bundle, []  # the user's own settings live on this machine: an absolute path is right there
+    host = target.host
+    relative = inside(bundle.directory, project)
+    root_ok = host.project_lookup != "codex" or paths.git_root(project) == project  # Codex: git's top level
+    if relative is not None and host.project_root_ref and root_ok:
+        return bundle._replace(portable=relative), []
+    where = paths.printable(str(bundle.directory))
+    template = _template_name(bundle)
+    fix = (f"to commit it, run hooks init --from {template} and install ./{template}" if template
+           else "to commit it, move the bundle into the project and install it from there")
+    if relative is not None and host.project_root_ref:  # Codex, outside the top of a git repository
+        fix = (f"{host.title} has no project variable; at the top of a git repository the command finds "
+               "the folder through git rev-parse, so install from there")
+    elif relative is not None:
+        fix = f"{host.title} has no variable for the project folder"
+    return bundle, [Finding("warning", f"{{bundle_dir}} is {where}, a path on this machine only: "
+                                       f"{target.shown} works here but not in another clone; {fix}", bundle.name)]
+
+
+def _template_name(bundle: Bundle) -> str | None:
+    from hookweave.core.model.loading import template_dir
+
+    try:
+        return bundle.directory.name if bundle.directory.parent.samefile(template_dir()) else None
+    except OSError:
+        return None

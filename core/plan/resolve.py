@@ -1,0 +1,132 @@
+"""Pure: a bundle's hooks and env vars as one host sees them (overrides applied, names mapped)."""
+
+from __future__ import annotations
+
+from hookweave.core.errors import BadInput
+from hookweave.core.contract.host import Host
+from hookweave.core.model.bundle import Bundle, BundleHook, EnvVar, Finding, HookForHost, Registration
+
+
+def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py") -> tuple[list[Registration], list[Finding]]:
+    """``runner``: the chain runner as a shell word in this settings file (``chain.runner_word``)."""
+    regs: list[Registration] = []
+    notes: list[Finding] = []
+    chained: dict[str, list[HookForHost]] = {}
+    for hook in bundle.hooks:
+        if hook.hosts is not None and host.name not in hook.hosts:
+            continue
+        resolved = _for_host(hook, host.name)
+        native = _native_event(host, hook, resolved.event, bundle)
+        if native is None:
+            notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
+            continue
+        if resolved.event in host.events:  # a neutral event: the host may file it by the hook's tools
+            native, why = host.event_for(native, resolved)
+            if native is None:
+                if hook.hosts is not None:
+                    raise BadInput(f"{bundle.manifest}: hooks ({hook.id}): {why}")
+                notes.append(Finding("warning", f"skipped: {why}", bundle.name, hook.id))
+                continue
+        if (hook.order or bundle.order) == "chain":
+            if native not in chained:
+                regs.append(Registration(bundle.name, "", native, "last", {}))  # the chain's place
+            chained.setdefault(native, []).append(resolved)
+            continue
+        entry = _native_keys(host, host.render(resolved, native, bundle), resolved)
+        position = resolved.position
+        if position == "first" and not host.positional:
+            notes.append(Finding("note", f"position first is not applied on {host.title}: its trust is keyed by "
+                                 "position, so hookweave appends, and it starts all hooks at once anyway",
+                                 bundle.name, hook.id))
+            position = "last"
+        regs.append(Registration(bundle.name, hook.id, native, position, entry))
+    if chained:
+        regs = _with_chains(host, bundle, regs, chained, runner)
+    return regs, notes
+
+
+def _native_keys(host: Host, entry: dict, hook: HookForHost) -> dict:
+    """The rendered entry with the host table's native keys applied (what ``hooks adopt`` wrote
+    to keep an operator's entry exactly as it was): set in the handler and the group, or left out."""
+    if not (hook.handler or hook.group or hook.omit):
+        return entry
+    handler = host.handler_of(entry)
+    if handler is None:
+        return entry
+    for key in hook.omit:
+        handler.pop(key, None)
+    handler.update(hook.handler)
+    if handler is not entry:
+        entry.update(hook.group)
+    return entry
+
+
+def _with_chains(host: Host, bundle: Bundle, regs: list[Registration], chained: dict[str, list[HookForHost]],
+                 runner: str) -> list[Registration]:
+    """Each event's chained hooks as one registration, where the event's first chained hook stood.
+    A chain of one hook is that hook's own registration: there is no order to keep."""
+    from hookweave.core.plan import chain
+
+    chain.check_ids(bundle, [e for e, hooks in chained.items() if len(hooks) > 1], host)
+    out = []
+    for reg in regs:
+        if reg.id:
+            out.append(reg)
+            continue
+        hooks = chained[reg.event]
+        if len(hooks) == 1:
+            out.append(Registration(bundle.name, hooks[0].id, reg.event, hooks[0].position,
+                                    _native_keys(host, host.render(hooks[0], reg.event, bundle), hooks[0])))
+            continue
+        members = [chain.member(host, h, bundle) for h in hooks]
+        whole = chain.registration_hook(host, reg.event, members, hooks, runner)
+        position = whole.position if host.positional else "last"
+        out.append(Registration(bundle.name, whole.id, reg.event, position, host.render(whole, reg.event, bundle),
+                                tuple((m.id, m.digest()) for m in members)))
+    return out
+
+
+def _for_host(hook: BundleHook, host: str) -> HookForHost:
+    fields = {
+        "event": hook.event,
+        "command": hook.command,
+        "matcher": hook.matcher,
+        "timeout": hook.timeout,
+        "position": hook.position,
+    }
+    fields.update(hook.overrides.get(host, {}))
+    return HookForHost(id=hook.id, **fields)
+
+
+def _native_event(host: Host, hook: BundleHook, event: str, bundle: Bundle) -> str | None:
+    if event in host.events:
+        native = host.events[event]
+        if native is None and hook.hosts is not None:
+            raise BadInput(
+                f"{bundle.manifest}: hooks ({hook.id}).hosts names {host.name}, which has no {event} event; "
+                f"drop {host.name} from hosts or set [hooks.host.{host.name}] event"
+            )
+        return native
+    if event in host.native_events:
+        return event
+    raise BadInput(
+        f"{bundle.manifest}: hooks ({hook.id}).host.{host.name}.event: {host.title} has no event {event!r}; "
+        f"use one of {', '.join(sorted(host.native_events))}"
+    )
+
+
+def env_vars(host: Host, bundle: Bundle) -> tuple[tuple[EnvVar, ...], list[Finding]]:
+    wanted: list[EnvVar] = []
+    notes: list[Finding] = []
+    for var in bundle.env:
+        named = var.hosts is not None and host.name in var.hosts
+        if var.hosts is not None and not named:
+            continue
+        if host.env_key is None:
+            if named:
+                notes.append(
+                    Finding("note", f"{var.name} not set: {host.title} has no settings-level env", bundle.name)
+                )
+            continue
+        wanted.append(var)
+    return tuple(wanted), notes

@@ -1,0 +1,118 @@
+"""Reading every scope of a host as the host reads it: for verify, status and install's gates.
+
+A file that cannot be read is a finding, not a crash: the host ignores it too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hookweave.core.files import fileio, paths
+from hookweave.core.model import record
+from hookweave.core.errors import BadInput
+
+if TYPE_CHECKING:
+    from hookweave.core.contract.host import Host
+
+
+def _text(path: Path, planned: dict[Path, str | None] | None) -> str | None:
+    if planned and path in planned:
+        return planned[path]
+    return fileio.read_text(path)
+
+
+def read_scope(
+    host: Host, scope: str, project: Path, planned: dict[Path, str | None] | None = None,
+    parsed: dict[Path, object] | None = None,
+) -> tuple[object, record.Record, str | None]:
+    """One scope's data, record and error (data ``None`` when missing, unparseable or not an
+    object at the top, which no host reads as settings). ``planned`` texts stand in for files a
+    command is about to write, and ``parsed`` holds what some of them read as, already proven."""
+    path = host.settings_path(scope, project)
+    shown = paths.display(path)
+    try:
+        text = _text(path, planned)
+        if text is not None and parsed and path in parsed:
+            doc = _settings_object(parsed[path], shown)
+        else:
+            doc = None if text is None else _settings_object(host.parse(text, shown), shown)
+        for extra in host.extra_paths(scope):
+            extra_text = _text(extra, planned)
+            if extra_text is not None:
+                drop_in = _settings_object(host.parse(extra_text, paths.display(extra)), paths.display(extra))
+                doc = {**(doc or {}), **drop_in}
+    except BadInput as exc:
+        return None, record.Record(), f"{exc} ({host.title} ignores a file it cannot read)"
+    try:
+        rec_path = host.record_path(path)
+        return doc, record.from_text(_text(rec_path, planned), str(rec_path)), None
+    except BadInput as exc:
+        return doc, record.Record(), f"{exc} (so this scope's hooks cannot be checked)"
+
+
+def _settings_object(doc: object, shown: str) -> dict:
+    if not isinstance(doc, dict):
+        raise BadInput(f"{shown}: the top level must be a JSON object, not {_json_kind(doc)}")
+    return doc
+
+
+def _json_kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number")
+
+
+def read_context(host: Host, path: Path, planned: dict[Path, str | None] | None = None) -> object:
+    """Another file a host's gates look at, parsed as that host parses files of its kind;
+    ``None`` when missing or unreadable. Its shape is the gate's to judge, as the host would."""
+    from hookweave.core.formats import jsontext
+
+    try:
+        text = _text(path, planned)
+        if text is None:
+            return None
+        if path.suffix in (".toml", ""):  # TOML, or an executable a host reads (Cline's dispatchers)
+            return host.parse(text, str(path))
+        return jsontext.load(text, str(path), comments=True)
+    except BadInput:
+        return None
+
+
+def has_markers(host: Host, doc: object) -> bool:
+    hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
+    if not isinstance(hooks, dict):
+        return False
+    return any(host.owner(e) for es in hooks.values() if isinstance(es, list) for e in es)
+
+
+def installed(host: Host, project: Path) -> list[tuple[str, str, record.Record]]:
+    """``(scope, shown path, record)`` for every scope of ``host`` with something installed."""
+    out = []
+    aliases = same_file_scopes(host, project)
+    for scope in host.verify_scopes:
+        if scope in aliases:
+            continue  # the same file as an earlier scope (CLAUDE_CONFIG_DIR pointing into the project)
+        path = host.settings_path(scope, project)
+        rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))
+        if not rec.empty:
+            out.append((scope, paths.display(path), rec))
+    return out
+
+
+def same_file_scopes(host: Host, project: Path) -> dict[str, str]:
+    """``{scope: earlier scope}`` for scopes whose settings file is an earlier scope's file (a user
+    folder variable pointing into the project): one file, read and reported once."""
+    import os
+
+    seen: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    for scope in host.verify_scopes:
+        try:
+            where = os.path.realpath(host.settings_path(scope, project))
+        except (OSError, ValueError):
+            continue
+        if where in seen:
+            aliases[scope] = seen[where]
+        else:
+            seen[where] = scope
+    return aliases

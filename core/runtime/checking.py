@@ -1,0 +1,211 @@
+"""``hooks check``: fire each hook with its host's payloads and say what the agent will do.
+
+Runs every target (checktargets) with every payload of its event that its matcher takes, judges
+each outcome with the shared host table (protocol), and names the pitfalls the outcome and the
+script's text show, each with its fix. ``problems`` counts what makes the command exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from pathlib import Path
+from typing import NamedTuple
+
+from hookweave.core.runtime import hookrun, payloads, pitfalls
+from hookweave.core.standalone import protocol
+from hookweave.core.runtime.checktargets import Target
+from hookweave.core.runtime.pitfalls import Pitfall
+
+CAP = 60.0  # seconds: the longest check waits for one run, whatever the hook's timeout says
+SLOW = 0.5  # of the timeout: a run slower than this is flagged
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "BeforeTool", "AfterTool", "preToolUse", "postToolUse",
+                         "beforeShellExecution"})
+
+
+class Outcome(NamedTuple):
+    payload: payloads.Payload
+    run: hookrun.Run
+    timeout: float
+    verdict: protocol.Verdict
+    pitfalls: tuple
+
+
+class Checked(NamedTuple):
+    target: Target
+    outcomes: tuple
+    pitfalls: tuple  # static ones, and those across outcomes
+    skipped: str  # why no payload ran, or ""
+
+
+def matches(matcher: str | None, tool: str | None) -> bool:
+    """Whether a hook with ``matcher`` fires for ``tool`` (hosts read matchers as anchored regexes)."""
+    if tool is None or not matcher or matcher == "*":
+        return True
+    try:
+        return re.fullmatch(matcher, tool) is not None
+    except re.error:
+        return matcher == tool
+
+
+def check(targets: list[Target], project: Path, own: list[payloads.Payload]) -> list[Checked]:
+    with tempfile.TemporaryDirectory(prefix="hookweave-check-") as scratch:
+        transcript = Path(scratch) / "transcript.jsonl"
+        transcript.write_text("")
+        done = [_check_one(t, project, own, str(transcript)) for t in targets]
+    return _across(done)
+
+
+def _check_one(target: Target, project: Path, own: list[payloads.Payload], transcript: str) -> Checked:
+    chosen = [p for p in own if p.event == target.event] if own else \
+        payloads.for_event(target.host, target.event, str(project), transcript)
+    chosen = [p for p in chosen if matches(target.matcher, p.tool)]
+    found: list[Pitfall] = []
+    for path in pitfalls.candidates(target.command, project, {**target.env, "CLAUDE_PROJECT_DIR": str(project)}):
+        text = _script(path)
+        if text is not None and pitfalls.is_shell(path, text):
+            found += pitfalls.static(text, path.name)
+    inline = re.sub(r"\s*# hookweave:\S+\s*$", "", target.command)
+    found += [p for p in pitfalls.static(inline, "the command") if p.name != "set-e-no-exit-0"]
+    if not chosen:
+        why = (f"no payload of {target.event} matches its matcher {target.matcher!r}; pass one with --payload"
+               if not own or any(p.event == target.event for p in own) else
+               f"none of your payloads is for {target.event} (their hook_event_name)")
+        return Checked(target, (), tuple(found), why)
+    timeout = target.timeout or hookrun.DEFAULT_TIMEOUT.get(target.host, 60.0)
+    env = hookrun.host_env(target.host, project, target.env)
+    outcomes = []
+    for payload in chosen:
+        data = json.dumps(payload.data, ensure_ascii=False).encode("utf-8")
+        run = hookrun.run(target.host, target.command, data, env, project, min(timeout, CAP))
+        verdict = protocol.judge(target.host, target.event, run.exit_code, run.stdout, run.stderr, run.timed_out)
+        outcomes.append(Outcome(payload, run, timeout, verdict, tuple(_judge_outcome(target, payload, run, timeout, verdict))))
+    return Checked(target, tuple(outcomes), tuple(found) + _merged(outcomes), "")
+
+
+def _merged(outcomes: list[Outcome]) -> tuple:
+    """Each outcome pitfall once, saying on which payloads it showed."""
+    seen: dict[Pitfall, list[str]] = {}
+    for o in outcomes:
+        for p in o.pitfalls:
+            seen.setdefault(p, []).append(o.payload.name)
+    out = []
+    for p, names in seen.items():
+        where = "every payload" if len(names) == len(outcomes) > 1 else ", ".join(names)
+        out.append(p._replace(message=f"{p.message} (on {where})"))
+    return tuple(out)
+
+
+def _script(path: Path) -> str | None:
+    """A script's text, or None where it is no readable UTF-8 file (then nothing to read for pitfalls)."""
+    from hookweave.core.files import fileio
+    from hookweave.core.errors import BadInput
+
+    try:
+        return fileio.read_text(path) if path.is_file() else None
+    except (BadInput, OSError):
+        return None
+
+
+def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, verdict) -> list[Pitfall]:
+    host, event, v = target.title, target.event, verdict
+    found = []
+    if run.timed_out:
+        found.append(Pitfall("problem", "timeout", f"{host}: timed out after {run.seconds:.0f}s"
+                             + (f" (check stops at {CAP:.0f}s; {host} waits {timeout:.0f}s)" if timeout > CAP else ""),
+                             "make it finish well inside its timeout, or raise the hook's timeout"))
+    elif v.action == "error":
+        found.append(Pitfall("problem", "hook-error", f"{host} shows a hook error: "
+                             f"{_short(v.reason) or f'exit {run.exit_code}'} ({'; '.join(v.notes)[:160]})", _fix(target, run, v)))
+    elif v.action == "block" and payload.should_pass:
+        found.append(Pitfall("problem", "false-block", f"{host} blocks a payload that should pass: {_short(v.reason)}",
+                             "parse the payload (jq -r '.tool_input.command') and match the command itself, "
+                             "not data in a heredoc body, a description or another field"))
+    elif v.action == "ignored" and run.stdout.strip():
+        found.append(Pitfall("note", "ignored-output", f"{host} does not read this output on {event}: "
+                             f"{_short(run.stdout.decode('utf-8', 'replace'))}", "print nothing, or the JSON fields "
+                             f"{host} reads on {event}"))
+    if target.host == "cursor":  # Cursor was never run: what its docs say is no ground for exit 1
+        found = [p._replace(level="warning", message=p.message + " (from Cursor's documentation, unmeasured)")
+                 if p.level == "problem" and p.name != "false-block" else p for p in found]
+    for note in v.notes:
+        if note.startswith("unknown field") and target.host != "codex":
+            found.append(Pitfall("warning", "unknown-field", f"{host} ignores the{note[7:]} in the output (unknown to it)",
+                                 "drop it, or spell it as the host documents it"))
+        elif "permissionDecisionReason on allow" in note:
+            found.append(Pitfall("warning", "reason-on-allow", f"{host}: {note}",
+                                 "drop permissionDecisionReason on allow; use systemMessage to tell the user"))
+        elif note.startswith("plain") and "context" in note and event in ("UserPromptSubmit", "BeforeAgent"):
+            found.append(Pitfall("note", "prompt-stdout", f"{host}: {note} (measured; older Claude Code versions "
+                                 "showed a hook error)", "hookSpecificOutput.additionalContext says the same in JSON"))
+        elif note.startswith("plain text is shown to the user") and event == "BeforeAgent":
+            found.append(Pitfall("warning", "prompt-stdout", f"{host}: plain stdout on BeforeAgent is shown to the user "
+                                 "as a system message; the model never sees it",
+                                 'print {"hookSpecificOutput": {"additionalContext": "..."}} to reach the model'))
+        elif note.startswith("stdout is empty, so Gemini reads stderr") and run.exit_code == 0:
+            found.append(Pitfall("warning", "stderr-noise", f"{host}: with stdout empty, Gemini shows the hook's stderr "
+                                 "to the user as a message on every call", "keep stderr empty on success, or log to a file"))
+    if not run.timed_out and run.seconds > SLOW * min(timeout, CAP):
+        found.append(Pitfall("warning", "slow", f"{host}: takes more than half of its {timeout:g}s timeout",
+                             "make it faster, or raise its timeout"))
+    elif event in TOOL_EVENTS and run.seconds > 2:
+        found.append(Pitfall("note", "slow", f"{host}: adds more than 2s to every tool call", "make it faster"))
+    return found
+
+
+def _fix(target: Target, run: hookrun.Run, verdict) -> str:
+    if run.exit_code not in (0, 2, None) and not verdict.output:
+        return "exit 0 to let the call through, or exit 2 with the reason on stderr to block it"
+    if run.exit_code == 2 and target.event not in protocol.BLOCKS[target.host]:
+        return f"{target.event} cannot be blocked: exit 0"
+    if run.exit_code == 2:
+        return "write the reason to stderr when you exit 2"
+    if run.exit_code is None or (run.exit_code or 0) < 0:
+        return "do not let the hook be killed (a missing tool, a signal): guard the calls and exit 0"
+    return "print only the JSON fields the host reads, with their documented values (see the notes)"
+
+
+def _short(text) -> str:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    text = " ".join(str(text).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _across(done: list[Checked]) -> list[Checked]:
+    """Pitfalls only several hooks show together: two that both write stderr on success."""
+    noisy: dict[tuple[str, str], list[int]] = {}
+    for i, c in enumerate(done):
+        if any(o.run.exit_code == 0 and o.run.stderr.strip() for o in c.outcomes):
+            noisy.setdefault((c.target.host, c.target.event), []).append(i)
+    out = list(done)
+    for (host, event), members in noisy.items():
+        if len(members) < 2:
+            continue
+        names = ", ".join(done[i].target.label for i in members)
+        for i in members:
+            extra = Pitfall("note", "stderr-noise", f"{len(members)} hooks on {event} write to stderr on success "
+                            f"({names}); {done[i].target.title} does not show stderr on exit 0 (read in its code), older versions "
+                            "showed a hook error line per hook", "keep stderr empty on success, or log to a file")
+            out[i] = out[i]._replace(pitfalls=out[i].pitfalls + (extra,))
+    return out
+
+
+def combined(done: list[Checked]) -> list[tuple[str, str, str, protocol.ChainVerdict, list[str]]]:
+    """Per host, event and payload where several hooks ran: what the agent does with all of them
+    together (the host's own combination), and which hook decided."""
+    groups: dict[tuple[str, str, str], list[tuple[str, protocol.Verdict]]] = {}
+    for c in done:
+        for o in c.outcomes:
+            groups.setdefault((c.target.host, c.target.event, o.payload.name), []).append((c.target.label, o.verdict))
+    out = []
+    for (host, event, name), members in groups.items():
+        if len(members) > 1:
+            out.append((host, event, name, protocol.chain_verdict(host, event, [v for _, v in members]),
+                        [label for label, _ in members]))
+    return out
+
+
+def problems(done: list[Checked]) -> int:
+    return sum(1 for c in done for p in c.pitfalls if p.level == "problem")

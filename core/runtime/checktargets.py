@@ -1,0 +1,93 @@
+"""What ``hooks check`` runs: a bundle's hooks before install, the bundles installed in a scope,
+or an operator's own command. Each becomes a ``Target``: the command exactly as one host would
+run it, with its event, matcher, timeout and env.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from hookweave.core.errors import BadInput
+
+if TYPE_CHECKING:
+    from hookweave.core.contract.host import Host
+    from hookweave.core.model.bundle import Bundle
+
+
+class Target(NamedTuple):
+    label: str  # bundle/id, or "hand-written"
+    host: str
+    title: str  # the host's human name
+    event: str  # native event
+    matcher: str | None  # native matcher, None or "" for every tool
+    command: str  # as the host runs it
+    timeout: float | None  # seconds, None for the host's default
+    env: dict  # variables the host adds for this hook (settings env, per-hook env)
+    bundle_dir: Path | None  # where a bundle's scripts are, for the static checks
+
+
+def _parts(host: Host, entry: dict) -> tuple[dict, str | None]:
+    """The handler of a settings entry and the matcher that applies to it (group or handler)."""
+    nested = isinstance(entry.get("hooks"), list)
+    handler = host.handler_of(entry) or (entry["hooks"][0] if nested and entry["hooks"] else entry)
+    matcher = entry.get("matcher") if nested else handler.get("matcher")
+    return handler, matcher if isinstance(matcher, str) else None
+
+
+def _seconds(host: Host, value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        return None
+    return value / 1000 if host.name == "gemini" else float(value)  # Gemini counts milliseconds
+
+
+def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
+    """Every hook of ``bundle`` as ``host`` would run it once installed, and what was skipped."""
+    from hookweave.core.plan import resolve
+
+    regs, notes = resolve.registrations(host, bundle)
+    env = {v.name: v.value for v in resolve.env_vars(host, bundle)[0]}
+    out = []
+    for reg in regs:
+        handler, matcher = _parts(host, reg.entry)
+        extra = {**env, **(handler.get("env") if isinstance(handler.get("env"), dict) else {})}
+        out.append(Target(f"{bundle.name}/{reg.id}", host.name, host.title, reg.event, matcher,
+                          str(handler.get("command", "")), _seconds(host, handler.get("timeout")),
+                          {k: str(v) for k, v in extra.items()}, bundle.directory))
+    return out, [n.message for n in notes]
+
+
+def installed(host: Host, project: Path, scope: str | None) -> list[Target]:
+    """The hooks hookweave installed for ``host`` (one scope, or every scope it reads)."""
+    from hookweave.core.reading import scopes
+
+    out = []
+    for name in [scope] if scope else list(host.verify_scopes):
+        if name not in host.verify_scopes:
+            raise BadInput(f"--scope {name}: {host.title} has scopes {', '.join(host.verify_scopes)}")
+        doc, _, _ = scopes.read_scope(host, name, project)
+        if not isinstance(doc, dict):
+            continue
+        env = doc.get(host.env_key) if host.env_key and isinstance(doc.get(host.env_key), dict) else {}
+        events = doc.get(host.hooks_key)
+        for event, entries in (events.items() if isinstance(events, dict) else ()):
+            for entry in entries if isinstance(entries, list) else ():
+                owner = host.owner(entry) if isinstance(entry, dict) else None
+                if owner is None:
+                    continue
+                handler, matcher = _parts(host, entry)
+                extra = {**env, **(handler.get("env") if isinstance(handler.get("env"), dict) else {})}
+                out.append(Target(f"{owner[0]}/{owner[1]} ({name})", host.name, host.title, event, matcher,
+                                  str(handler.get("command", "")), _seconds(host, handler.get("timeout")),
+                                  {k: str(v) for k, v in extra.items()}, None))
+    return out
+
+
+def hand_written(host: Host, command: str, event: str, matcher: str | None) -> Target:
+    """An operator's own command, named on the command line (``--hand-written``)."""
+    native = host.events.get(event) if event in host.events else (event if event in host.native_events else None)
+    if native is None:
+        known = sorted(e for e in host.events if host.events[e]) + sorted(host.native_events)
+        raise BadInput(f"--event {event}: {host.title} has no such event; use one of {', '.join(known)}")
+    return Target("hand-written", host.name, host.title, native, host.native_matcher(matcher) if matcher else None,
+                  command, None, {}, None)

@@ -1,0 +1,242 @@
+"""The chain runner: one host registration that runs a bundle's hooks of an event in declared order.
+
+Run as ``python3 -S <runner file> <host> <event> [<id> <timeout> <matcher> <command>]...``. Install
+writes the runner file (``chain.runner_text``: this source and ``core/standalone/protocol.py``'s, with a loader
+that keeps their compiled code in the user's cache) beside the settings file, so a project's chain
+runs for every teammate who clones it. Standard library only, and only
+the cheap part of it: ``-S`` skips ``site`` and nothing here imports ``re``, ``json``, ``signal`` or
+``subprocess`` unless a member needs a regex matcher, so the runner costs a few milliseconds.
+
+Each member gets the host's payload on stdin, the host's environment and folder, and its own
+timeout; its matcher is applied as the host applies matchers; the first member that blocks (per
+``protocol.judge``) ends the chain with its own stdout, stderr and exit code; the answers of the
+members that allow are combined into one (``combine``). Every message of ours names the member.
+"""
+
+import _signal  # what ``signal`` wraps, already loaded by the interpreter (``signal`` costs 4 ms)
+import _thread
+import posix  # what ``os`` wraps, without loading ``os`` (a millisecond)
+import sys
+import time
+
+if "combine" not in globals():  # imported as a module of the package (tests, bench), not the runner file
+    from hookweave.core.standalone.chainanswer import QUERY, answer, combine, dumps, loads, matches  # noqa: F401
+
+PROTOCOL_SOURCE = globals().get("PROTOCOL_SOURCE")  # core/standalone/protocol.py's text, in the file install writes
+CACHED = globals().get("CACHED")  # that file's compiled-code cache (``chain.runner_text``)
+_judge = []  # the protocol's judge, once loaded
+
+
+def judge(host, event, code, out, err, timed_out):
+    """``protocol.judge``, loaded on first need: a member that exits 0 and prints nothing is
+    allowed by every host (tests/test_chainrun.py checks the table agrees), and loading the table
+    costs a millisecond or two more."""
+    if code == 0 and not timed_out and not out.strip() and not err.strip():
+        return ALLOW
+    if not _judge:
+        if PROTOCOL_SOURCE is None:
+            from hookweave.core.standalone.protocol import judge as loaded
+        else:
+            space = {"__name__": "hookweave_protocol"}
+            compiled = CACHED("protocol", PROTOCOL_SOURCE) if CACHED else compile(PROTOCOL_SOURCE, "protocol", "exec")
+            exec(compiled, space)
+            loaded = space["judge"]
+        _judge.append(loaded)
+    return _judge[0](host, event, code, out, err, timed_out)
+
+
+class _Allow(tuple):
+    """What ``protocol.judge`` says of a silent exit 0: allow, no reason, no output, no notes."""
+
+    action, reason, output, notes = "allow", "", None, ()
+
+
+ALLOW = _Allow(("allow", "", None, ()))
+
+SHELLS = {"claude": "bash", "gemini": "bash", "cursor": "sh"}  # how each host runs a command
+
+
+class Member:
+    __slots__ = ("id", "timeout", "matcher", "command")
+
+    def __init__(self, hook_id, timeout, matcher, command):
+        self.id, self.timeout, self.matcher, self.command = hook_id, timeout, matcher, command
+
+
+def parse_argv(argv):
+    """``(host, event, members)`` from the registration's words; ``ValueError`` when malformed."""
+    if len(argv) < 2 or (len(argv) - 2) % 4:
+        raise ValueError("expected <host> <event> and then <id> <timeout> <matcher> <command> per member")
+    members = []
+    for at in range(2, len(argv), 4):
+        hook_id, timeout, matcher, command = argv[at:at + 4]
+        members.append(Member(hook_id, float(timeout), matcher, command))
+    return argv[0], argv[1], members
+
+
+# -- running one member
+
+def _scratch():
+    """An unnamed file for the members' stdin, stdout or stderr: a file, unlike a pipe, never fills
+    up and stalls a member that writes much while we wait for it."""
+    folder = (posix.environ.get(b"TMPDIR") or b"/tmp").decode("utf-8", "surrogateescape")
+    for n in range(100):
+        path = f"{folder}/.hookweave-chain-{posix.getpid()}-{time.monotonic_ns()}-{n}"
+        try:
+            fd = posix.open(path, posix.O_RDWR | posix.O_CREAT | posix.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        posix.unlink(path)
+        return fd
+    raise OSError("no scratch file in " + folder)
+
+
+def _read_all(fd):
+    posix.lseek(fd, 0, 0)
+    chunks = []
+    while True:
+        chunk = posix.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _shell(host):
+    if host == "codex":  # Codex runs `$SHELL -lc`; the chain itself ran in that login shell already
+        return (posix.environ.get(b"SHELL") or b"/bin/sh").decode("utf-8", "surrogateescape")
+    return SHELLS.get(host, "sh")
+
+
+RUNNING = []  # the member running now: a stop signal to the chain stops it too
+
+
+def _stop(signum, frame):
+    """The host stops the chain (SIGTERM on its own timeout, ^C): the running member is in a process
+    group of its own, which the host's signal does not reach, so end it, then the chain."""
+    for pid in RUNNING:
+        try:
+            posix.killpg(pid, 9)
+        except OSError:
+            pass
+    posix._exit(128 + signum)
+
+
+def _kill_after(pid, seconds, done, fired):
+    """The timeout: ``done`` is released when the member ends; until then, after ``seconds``, kill
+    its process group (the member and what it started)."""
+    if not done.acquire(True, seconds):
+        fired.append(True)
+        try:
+            posix.killpg(pid, 9)  # SIGKILL, the number on every POSIX system
+        except OSError:
+            pass
+
+
+def run_member(host, member, scratch):
+    """``(exit code, stdout bytes, stderr bytes, timed out)``; ``scratch``: the stdin (the payload),
+    stdout and stderr files. The member runs in a process group of its own, which a timeout kills
+    whole. Its exit code is negative when a signal ended it."""
+    stdin_fd, out_fd, err_fd = scratch
+    for fd in (out_fd, err_fd):
+        posix.ftruncate(fd, 0)
+        posix.lseek(fd, 0, 0)
+    posix.lseek(stdin_fd, 0, 0)
+    dup2 = posix.POSIX_SPAWN_DUP2
+    actions = [(dup2, stdin_fd, 0), (dup2, out_fd, 1), (dup2, err_fd, 2)]
+    shell = _shell(host)
+    try:
+        pid = posix.posix_spawnp(shell, [shell, "-c", member.command], posix.environ, file_actions=actions, setpgroup=0)
+    except OSError:
+        pid = posix.posix_spawn("/bin/sh", ["sh", "-c", member.command], posix.environ, file_actions=actions,
+                                setpgroup=0)
+    RUNNING.append(pid)
+    done, fired = _thread.allocate_lock(), []
+    done.acquire()
+    _thread.start_new_thread(_kill_after, (pid, member.timeout, done, fired))
+    _, status = posix.waitpid(pid, 0)
+    RUNNING.remove(pid)
+    done.release()
+    return posix.waitstatus_to_exitcode(status), _read_all(out_fd), _read_all(err_fd), bool(fired)
+
+
+def _word(text):
+    return f"hookweave chain: {text}\n".encode("utf-8", "replace")
+
+
+def run_chain(host, event, members, payload_bytes):
+    """Run the chain; returns ``(exit code, stdout bytes, stderr bytes)`` for the host. A block
+    returns the blocking member's own three, unchanged (the model reads that stderr on Claude);
+    otherwise stderr holds every member's, in order, and our word on each that failed."""
+    scratch = (_scratch(), _scratch(), _scratch())
+    _write(scratch[0], payload_bytes)
+    payload = None
+    if any(m.matcher not in ("", "*") for m in members):
+        try:
+            payload = loads(payload_bytes.decode("utf-8", "replace"))
+        except ValueError:
+            payload = None
+    answers = []  # in member order: each allowing member's JSON object, or its plain text
+    stderr = []
+    for member in members:
+        if not matches(host, event, member.matcher, payload):
+            continue
+        code, out, err, timed_out = run_member(host, member, scratch)
+        text = out.decode("utf-8", "replace")
+        verdict = judge(host, event, code, text, err.decode("utf-8", "replace"), timed_out)
+        if verdict.action in ("block", "stop"):
+            _close(scratch)
+            return (code if code >= 0 else 128 - code), out, err
+        stderr.append(err)
+        if timed_out:
+            stderr.append(_word(f"{member.id} timed out after {member.timeout:g} s; the chain went on, as {host} does"))
+        elif verdict.action == "error":
+            stderr.append(_word(f"{member.id}: exit {code}: {verdict.reason or 'a hook error'}; the chain went on, "
+                                f"as {host} does"))
+        elif verdict.action == "ignored" and verdict.notes:
+            stderr.append(_word(f"{member.id}: {verdict.notes[-1]}"))  # invalid JSON, a block where none counts
+            if isinstance(verdict.output, dict):
+                answers.append(verdict.output)
+        elif isinstance(verdict.output, dict):
+            answers.append(verdict.output)
+        elif verdict.action in ("allow", "ask") and text.strip():
+            answers.append(text)
+    _close(scratch)
+    return 0, answer(host, event, answers), b"".join(stderr)
+
+
+def _close(fds):
+    for fd in fds:
+        posix.close(fd)
+
+
+def _write(fd, data):
+    while data:
+        data = data[posix.write(fd, data):]
+
+
+def _read_stdin():
+    chunks = []
+    while True:
+        chunk = posix.read(0, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def main(argv):
+    try:
+        host, event, members = parse_argv(argv)
+    except ValueError as exc:
+        _write(2, _word(f"bad arguments ({exc}); reinstall the bundle"))
+        return 1  # a non-blocking error on every host: the tool call goes on
+    for signum in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
+        _signal.signal(signum, _stop)
+    payload = _read_stdin()
+    code, out, err = run_chain(host, event, members, payload)
+    _write(2, err)
+    _write(1, out)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,76 @@
+"""What each agent does with a hook's exit code and output: the one table that ``hooks check``
+and the chain runner share.
+
+Stdlib only and no hookweave imports: the chain runner reads ``PARTS`` (this file last) into one
+namespace, so it loads without the package (``python3 -S``). Facts are from the pinned hosts: Claude Code 2.1.197,
+Codex 0.169.0 and Gemini CLI 0.61.0, read in their shipped code (Claude's binary, Gemini's JS
+bundle, Codex's hooks crate whose messages are in the 0.169.0 binary), the decisive ones run
+on the real agents in tests/e2e. Cursor was never run: every Cursor verdict says "unmeasured".
+
+``judge`` answers for one hook run; ``chain_verdict`` combines the verdicts of an event's hooks
+the way the host combines them. Actions: allow, block, ask, error (the agent shows a hook
+error or a non-blocking failure and goes on), ignored (output the host does not read), stop
+(the session stops).
+"""
+
+
+# The files the chain runner reads into one namespace, in this order (``chain.runner_text``).
+PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
+         "protocol.py")
+
+if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
+    from hookweave.core.standalone.verdicts import ACTIONS, BLOCKS, CONTEXT, VERSIONS  # noqa: F401 - read as protocol.X
+    from hookweave.core.standalone.verdicts import HOSTS, ChainVerdict, Verdict, decode_output, timeout_verdict
+    from hookweave.core.standalone.protocol_claude import judge_claude
+    from hookweave.core.standalone.protocol_codex import judge_codex
+    from hookweave.core.standalone.protocol_gemini import judge_gemini
+    from hookweave.core.standalone.protocol_cursor import judge_cursor
+
+
+def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = False) -> Verdict:
+    """What ``host`` does with one run of a hook on ``event``. ``exit_code`` is None or negative
+    when a signal ended the hook; stdout and stderr are str or bytes (decoded as the hosts do)."""
+    out, notes = decode_output(stdout, "stdout")
+    err, more = decode_output(stderr, "stderr")
+    notes += more
+    if host not in _JUDGES:
+        raise ValueError(f"unknown host {host!r}; expected one of {', '.join(HOSTS)}")
+    if timed_out:
+        return timeout_verdict(host, notes)
+    signal = exit_code is None or exit_code < 0
+    if signal:
+        notes += (f"ended by signal {-exit_code}" if exit_code else "ended without an exit code",)
+    return _JUDGES[host](event, None if signal else exit_code, out, err, notes)
+
+_JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor}
+
+
+# -- chains ---------------------------------------------------------------------------------------
+
+_RANK = {"stop": 5, "block": 4, "ask": 3, "error": 2, "allow": 1, "ignored": 0}
+REPLACING = {"gemini": frozenset({"BeforeModel", "AfterModel"})}  # later hooks' fields replace earlier ones
+
+
+def chain_verdict(host: str, event: str, verdicts) -> ChainVerdict:
+    """The verdict of an event's hooks together, and which member decided it. Every host runs
+    them all and the strongest answer wins (stop, then block, then ask; Claude's deny > ask >
+    allow, Codex's stop over block, Gemini's OR); on Gemini's BeforeModel/AfterModel the last
+    hook that answered replaces the earlier ones. First in order wins a tie, as the hosts take
+    the first reason."""
+    verdicts = list(verdicts)
+    if not verdicts:
+        return ChainVerdict(Verdict("allow", "", None, ("no hook ran",)), None)
+    if event in REPLACING.get(host, ()):
+        answered = [i for i, v in enumerate(verdicts) if v.action in ("stop", "block", "ask")
+                    or (isinstance(v.output, dict) and ("decision" in v.output or "continue" in v.output))]
+        if answered:
+            return ChainVerdict(verdicts[answered[-1]], answered[-1])
+        return ChainVerdict(Verdict("allow", "", None, ()), None)
+    best = max(range(len(verdicts)), key=lambda i: (_RANK.get(verdicts[i].action, 0), -i))
+    if verdicts[best].action in ("allow", "ignored"):
+        return ChainVerdict(Verdict("allow", "", None, ()), None)
+    if verdicts[best].action == "block" and (host == "gemini" or event in ("Stop", "SubagentStop") and host == "codex"):
+        reasons = [v.reason for v in verdicts if v.action == "block" and v.reason]
+        joined = Verdict("block", "\n".join(reasons), verdicts[best].output, verdicts[best].notes)
+        return ChainVerdict(joined, best)
+    return ChainVerdict(verdicts[best], best)

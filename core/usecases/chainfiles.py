@@ -1,0 +1,68 @@
+"""The chain runner file beside a settings file: there exactly while its record lists a chain.
+
+Install writes it when a record gains its first chain, and the command that leaves the record
+without one deletes it; in between it is hookweave's, and must be the runner this hookweave ships
+(verify says "modified" otherwise). One another hookweave wrote, unedited (``chain.pristine``), is
+replaced or removed like ours; any other file at that place is never overwritten nor deleted
+without ``--force``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hookweave.core.files import fileio, paths
+from hookweave.core.model import record
+from hookweave.core.model.findings import Finding
+
+if TYPE_CHECKING:
+    from hookweave.core.plan.plan import FilePlan
+
+
+def has_chain(rec: record.Record) -> bool:
+    return any(h.members for b in rec.bundles.values() for h in b.hooks)
+
+
+def _record(text: str | None, where: Path | None) -> record.Record:
+    return record.from_text(text, str(where))
+
+
+def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[FilePlan]:
+    """A plan for the runner file of every settings file whose record gains or loses its chains
+    (or still has them, and the runner is missing or not ours: install puts ours back)."""
+    from hookweave.core.plan.plan import FilePlan, Target
+
+    out: list[FilePlan] = []
+    shipped: str | None = None
+    for plan in plans:
+        t = plan.target
+        if t.record_path is None:
+            continue
+        before = has_chain(_record(plan.old_record, t.record_path))
+        after = has_chain(_record(plan.new_record, t.record_path))
+        if not before and not after:
+            continue
+        from hookweave.core.plan import chain  # only for a file with chains: every other install spares loading it
+
+        path = chain.runner_path(t.path)
+        old = fileio.read_text(path)
+        shipped = shipped or chain.runner_text()
+        new: str | None = shipped if after else None
+        runner = FilePlan(Target(t.host, t.scope, path, None, paths.display(path)), old, old, None, None)
+        if old == new:
+            continue
+        if old is not None and old != shipped and not force and not chain.pristine(old):
+            whose = "hookweave's chain runner, edited since" if before else "a file hookweave did not write"
+            if after:
+                plan.refused.append(Finding("problem", f"needs its chain runner at {runner.target.shown}, which is "
+                                            f"{whose}", bundle, "chain"))
+            else:
+                plan.findings.append(Finding("note", f"{runner.target.shown} is {whose}; left in place"))
+            continue
+        if old is None and new is None:
+            continue
+        runner.new_text = new
+        runner.actions = ["chain runner" + (" removed" if new is None else "")]
+        out.append(runner)
+    return out

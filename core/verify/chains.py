@@ -1,0 +1,94 @@
+"""Verify of chains: each member like a registration, the order a chain guarantees, and what the
+chain needs at run time (``python3`` on PATH, the runner file as shipped)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hookweave.core.plan import chain
+from hookweave.core.files import fileio, paths
+from hookweave.core.model.findings import Finding
+from hookweave.core.verify.reports import HookStatus
+
+if TYPE_CHECKING:
+    from hookweave.core.contract.host import Host
+    from hookweave.core.model.record import Record, RecordedHook
+
+def member_rows(host: Host, h: RecordedHook, entry: Any, chain_status: str) -> list[HookStatus]:
+    """One row per recorded member, as ``<chain id>/<member id>``: ok when the chain holds its words
+    unchanged, modified when they differ, missing when the chain (or its member) is gone."""
+    handler = host.handler_of(entry) if entry is not None else None
+    read = chain.members_of(handler.get("command")) if handler else None
+    now = {m.id: m for m in read[2]} if read else {}
+    order = [m.id for m in read[2]] if read else []
+    expected = [m for m, _ in h.members if m in now]
+    actual = [m for m in order if m in dict(h.members)]
+    rows = []
+    for n, (member_id, digest) in enumerate(h.members):
+        name = f"{h.id}/{member_id}"
+        place = f"member {n + 1} of {len(h.members)} of {h.event}'s chain"
+        if entry is None:
+            rows.append(HookStatus(name, h.event, h.position, "missing", f"{place}: the chain is not there; reinstall"))
+        elif read is None:
+            rows.append(HookStatus(name, h.event, h.position, "modified",
+                                   f"{place}: the chain's command no longer reads as a chain; reinstall with --force"))
+        elif member_id not in now:
+            rows.append(HookStatus(name, h.event, h.position, "missing", f"{place}: not in the chain any more; "
+                                   "reinstall with --force"))
+        elif now[member_id].digest() != digest:
+            rows.append(HookStatus(name, h.event, h.position, "modified", f"{place}: edited since it was installed; "
+                                   "reinstall with --force to restore it"))
+        elif actual.index(member_id) != expected.index(member_id):
+            rows.append(HookStatus(name, h.event, h.position, "out-of-order", f"{place}: the chain runs it in another "
+                                   "place than declared; reinstall with --force"))
+        else:
+            rows.append(HookStatus(name, h.event, h.position, "ok", place))
+    extra = [m for m in order if m not in dict(h.members)]
+    for member_id in extra:
+        rows.append(HookStatus(f"{h.id}/{member_id}", h.event, h.position, "modified",
+                               f"added to {h.event}'s chain by hand; the chain runs it too"))
+    return rows
+
+
+def order_notes(host: Host, rec: Record) -> list[Finding]:
+    """Per chained event: the order is guaranteed, whatever the host does with file order."""
+    return [Finding("note", f"{h.event}: order guaranteed: the chain runs {', '.join(m for m, _ in h.members)} one "
+                    "after another in that order, and the first that blocks ends it", name, h.id)
+            for name, b in sorted(rec.bundles.items()) for h in b.hooks if h.members]
+
+
+def runtime_findings(host: Host, settings: Path, rec: Record) -> list[Finding]:
+    """What a chain of this file needs when the host runs it: ``python3`` and the runner as shipped."""
+    if not any(h.members for b in rec.bundles.values() for h in b.hooks):
+        return []
+    out = []
+    runner = chain.runner_path(settings)
+    shown = paths.display(runner)
+    text = fileio.read_text(runner)
+    if text is None:
+        out.append(Finding("problem", f"{shown}: the chain runner is missing, so every chain of this file fails; "
+                           "reinstall the bundle"))
+    elif text != chain.runner_text() and chain.pristine(text):
+        out.append(Finding("problem", f"{shown}: the chain runner is another hookweave version's; reinstall the "
+                           "bundle to update it"))
+    elif text != chain.runner_text():
+        out.append(Finding("problem", f"{shown}: the chain runner is modified; reinstall the bundle with --force "
+                           "to restore it"))
+    python = shutil.which("python3")
+    if python is None:
+        out.append(Finding("problem", "python3 is not on PATH here, and chains run with python3; install Python 3"))
+    elif _is_script(python):
+        out.append(Finding("warning", f"python3 on PATH is a script ({paths.printable(python)}, a pyenv shim or the "
+                           "like): it adds tens of milliseconds to every chained event; put the interpreter's own "
+                           "folder first on PATH"))
+    return out
+
+
+def _is_script(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!"
+    except OSError:
+        return False

@@ -1,0 +1,84 @@
+"""verify for one host: every scope read as the host reads it, each file of ours judged against
+its record, and the host-wide findings (gates, other agents, order, env, duplicates, the host's own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
+from hookweave.core.model import record
+from hookweave.core.model.findings import Finding
+from hookweave.core.reading.scopes import has_markers, read_context, read_scope, same_file_scopes
+from hookweave.core.verify import chains as chainverify
+from hookweave.core.verify import crossreads, duplicates
+from hookweave.core.verify import registrations as verify
+from hookweave.core.verify.reports import HostReport
+
+if TYPE_CHECKING:
+    from hookweave.core.contract.host import Host
+
+
+def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
+    report = HostReport(host)
+    chained = False
+    docs: dict[str, object] = {}
+    records: dict[str, record.Record] = {}
+    aliases = same_file_scopes(host, project)
+    for scope in host.verify_scopes:
+        if scope in aliases:
+            if scope in scopes:
+                shown = paths.display(host.settings_path(scope, project))
+                report.findings.append(Finding("note", f"{scope} and {aliases[scope]} scope are the same file here "
+                                               f"({shown}); checked once, as {aliases[scope]}"))
+            continue
+        doc, rec, error = read_scope(host, scope, project)
+        docs[scope] = doc
+        if error:
+            level = "problem" if scope in scopes else "note"
+            report.findings.append(Finding(level, error))
+        refused = host.rejects(doc, str(host.settings_path(scope, project))) if doc is not None else None
+        if refused:  # loads as JSON, but not as the host's settings: every hook in it is dead
+            ours = scope in scopes and (not rec.empty or has_markers(host, doc))
+            shown = paths.display(host.settings_path(scope, project))
+            report.findings.append(Finding("problem" if ours else "warning", paths.printable(f"{shown}: {refused}")))
+        if not rec.empty:
+            records[scope] = rec
+        if scope in scopes and (not rec.empty or has_markers(host, doc)):
+            shown = paths.display(host.settings_path(scope, project))
+            report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
+            if not rec.empty:
+                report.files[-1].findings += chainverify.runtime_findings(host, host.settings_path(scope, project), rec)
+                report.files[-1].findings += chainverify.order_notes(host, rec)
+                chained = chained or bool(chainverify.order_notes(host, rec))
+    if report.files:
+        for label, path in host.context_paths(project).items():
+            docs[label] = read_context(host, path)
+        report.findings += host.gates(docs, set(records), project)
+        report.findings += crossreads.findings(host, project)  # other agents that run these hooks too
+        verify.judge_order(host, report.files, docs)  # what order means at run time can hang on every scope
+        report.findings += verify.env_shadowing(host, docs, records)
+        report.findings += duplicates.cross_scope(host, docs, records, project)
+        report.findings += host.verify_extra(project, scopes)
+        if host.execution:
+            tail = ", except in a chain, which runs its members in declared order" if chained else ""
+            report.findings.append(Finding("note", host.execution + tail))
+    return report
+
+
+def chosen_scopes(hosts: list[Host], scope: str | None) -> dict[str, list[str]]:
+    """Per host, the scopes ``verify --scope`` checks: all by default; with ``--scope``, that scope
+    where the host has it and none where it does not (a note says so); a scope no host has is bad input."""
+    if scope is None:
+        return {h.name: list(h.verify_scopes) for h in hosts}
+    if not any(scope in h.verify_scopes for h in hosts):
+        known = "; ".join(f"{h.title}: {', '.join(h.verify_scopes)}" for h in hosts)
+        raise BadInput(f"--scope {paths.printable(scope)}: no host here has that scope ({known})")
+    return {h.name: [scope] if scope in h.verify_scopes else [] for h in hosts}
+
+
+def scope_notes(host: Host, scope: str | None) -> list[Finding]:
+    if scope is None or scope in host.verify_scopes:
+        return []
+    return [Finding("note", f"{host.title} has no {scope} scope (it has {', '.join(host.verify_scopes)}); nothing to check")]
