@@ -23,12 +23,12 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.model import names
-from hookweave.core.files import paths
-from hookweave.core.errors import BadInput
-from hookweave.core.model.findings import Finding
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
+from hookweave.core.model import names
+from hookweave.core.model.findings import Finding
 from hookweave.core.model.render import marker_in
 from hookweave.hosts import antigravity_shape
 

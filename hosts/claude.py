@@ -12,9 +12,9 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.model import names
-from hookweave.core.files import paths
 from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.files import paths
+from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json is looked for

@@ -29,11 +29,11 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.model import names
-from hookweave.core.files import paths
-from hookweave.core.errors import BadInput, Refused
-from hookweave.core.model.findings import Finding
 from hookweave.core.contract.shapes import FlatHost
+from hookweave.core.errors import BadInput, Refused
+from hookweave.core.files import paths
+from hookweave.core.model import names
+from hookweave.core.model.findings import Finding
 from hookweave.core.model.render import marker_in
 
 DATA_FILE = "hookweave-hooks.json"

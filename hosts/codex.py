@@ -15,10 +15,10 @@ import shutil
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from hookweave.core.model import names
-from hookweave.core.files import paths
-from hookweave.core.errors import BadInput
 from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
+from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
 HOOKS_JSON_KEYS = ("description", "hooks")
@@ -46,9 +46,9 @@ def _toml_has_hooks(path: Path, *, unreadable: bool = True) -> bool:
     [hooks.state], or a ``hooks`` key of another type. A file that cannot be read or parsed
     counts as ``unreadable``: installing picks it, so that it is refused with its own error
     rather than passed over for a second representation beside it."""
+    from hookweave.core.errors import BadInput
     from hookweave.core.files import fileio
     from hookweave.core.formats import tomlload
-    from hookweave.core.errors import BadInput
 
     try:
         text = fileio.read_text(path)  # never a bare read: a FIFO here would block it forever

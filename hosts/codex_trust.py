@@ -165,7 +165,9 @@ def lone_surrogate(doc: Any, events: Collection[str]) -> str | None:
 
 def _first_bad(value: Any, where: str) -> str | None:
     """The pointer of the first string (key or value) in ``value`` holding a lone surrogate."""
-    from hookweave.core.formats.patch import escape  # patch pulls in difflib: not on the start-up path
+    from hookweave.core.formats.patch import (
+        escape,  # patch pulls in difflib: not on the start-up path
+    )
 
     if _bad(value):
         return where

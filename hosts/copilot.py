@@ -25,12 +25,12 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.model import names
-from hookweave.core.files import paths
-from hookweave.core.errors import BadInput
-from hookweave.core.model.findings import Finding
-from hookweave.core.contract.shapes import FlatHost
 from hookweave.core.contract.reads import Reads
+from hookweave.core.contract.shapes import FlatHost
+from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
+from hookweave.core.model import names
+from hookweave.core.model.findings import Finding
 from hookweave.core.model.render import marker
 
 if TYPE_CHECKING:

@@ -35,9 +35,9 @@ def inline_paths(project: Path, user_dir: Path) -> dict[str, Path]:
 
 def read_inline(files: Mapping[str, Path]) -> dict[str, tuple[str, Any, str | None]]:
     """``{label: (shown path, data, why Copilot reads no hooks from it)}`` for each file that exists."""
+    from hookweave.core.errors import BadInput
     from hookweave.core.files import fileio
     from hookweave.core.formats import jsontext
-    from hookweave.core.errors import BadInput
 
     out: dict[str, tuple[str, Any, str | None]] = {}
     for label, path in files.items():

@@ -12,11 +12,11 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.model import names
-from hookweave.core.files import paths
-from hookweave.core.contract.shapes import FlatHost
-from hookweave.core.model.findings import Finding
 from hookweave.core.contract.reads import Reads
+from hookweave.core.contract.shapes import FlatHost
+from hookweave.core.files import paths
+from hookweave.core.model import names
+from hookweave.core.model.findings import Finding
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CURSOR_MANAGED_DIR"  # where the enterprise hooks.json is looked for
 

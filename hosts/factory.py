@@ -19,10 +19,10 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
+from hookweave.core.contract.shapes import NestedGroupsHost, TopLevelEvents
 from hookweave.core.files import fileio, paths
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
-from hookweave.core.contract.shapes import NestedGroupsHost, TopLevelEvents
 
 
 def _user_dir() -> Path:

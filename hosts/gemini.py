@@ -17,11 +17,9 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.model import hookenv
-from hookweave.core.model import names
+from hookweave.core.contract.shapes import NestedGroupsHost, group_with
 from hookweave.core.files import paths
-from hookweave.core.contract.shapes import NestedGroupsHost
-from hookweave.core.contract.shapes import group_with
+from hookweave.core.model import hookenv, names
 from hookweave.core.model.findings import Finding
 
 if TYPE_CHECKING:

@@ -23,11 +23,10 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.model import names
+from hookweave.core.contract.shapes import NestedGroupsHost, group_with
 from hookweave.core.files import paths
+from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
-from hookweave.core.contract.shapes import NestedGroupsHost
-from hookweave.core.contract.shapes import group_with
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost

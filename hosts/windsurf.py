@@ -22,11 +22,10 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.model import names
+from hookweave.core.contract.shapes import FlatHost, every_entry
 from hookweave.core.files import paths
+from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
-from hookweave.core.contract.shapes import FlatHost
-from hookweave.core.contract.shapes import every_entry
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost

@@ -24,6 +24,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from tests.conftest import attack_size
 
 SETTINGS = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "cursor": ".cursor/hooks.json",

@@ -29,9 +29,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import CLAUDE_DATA, attack_size
 from hookweave.core.cli.app import app
 from hookweave.core.model.render import marker_in
+from tests.conftest import CLAUDE_DATA, attack_size
 
 pytestmark = pytest.mark.attack
 DATA = CLAUDE_DATA.parent

@@ -162,9 +162,9 @@ def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path
     exactly its words."""
     import os
 
-    from hookweave.core.plan import resolve
-    from hookweave.core.model.manifest import parse_manifest
     from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
+    from hookweave.core.model.manifest import parse_manifest
+    from hookweave.core.plan import resolve
 
     host_obj = HostRegistry(get_plugin_manager()).resolve([host])[0]
     project = tmp_path / "project"

@@ -8,10 +8,10 @@ import json
 import random
 
 import pytest
-from tests.conftest import attack_size
 
 from hookweave.core.standalone import protocol
 from hookweave.core.standalone.protocol import ACTIONS, judge
+from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack
 

@@ -23,10 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from hookweave.core.model.render import marker_in
 from hookweave.hosts import cline_dispatcher
 from hookweave.hosts.cline import NATIVE_EVENTS
-from hookweave.core.model.render import marker_in
-
 from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import attack_size
 from hookweave.core.formats import jsontext
+from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack
 HOOKS = str(Path(sys.executable).parent / "hooks")

@@ -11,7 +11,6 @@ that many kills land inside the writes rather than in Python's start-up.
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import random
 import re
@@ -23,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from hookweave.core.errors import Conflict
 from hookweave.core.files import fileio
 from hookweave.core.formats import jsontext
-from hookweave.core.errors import Conflict
 from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack

@@ -32,7 +32,6 @@ from hookweave.hosts.claude import ClaudeCodeHost
 from hookweave.hosts.codex import CodexHost
 from hookweave.hosts.cursor import CursorHost
 from hookweave.hosts.gemini import GeminiHost
-
 from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack

@@ -18,20 +18,18 @@ one of the changes agy is known to drop a whole file for: install must refuse it
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
 
-from hookweave.core.formats import jsontext, patch
 from hookweave.core.errors import BadInput
+from hookweave.core.formats import jsontext, patch
 from hookweave.core.model.bundle import Bundle, BundleHook
 from hookweave.core.plan.plan import Target, plan_install, plan_uninstall
 from hookweave.hosts import antigravity_shape
 from hookweave.hosts.antigravity import AntigravityHost
 from hookweave.hosts.windsurf import WindsurfHost
-
 from tests.conftest import attack_size
 from tests.test_attack_layout import _only_usual_empties_collapsed
 from tests.test_attack_new_hosts import WORDS, render

@@ -30,7 +30,6 @@ from hookweave.core.plan.plan import Target, plan_install, plan_uninstall
 from hookweave.hosts.copilot import CopilotHost
 from hookweave.hosts.factory import FactoryHost
 from hookweave.hosts.qwen import QwenHost
-
 from tests.conftest import attack_size
 from tests.test_attack_layout import _only_usual_empties_collapsed
 

@@ -14,8 +14,8 @@ import unicodedata
 
 import pytest
 
-from tests.conftest import attack_size
 from hookweave.hosts import codex_appserver
+from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack
 DEADLINE = 0.6  # HOOKWEAVE_CODEX_TIMEOUT for the attack; the default (5 s) is tested in test_codex_cases

@@ -21,7 +21,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookweave.core.model import names
 from hookweave.core.errors import BadInput
 from hookweave.core.formats.patch import canonical
 from hookweave.core.model.bundle import Bundle, BundleHook, EnvVar

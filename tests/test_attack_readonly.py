@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
+
 from tests.conftest import attack_size
 
 BUNDLE = ('[bundle]\nname = "guard"\nversion = "1"\n[[hooks]]\nid = "k"\nevent = "stop"\ncommand = "k"\n'

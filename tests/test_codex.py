@@ -4,7 +4,6 @@ and agreement with the real ``codex app-server hooks/list`` where the binary is 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest

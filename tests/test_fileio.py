@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.model import loading as bundles
-from hookweave.core.files import fileio
-from hookweave.core.usecases import installer, transaction
 from hookweave.core.errors import BadInput, Conflict, WriteFailed
+from hookweave.core.files import fileio
+from hookweave.core.model import loading as bundles
+from hookweave.core.usecases import installer, transaction
 
 DATA = Path(__file__).parent / "data" / "claude"
 BUNDLE = str(DATA / "bundle")

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.files import paths
 from hookweave.core.contract import registry as plugins
 from hookweave.core.contract.hookspecs import hookimpl
 from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost, TopLevelEvents
+from hookweave.core.files import paths
 from hookweave.hosts.claude import ClaudeCodeHost
 from hookweave.hosts.codex import CodexHost
 

@@ -14,10 +14,10 @@ import random
 
 import pytest
 
-from tests.conftest import attack_size
-from hookweave.core.formats import jsoncheck, jsonedit, jsontext
 from hookweave.core.errors import ParseError
+from hookweave.core.formats import jsoncheck, jsonedit, jsontext
 from hookweave.core.formats.patch import diff, same
+from tests.conftest import attack_size
 
 KEYS = ["hooks", "env", "PreToolUse", "a", "b", "x/y", "é", "~"]
 SCALARS = [0, 1, -2, 1.5, -0.0, 1e20, True, False, None, "", "s", "é ☕", "\\", '"', "//", "/*"]

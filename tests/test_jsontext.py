@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from hookweave.core.formats import jsontext
 from hookweave.core.errors import EXIT_BAD_INPUT, BadInput, ParseError
+from hookweave.core.formats import jsontext
 from hookweave.core.formats.jsontext import MAX_DEPTH
 
 PATH = "proj/.claude/settings.json"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.errors import EXIT_BAD_INPUT, BadInput, ParseError
-from hookweave.core.model.manifest import parse_manifest
 from hookweave.core.model.bundle import BundleHook, EnvVar
+from hookweave.core.model.manifest import parse_manifest
 
 PATH = Path("bundles/guard/hookweave.toml")
 HEAD = '[bundle]\nname = "guard"\nversion = "1.0.0"\n'

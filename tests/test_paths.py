@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.files import paths
 from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
 from hookweave.hosts.claude import ClaudeCodeHost
 
 

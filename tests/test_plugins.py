@@ -12,9 +12,9 @@ import pluggy
 import pytest
 
 from hookweave.core.contract import hookspecs
-from hookweave.core.errors import BadInput
 from hookweave.core.contract.hookspecs import hookimpl
 from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
+from hookweave.core.errors import BadInput
 from hookweave.hosts.claude import ClaudeCodeHost
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.plan import chain
-from hookweave.core.standalone import protocol
 from hookweave.core.standalone.protocol import Verdict, chain_verdict, judge
 
 PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}

@@ -5,9 +5,19 @@ from typing import Annotated, Optional
 import typer
 
 from hookweave.core.cli import console
-from hookweave.core.files import paths
-from hookweave.core.cli.app import DryRunOpt, HostOpt, JsonOpt, ProjectOpt, _choose_hosts, _registry, _show, app, handled
+from hookweave.core.cli.app import (
+    DryRunOpt,
+    HostOpt,
+    JsonOpt,
+    ProjectOpt,
+    _choose_hosts,
+    _registry,
+    _show,
+    app,
+    handled,
+)
 from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
 
 
 @app.command()
@@ -27,7 +37,8 @@ def adopt(
     as_json: JsonOpt = False,
 ) -> None:
     """Take the hand-written hooks of a settings file (or one --event) into a bundle, or give them back (--undo)."""
-    from hookweave.core.usecases import adopt as adopt_run, installer
+    from hookweave.core.usecases import adopt as adopt_run
+    from hookweave.core.usecases import installer
 
     hosts, chosen_scope, _ = _choose_hosts(_registry(), host, scope, "adopt")
     if len(hosts) != 1:

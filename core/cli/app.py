@@ -11,9 +11,14 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from hookweave.core.cli import console
-from hookweave.core.reading import projects
-from hookweave.core.cli.group import JsonErrorsGroup, complete_bundles, complete_hosts, completion_option
+from hookweave.core.cli.group import (
+    JsonErrorsGroup,
+    complete_bundles,
+    complete_hosts,
+    completion_option,
+)
 from hookweave.core.errors import HooksError
+from hookweave.core.reading import projects
 
 app = typer.Typer(
     cls=JsonErrorsGroup,

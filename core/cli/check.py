@@ -7,9 +7,9 @@ from typing import Annotated, Optional
 import typer
 
 from hookweave.core.cli import console
-from hookweave.core.files import paths
 from hookweave.core.cli.app import HostOpt, JsonOpt, ProjectOpt, _registry, app, handled
 from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
 
 
 @app.command()
@@ -28,10 +28,9 @@ def check(
     as_json: JsonOpt = False,
 ) -> None:
     """Run each hook with the host's own payloads and say what the agent will do (exit 1 on a problem)."""
-    from hookweave.core.runtime import checking, checktargets, payloads
     from hookweave.core.cli import checkreport
     from hookweave.core.files import fileio
-
+    from hookweave.core.runtime import checking, checktargets, payloads
     from hookweave.core.standalone.protocol import HOSTS as JUDGED
 
     registry = _registry()

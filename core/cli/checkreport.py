@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hookweave.core.runtime import checking
 from hookweave.core.cli import console
 from hookweave.core.files.paths import printable
+from hookweave.core.runtime import checking
 
 WORDS = {"allow": "allows", "block": "BLOCKS", "ask": "asks the user", "error": "HOOK ERROR",
          "ignored": "ignores the output", "stop": "STOPS the session"}

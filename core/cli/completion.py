@@ -47,9 +47,9 @@ def host_names(incomplete: str) -> list[str]:
 
 def bundle_names(incomplete: str) -> list[str]:
     """``uninstall NAME``: the bundles installed for this folder, any host and scope."""
+    from hookweave.core.contract.registry import registry as host_registry
     from hookweave.core.files import paths
     from hookweave.core.reading import projects, scopes
-    from hookweave.core.contract.registry import registry as host_registry
 
     registry = host_registry()
     found: set[str] = set()

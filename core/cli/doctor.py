@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookweave.core.files import paths
-from hookweave.core.reading import projects, scopes
 from hookweave.core.model.findings import Finding
+from hookweave.core.reading import projects, scopes
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hookweave.core.cli import console
 
 if TYPE_CHECKING:
-    from hookweave.core.verify.reports import HostReport
     from hookweave.core.model.findings import Finding
     from hookweave.core.plan.plan import FilePlan
+    from hookweave.core.verify.reports import HostReport
 
 
 def unified_diff(plan: FilePlan) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hookweave.core.files import fileio, paths
 from hookweave.core.errors import BadInput
+from hookweave.core.files import fileio, paths
 
 MANIFEST = '''\
 # A hookweave bundle. Install it into an agent's project settings:

@@ -39,8 +39,8 @@ def init(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a bundle: hookweave.toml and a hook script, or a copy of a template, in the project."""
-    from hookweave.core.files import paths
     from hookweave.core.cli import scaffold
+    from hookweave.core.files import paths
 
     target = Path(folder or (from_ if from_ else "."))
     target = target if target.is_absolute() else paths.cwd() / target

@@ -11,8 +11,8 @@ import importlib
 from typing import TYPE_CHECKING, NamedTuple
 
 from hookweave.core.contract.entrypoints import PROJECT, blocked_names, entry_points
-from hookweave.core.errors import BadInput
 from hookweave.core.contract.host import Host
+from hookweave.core.errors import BadInput
 
 if TYPE_CHECKING:
     from hookweave.core.contract.pluginmanager import HostPluginManager

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hookweave.core.errors import BadInput
 from hookweave.core.contract.host import Host, kind_of
+from hookweave.core.errors import BadInput
 from hookweave.core.model.render import marker_in
 
 if TYPE_CHECKING:

@@ -16,9 +16,16 @@ import os
 import stat
 from pathlib import Path
 
-from hookweave.core.files import filecheck
 from hookweave.core.errors import BadInput
-from hookweave.core.files.filelock import STALE_TEMP_SECONDS, TEMP_SUFFIX, existing_ancestor, locked, real, remove_stale_temps
+from hookweave.core.files import filecheck
+from hookweave.core.files.filelock import (
+    STALE_TEMP_SECONDS,
+    TEMP_SUFFIX,
+    existing_ancestor,
+    locked,
+    real,
+    remove_stale_temps,
+)
 from hookweave.core.files.paths import display, printable
 
 __all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "check_writable",

@@ -26,8 +26,8 @@ import json
 import re
 from typing import Any
 
-from hookweave.core.formats import jsonspans, jsontext
 from hookweave.core.errors import ParseError
+from hookweave.core.formats import jsonspans, jsontext
 from hookweave.core.formats.patch import same
 
 _FIRST = set('{["-0123456789tfn')  # how a JSON value can start, and end: never with a comment

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hookweave.core.formats.jsonlayout import first_on_line, has_comment, indent_of, line_break_at, line_end, line_start
+from hookweave.core.formats.jsonlayout import (
+    first_on_line,
+    has_comment,
+    indent_of,
+    line_break_at,
+    line_end,
+    line_start,
+)
 from hookweave.core.formats.jsontext import Node, split_pointer
 
 Splice = tuple[int, int, str]  # replace text[start:end] with the string

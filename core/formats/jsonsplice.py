@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hookweave.core.formats.jsonlayout import has_comment, indent_of, inline, line_end, style, Style
+from hookweave.core.formats.jsonlayout import Style, has_comment, indent_of, inline, line_end, style
 from hookweave.core.formats.jsonremove import Removals, Splice
 from hookweave.core.formats.jsonspans import break_outside_comments
 from hookweave.core.formats.jsontext import Node, split_pointer

@@ -13,6 +13,7 @@ Position = Literal["first", "last"]
 Policy = Literal["if-absent", "override", "at-least"]
 from hookweave.core.model.findings import Finding  # noqa: F401 - one import for the core's data
 from hookweave.core.model.names import POLICIES, POSITIONS  # noqa: F401 - likewise
+
 HOOK_FIELDS = ("event", "matcher", "command", "timeout", "position")
 # Host-native keys only a [hooks.host.<host>] table may set (what ``hooks adopt`` writes so that an
 # operator's hand-written entry renders back exactly): extra handler and group keys, and keys of the

@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookweave.core.files import fileio, paths
 from hookweave.core.errors import BadInput
+from hookweave.core.files import fileio, paths
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle

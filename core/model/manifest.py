@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from hookweave.core.formats import tomlload
+from hookweave.core.model.bundle import POLICIES, Bundle, EnvVar
 from hookweave.core.model.manifestcheck import ENV_RE, NAME_RE, Checker, check_order, key_path  # noqa: F401 - NAME_RE for adopt
 from hookweave.core.model.manifesthooks import parse_hook
-from hookweave.core.model.bundle import POLICIES, Bundle, EnvVar
 
 BUNDLE_KEYS = ("name", "version", "description", "sequential", "order")
 ENV_KEYS = ("value", "hosts", "policy")

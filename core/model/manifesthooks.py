@@ -8,8 +8,8 @@ import difflib
 from typing import Any
 
 from hookweave.core.model import names
-from hookweave.core.model.manifestcheck import Checker, check_order, control, key_path
 from hookweave.core.model.bundle import HOOK_FIELDS, NATIVE_FIELDS, POSITIONS, BundleHook
+from hookweave.core.model.manifestcheck import Checker, check_order, control, key_path
 
 HOOK_KEYS = ("id", *HOOK_FIELDS, "hosts", "host", "order")
 

@@ -15,15 +15,15 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from hookweave.core.model import manifest
-from hookweave.core.plan import resolve
-from hookweave.core.errors import BadInput
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost
-from hookweave.core.model.bundle import Bundle, BundleHook
-from hookweave.core.formats.patch import escape, same
+from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import printable
+from hookweave.core.formats.patch import escape, same
+from hookweave.core.model import manifest
+from hookweave.core.model.bundle import Bundle, BundleHook
 from hookweave.core.model.render import marker
+from hookweave.core.plan import resolve
 
 VERSION = "1.0.0"
 

@@ -72,7 +72,9 @@ def runner_word(host: Host, runner: Path, project: Path | None) -> str:
 
 
 def _key(runner: str, protocol: str) -> str:
-    from hookweave.core.formats.patch import sha256_text  # the interpreter's SHA-256, not OpenSSL's (2.5 ms to load)
+    from hookweave.core.formats.patch import (
+        sha256_text,  # the interpreter's SHA-256, not OpenSSL's (2.5 ms to load)
+    )
 
     return sha256_text(runner + "\0" + protocol)[len("sha256:"):][:16]
 

@@ -6,14 +6,14 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from hookweave.core.plan import envmerge, handwritten, merge, resolve, spelling
-from hookweave.core.formats import patch
-from hookweave.core.files import paths
-from hookweave.core.model import record
-from hookweave.core.errors import BadInput
 from hookweave.core.contract.host import Host
-from hookweave.core.model.bundle import Bundle, Finding
+from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
+from hookweave.core.formats import patch
 from hookweave.core.formats.patch import escape, sha256
+from hookweave.core.model import record
+from hookweave.core.model.bundle import Bundle, Finding
+from hookweave.core.plan import envmerge, handwritten, merge, resolve, spelling
 
 
 class Target(NamedTuple):

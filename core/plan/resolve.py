@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from hookweave.core.errors import BadInput
 from hookweave.core.contract.host import Host
-from hookweave.core.model.bundle import Bundle, BundleHook, EnvVar, Finding, HookForHost, Registration
+from hookweave.core.errors import BadInput
+from hookweave.core.model.bundle import (
+    Bundle,
+    BundleHook,
+    EnvVar,
+    Finding,
+    HookForHost,
+    Registration,
+)
 
 
 def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py") -> tuple[list[Registration], list[Finding]]:

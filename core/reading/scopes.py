@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hookweave.core.errors import BadInput
 from hookweave.core.files import fileio, paths
 from hookweave.core.model import record
-from hookweave.core.errors import BadInput
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from hookweave.core.runtime import hookrun, payloads, pitfalls
-from hookweave.core.standalone import protocol
 from hookweave.core.runtime.checktargets import Target
 from hookweave.core.runtime.pitfalls import Pitfall
+from hookweave.core.standalone import protocol
 
 CAP = 60.0  # seconds: the longest check waits for one run, whatever the hook's timeout says
 SLOW = 0.5  # of the timeout: a run slower than this is flagged
@@ -99,8 +99,8 @@ def _merged(outcomes: list[Outcome]) -> tuple:
 
 def _script(path: Path) -> str | None:
     """A script's text, or None where it is no readable UTF-8 file (then nothing to read for pitfalls)."""
-    from hookweave.core.files import fileio
     from hookweave.core.errors import BadInput
+    from hookweave.core.files import fileio
 
     try:
         return fileio.read_text(path) if path.is_file() else None

@@ -19,12 +19,21 @@ PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gem
          "protocol.py")
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
-    from hookweave.core.standalone.verdicts import ACTIONS, BLOCKS, CONTEXT, VERSIONS  # noqa: F401 - read as protocol.X
-    from hookweave.core.standalone.verdicts import HOSTS, ChainVerdict, Verdict, decode_output, timeout_verdict
     from hookweave.core.standalone.protocol_claude import judge_claude
     from hookweave.core.standalone.protocol_codex import judge_codex
-    from hookweave.core.standalone.protocol_gemini import judge_gemini
     from hookweave.core.standalone.protocol_cursor import judge_cursor
+    from hookweave.core.standalone.protocol_gemini import judge_gemini
+    from hookweave.core.standalone.verdicts import (  # noqa: F401 - read as protocol.X
+        ACTIONS,
+        BLOCKS,
+        CONTEXT,
+        HOSTS,
+        VERSIONS,
+        ChainVerdict,
+        Verdict,
+        decode_output,
+        timeout_verdict,
+    )
 
 
 def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = False) -> Verdict:

@@ -2,8 +2,17 @@
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.verdicts import (
-        BLOCKS, CONTEXT, DEEP, Verdict, block_verdict, stderr_on_success, js_trim, loads_json, missing_script,
-        shown_json, unknown_fields,
+        BLOCKS,
+        CONTEXT,
+        DEEP,
+        Verdict,
+        block_verdict,
+        js_trim,
+        loads_json,
+        missing_script,
+        shown_json,
+        stderr_on_success,
+        unknown_fields,
     )
 
 

@@ -2,8 +2,17 @@
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.verdicts import (
-        BLOCKS, CONTEXT, DEEP, SERDE_DEPTH, Verdict, block_verdict, stderr_on_success, json_depth, loads_json,
-        rust_trim, shown_json,
+        BLOCKS,
+        CONTEXT,
+        DEEP,
+        SERDE_DEPTH,
+        Verdict,
+        block_verdict,
+        json_depth,
+        loads_json,
+        rust_trim,
+        shown_json,
+        stderr_on_success,
     )
 
 

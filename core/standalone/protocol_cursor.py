@@ -2,7 +2,11 @@
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.verdicts import (
-        UNMEASURED, Verdict, block_verdict, loads_json, unknown_fields,
+        UNMEASURED,
+        Verdict,
+        block_verdict,
+        loads_json,
+        unknown_fields,
     )
 
 

@@ -2,7 +2,12 @@
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.verdicts import (
-        DEEP, Verdict, block_verdict, js_trim, loads_json, unknown_fields,
+        DEEP,
+        Verdict,
+        block_verdict,
+        js_trim,
+        loads_json,
+        unknown_fields,
     )
 
 

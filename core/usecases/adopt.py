@@ -18,13 +18,14 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookweave.core.plan import adoption as adopt, merge, spelling
-from hookweave.core.files import fileio, paths
-from hookweave.core.model import record
 from hookweave.core.errors import BadInput, HooksError
-from hookweave.core.model.findings import Finding
+from hookweave.core.files import fileio, paths
 from hookweave.core.formats.patch import diff, same
+from hookweave.core.model import record
+from hookweave.core.model.findings import Finding
 from hookweave.core.model.render import MARKER_RE
+from hookweave.core.plan import adoption as adopt
+from hookweave.core.plan import merge, spelling
 from hookweave.core.usecases.transaction import run
 
 if TYPE_CHECKING:

@@ -43,7 +43,9 @@ def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[Fil
         after = has_chain(_record(plan.new_record, t.record_path))
         if not before and not after:
             continue
-        from hookweave.core.plan import chain  # only for a file with chains: every other install spares loading it
+        from hookweave.core.plan import (
+            chain,  # only for a file with chains: every other install spares loading it
+        )
 
         path = chain.runner_path(t.path)
         old = fileio.read_text(path)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
-from hookweave.core.files import fileio, paths
 from hookweave.core.errors import BadInput
+from hookweave.core.files import fileio, paths
 from hookweave.core.reading.scopes import installed, read_context, read_scope
 from hookweave.core.usecases.transaction import run
 
@@ -117,7 +117,9 @@ def _gate_findings(plans: list[FilePlan], projects: Projects, bundle: str) -> No
         records = {scope: rec for scope, (_, rec, _) in read.items()}
         plan.findings += [f for f in duplicates.cross_scope(host, docs, records, project)
                           if f.level == "problem" and f.bundle == bundle]
-        from hookweave.core.verify import crossreads  # other agents that will run what this writes: said, never refused
+        from hookweave.core.verify import (
+            crossreads,  # other agents that will run what this writes: said, never refused
+        )
 
         across = crossreads.findings(host, project, bundle=bundle, planned=planned, parsed=parsed)
         plan.findings += [f for f in across if f not in said]

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from hookweave.core.files import fileio, paths
-from hookweave.core.model import record
-from hookweave.core.formats import textsafe
 from hookweave.core.errors import BadInput, Conflict, HooksError, Refused, WriteFailed
+from hookweave.core.files import fileio, paths
+from hookweave.core.formats import textsafe
+from hookweave.core.model import record
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host

@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hookweave.core.plan import chain
 from hookweave.core.files import fileio, paths
 from hookweave.core.model.findings import Finding
+from hookweave.core.plan import chain
 from hookweave.core.verify.reports import HookStatus
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from hookweave.core.files import paths
-from hookweave.core.verify import readers
 from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
+from hookweave.core.verify import readers
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host

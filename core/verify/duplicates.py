@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hookweave.core.model.findings import Finding
 from hookweave.core.contract.host import Host
+from hookweave.core.model.findings import Finding
 from hookweave.core.model.record import Record
 
 # (scope, run key, the tools its matcher names (None: any), timeout)

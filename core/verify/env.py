@@ -11,8 +11,8 @@ import os
 from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core.model import hookenv
-from hookweave.core.plan import envmerge, merge
 from hookweave.core.model.findings import Finding
+from hookweave.core.plan import envmerge, merge
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host

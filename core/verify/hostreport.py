@@ -11,8 +11,7 @@ from hookweave.core.files import paths
 from hookweave.core.model import record
 from hookweave.core.model.findings import Finding
 from hookweave.core.reading.scopes import has_markers, read_context, read_scope, same_file_scopes
-from hookweave.core.verify import chains as chainverify
-from hookweave.core.verify import crossreads, duplicates
+from hookweave.core.verify import duplicates
 from hookweave.core.verify import registrations as verify
 from hookweave.core.verify.reports import HostReport
 
@@ -49,6 +48,10 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
             shown = paths.display(host.settings_path(scope, project))
             report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
             if not rec.empty:
+                from hookweave.core.verify import (
+                    chains as chainverify,  # a chain needs a record; most files have none
+                )
+
                 report.files[-1].findings += chainverify.runtime_findings(host, host.settings_path(scope, project), rec)
                 report.files[-1].findings += chainverify.order_notes(host, rec)
                 chained = chained or bool(chainverify.order_notes(host, rec))
@@ -56,6 +59,10 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
         for label, path in host.context_paths(project).items():
             docs[label] = read_context(host, path)
         report.findings += host.gates(docs, set(records), project)
+        from hookweave.core.verify import (
+            crossreads,  # reads every other host's files: only with ours installed
+        )
+
         report.findings += crossreads.findings(host, project)  # other agents that run these hooks too
         verify.judge_order(host, report.files, docs)  # what order means at run time can hang on every scope
         report.findings += verify.env_shadowing(host, docs, records)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
-from hookweave.core.verify import duplicates
-from hookweave.core.plan import merge
-from hookweave.core.verify.env import env_shadowing, hook_env_findings  # noqa: F401 - verify's env checks
 from hookweave.core.contract.host import Host
-from hookweave.core.model.findings import Finding
 from hookweave.core.formats.patch import sha256
+from hookweave.core.model.findings import Finding
 from hookweave.core.model.record import Record, RecordedBundle
-from hookweave.core.verify import chains as chainverify
+from hookweave.core.plan import merge
+from hookweave.core.verify import duplicates
+from hookweave.core.verify.env import env_shadowing, hook_env_findings  # noqa: F401 - verify's env checks
 from hookweave.core.verify.reports import BundleReport, FileReport, HookStatus
 
 
@@ -76,6 +75,8 @@ def _bundle_report(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
             status, detail = "duplicated", f"appears {twins + 1} times under {h.event} ({runs}); remove the copies"
         report.hooks.append(HookStatus(h.id, h.event, h.position, status, detail))
         if h.members:
+            from hookweave.core.verify import chains as chainverify  # only a chain has members
+
             report.hooks += chainverify.member_rows(host, h, found.get(h.id), status)
     return report
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from realhosts import agent_binary, ids, run_agent, write_operator_file
 
-
 # Offline: API-key auth against the mock, and no usage statistics (play.googleapis.com) or updates.
 OFFLINE = json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}},
                       "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from realhosts import REPO, ids, run_agent, write_operator_file
 
-
 # Offline: no usage statistics, telemetry or update check (each looks a host name up otherwise).
 OFFLINE = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
            "general": {"disableAutoUpdate": True, "enableAutoUpdate": False, "disableUpdateNag": True}}
