@@ -56,3 +56,9 @@ class NotInstalled(HooksError):
     """Uninstall of a bundle that is not installed where it looked; the message lists what is."""
 
     exit_code = EXIT_PROBLEM
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one short line, ``Type: message``, for a warning about someone else's code."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__

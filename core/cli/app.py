@@ -59,9 +59,14 @@ def handled(func: Callable) -> Callable:
 
 
 def _registry():
+    """The hosts of this command; a plugin that could not be loaded or registered is one line on
+    stderr (so ``--json`` output stays one document) and every other host works."""
     from hookweave.core.contract.registry import registry
 
-    return registry()
+    hosts = registry()
+    for warning in hosts.warnings:
+        console.err(f"warning: {warning}")
+    return hosts
 
 
 def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None):

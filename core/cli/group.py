@@ -41,7 +41,7 @@ class JsonErrorsGroup(typer.core.TyperGroup):
             console.json_out({"error": message, "exit_code": exc.exit_code})
             console.err(f"{message}; see {exc.ctx.command_path if exc.ctx else 'hooks'} --help")
             sys.exit(exc.exit_code)
-        except click.Abort:
+        except (getattr(click, "Abort", typer.Abort), typer.Abort):  # typer 0.28 vendors click without Abort
             console.json_out({"error": "aborted", "exit_code": 1})
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)

@@ -81,8 +81,12 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, fo
     if dry_run:
         console.out("dry run: nothing written")
     elif any(p.changed for p in plans):
-        hosts = {p.target.host.title for p in plans if p.changed}
-        console.out(f"Restart running sessions of {', '.join(sorted(hosts))}: hooks load at session start.")
+        reasons: dict[str, set[str]] = {}
+        for p in plans:
+            if p.changed and p.target.host.restart:
+                reasons.setdefault(p.target.host.restart, set()).add(p.target.host.title)
+        for reason, titles in sorted(reasons.items()):
+            console.out(f"Restart running sessions of {', '.join(sorted(titles))}: {reason}.")
 
 
 def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[str, Any]:

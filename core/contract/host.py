@@ -85,6 +85,9 @@ class Host(ABC):
     positional: ClassVar[bool] = True
     needs_trust: ClassVar[bool] = False
     also_reads: ClassVar[tuple[Any, ...]] = ()  # contract.reads.Reads rows
+    timeout_unit: ClassVar[str] = "s"  # what the file's timeouts count: "s" or "ms" (rendered from seconds)
+    restart: ClassVar[str] = "hooks load at session start"  # why a running session needs a restart; "" if none
+    protocol: ClassVar[str] = ""  # for a described host: whose answer protocol it follows
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -231,6 +234,10 @@ class Host(ABC):
             if native:
                 natives.extend(n for n in native.split("|") if n not in natives)
         return "|".join(natives) if natives else None
+
+    def native_timeout(self, seconds: int | None) -> int | None:
+        """A hook's timeout (seconds in the manifest) as the file counts it (``timeout_unit``)."""
+        return seconds * 1000 if seconds is not None and self.timeout_unit == "ms" else seconds
 
     def command(self, hook: HookForHost, bundle: Bundle) -> str:
         ref = None if bundle.portable is None else portable_ref(self.project_root_ref, bundle.portable)

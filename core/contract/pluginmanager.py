@@ -13,6 +13,7 @@ import pluggy
 
 from hookweave.core.contract import hookspecs
 from hookweave.core.contract.entrypoints import blocked_names
+from hookweave.core.errors import one_line
 
 if TYPE_CHECKING:
     from hookweave.core.contract.entrypoints import EntryPoint
@@ -24,11 +25,15 @@ class HostPluginManager(pluggy.PluginManager):
     def __init__(self) -> None:
         super().__init__(hookspecs.PROJECT)
         self.origins: dict[str, str] = {}  # plugin module -> "<distribution> <version>"
+        self.labels: dict[str, str] = {}  # entry-point name -> "plugin <name> (<distribution> <version>)"
+        self.failures: list[str] = []  # plugins that could not be loaded, one line each
+        self.descriptions: list[tuple[str, str, object]] = []  # (label, origin, Description) from entry points
 
     def load_entrypoints(self, found: list[EntryPoint] | None = None) -> None:
         """Register every installed ``hookweave`` entry point (or those ``found`` already) as
         pluggy's own loader would, found without ``importlib.metadata`` (``core/contract/entrypoints.py``
-        says why)."""
+        says why). An entry point naming a ``Description`` (or a list of them) is kept as data; one
+        that fails to load or to register is skipped and said in ``failures``."""
         if found is None:
             from hookweave.core.contract.entrypoints import entry_points
 
@@ -36,9 +41,39 @@ class HostPluginManager(pluggy.PluginManager):
         for ep in found:
             if self.has_plugin(ep.name) or self.is_blocked(ep.name):
                 continue
-            plugin = ep.load()
-            self.register(plugin, name=ep.name)
+            label = f"plugin {ep.name} ({ep.dist} {ep.version})"
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # noqa: BLE001 - a plugin's import: whatever it raises skips it
+                self.failures.append(f"{label} failed to load ({one_line(exc)}); skipped (set "
+                                     f"HOOKWEAVE_DISABLE_PLUGINS={ep.name} to stop loading it)")
+                continue
+            described = _descriptions(plugin)
+            if described is not None:
+                self.descriptions += [(label, f"{ep.dist} {ep.version}", d) for d in described]
+                continue
+            try:
+                self.register(plugin, name=ep.name)
+                self.check_pending()  # an unknown hook name (a typo) is this plugin's, not the next one's
+            except Exception as exc:  # noqa: BLE001 - pluggy's validation of a plugin: it is refused
+                if self.has_plugin(ep.name):
+                    self.unregister(name=ep.name)
+                self.failures.append(f"{label} is not a valid plugin ({one_line(exc)}); skipped (set "
+                                     f"HOOKWEAVE_DISABLE_PLUGINS={ep.name} to stop loading it)")
+                continue
+            self.labels[ep.name] = label
             self.origins[getattr(plugin, "__name__", "")] = f"{ep.dist} {ep.version}"
+
+
+def _descriptions(plugin: object) -> list[object] | None:
+    """The descriptions an entry point names directly (an object or a list of them), else None."""
+    from hookweave.core.contract.description import Description
+
+    if isinstance(plugin, Description):
+        return [plugin]
+    if isinstance(plugin, (list, tuple)) and plugin and all(isinstance(p, Description) for p in plugin):
+        return list(plugin)
+    return None
 
 
 def get_plugin_manager(*, load_entrypoints: bool = True, found: list[EntryPoint] | None = None) -> HostPluginManager:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, NamedTuple
 
-from hookweave.core.contract.entrypoints import PROJECT, blocked_names, entry_points
+from hookweave.core.contract.entrypoints import BLOCK_ENV, PROJECT, blocked_names, entry_points
 from hookweave.core.contract.host import Host
-from hookweave.core.errors import BadInput
+from hookweave.core.errors import BadInput, one_line
 
 if TYPE_CHECKING:
     from hookweave.core.contract.pluginmanager import HostPluginManager
@@ -58,10 +58,31 @@ class HostRegistry:
         self._hosts: dict[str, HostInfo] = {}
         self._dists = dict(getattr(pm, "origins", {}))
         self._pending = {name: module for name, module in BUILT_IN.items() if pm is None or pm.get_plugin(module) is None}
-        if pm is not None:
-            pm.hook.hookweave_register_hosts(register=self._register)
+        self.warnings: list[str] = list(getattr(pm, "failures", ()))  # plugins skipped, one line each
+        if pm is None:
+            return
+        for label, origin, described in getattr(pm, "descriptions", ()):
+            self._admit(described, label, origin)
+        for impl in pm.hook.hookweave_register_hosts.get_hookimpls():
+            if impl.plugin_name in BUILT_IN.values():
+                continue  # a built-in registered already: its hosts are in
+            label = getattr(pm, "labels", {}).get(impl.plugin_name, f"plugin {impl.plugin_name}")
+            try:
+                impl.function(register=lambda registered, label=label: self._admit(registered, label, None))
+            except Exception as exc:  # noqa: BLE001 - a plugin's own code: whatever it raises skips it
+                self.warnings.append(f"{label}: hookweave_register_hosts failed ({one_line(exc)}); "
+                                     f"its hosts are skipped{_hint(label)}")
 
-    def _register(self, cls: type[Host]) -> None:
+    def _admit(self, registered: object, label: str, origin: str | None) -> None:
+        """Register a plugin's host if it holds up, else skip it with one line of warning."""
+        from hookweave.core.contract.admission import host_class_of
+
+        try:
+            self._register(host_class_of(registered), origin)
+        except BadInput as exc:
+            self.warnings.append(f"{label}: {exc}; skipped{_hint(label)}")
+
+    def _register(self, cls: type[Host], origin: str | None = None) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Host)):
             raise BadInput(f"plugin registered {cls!r}, which is not a hookweave Host subclass")
         if not cls.name:
@@ -75,7 +96,7 @@ class HostRegistry:
                 f"host class {cls.__module__}.{cls.__qualname__} defines its name as {cls.name!r}, "
                 f"but that name is already used by {other.__module__}.{other.__qualname__}"
             )
-        self._hosts[cls.name] = HostInfo(cls, self._origin(cls))
+        self._hosts[cls.name] = HostInfo(cls, origin or self._origin(cls))
 
     def _load(self, name: str) -> None:
         """Register the built-in host ``name`` through the plugin hook, as an entry point would be."""
@@ -84,7 +105,7 @@ class HostRegistry:
             return
         module = importlib.import_module(module_name)
         if self._pm is None:  # the hook's one implementation: called with the hook's arguments
-            module.hookweave_register_hosts(register=self._register)
+            module.hookweave_register_hosts(register=self._register_built_in)
             return
         from hookweave.core.contract.hookspecs import hookimpl
 
@@ -96,11 +117,16 @@ class HostRegistry:
         caller = self._pm.subset_hook_caller(
             "hookweave_register_hosts", [p for p in self._pm.get_plugins() if p is not module]
         )
-        caller(register=self._register)
+        caller(register=self._register_built_in)
+
+    def _register_built_in(self, cls: type[Host]) -> None:
+        from hookweave.core.contract.admission import checked
+
+        self._register(checked(cls))
 
     def _origin(self, cls: type[Host]) -> str:
         module = cls.__module__
-        if module.startswith("hookweave."):
+        if module.startswith("hookweave.") and not module.startswith("hookweave.described."):
             return "built-in"
         for plugin_module, dist in self._dists.items():
             if plugin_module and (module == plugin_module or module.startswith(plugin_module + ".")):
@@ -126,3 +152,9 @@ class HostRegistry:
         if "all" in requested:
             return [self.get(n) for n in self.names()]
         return [self.get(n) for n in dict.fromkeys(requested)]
+
+
+def _hint(label: str) -> str:
+    """How to stop the warning: the entry point's name in the block list."""
+    entry = label.split(" ", 2)[1] if label.startswith("plugin ") else None
+    return f" (set {BLOCK_ENV}={entry} to stop loading it)" if entry else ""

@@ -31,7 +31,7 @@ class FlatHost(Host):
         if matcher:
             entry["matcher"] = matcher
         if hook.timeout is not None:
-            entry["timeout"] = hook.timeout
+            entry["timeout"] = self.native_timeout(hook.timeout)
         return entry
 
     def owner(self, entry: Any) -> tuple[str, str] | None:
@@ -63,7 +63,7 @@ class NestedGroupsHost(Host):
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": "command", "command": self.command(hook, bundle)}
         if hook.timeout is not None:
-            handler["timeout"] = hook.timeout
+            handler["timeout"] = self.native_timeout(hook.timeout)
         group: dict[str, Any] = {}
         matcher = self.native_matcher(hook.matcher)
         if matcher:

@@ -1,0 +1,70 @@
+"""What a host must be to be registered: a ``Host`` subclass or a ``Description`` whose facts hold.
+
+A plugin's host that fails is refused with one line naming the field and the fix; the registry
+skips it with a warning and every other host keeps working. A built-in host that fails is a bug
+and stops the command (its test catches it first).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hookweave.core.contract.description import NAME, Description, check
+from hookweave.core.contract.host import Host
+from hookweave.core.errors import BadInput
+from hookweave.core.model import names
+
+ORDERS = ("parallel", "file", "sequential-flag")
+PROTOCOLS = {"claude", "codex", "gemini", "cursor"}  # answer protocols a description may name (standalone judges)
+PROBE_PROJECT = Path("/nonexistent-hookweave-project")  # settings_path must answer for any folder
+
+
+def host_class_of(registered: object) -> type[Host]:
+    """The ``Host`` class for what a plugin registered, checked; ``BadInput`` naming the field."""
+    if isinstance(registered, Description):
+        problem = check(registered, set(names.EVENTS), set(names.TOOLS), PROTOCOLS)
+        if problem:
+            raise BadInput(f"description {getattr(registered, 'name', '?')!r}: {problem}")
+        from hookweave.core.contract.describe import host_class
+
+        return host_class(registered)
+    if not (isinstance(registered, type) and issubclass(registered, Host)):
+        raise BadInput(f"registered {registered!r}, which is neither a hookweave Host subclass nor a Description")
+    return checked(registered)
+
+
+def checked(cls: type[Host]) -> type[Host]:
+    where = f"host class {cls.__module__}.{cls.__qualname__}"
+    if not cls.name:
+        raise BadInput(f"{where} does not set `name`")
+    problem = _class_problem(cls)
+    if problem:
+        raise BadInput(f"{where}: {problem}")
+    return cls
+
+
+def _class_problem(cls: type[Host]) -> str | None:
+    if not isinstance(cls.name, str) or not NAME.fullmatch(cls.name):
+        return f"name {cls.name!r} is not lowercase letters, digits and dashes"
+    if not isinstance(cls.title, str) or not cls.title.strip():
+        return "title is empty"
+    for label, table, known in (("events", cls.events, names.EVENTS), ("tools", cls.tools, names.TOOLS)):
+        unknown = sorted(set(table) - set(known))
+        if unknown:
+            return f"{label}: {', '.join(map(repr, unknown))} not a neutral name (known: {', '.join(sorted(known))})"
+    if cls.order not in ORDERS:
+        return f"order {cls.order!r} is not one of {', '.join(ORDERS)}"
+    if cls.timeout_unit not in ("s", "ms"):
+        return f"timeout_unit {cls.timeout_unit!r} is not s or ms"
+    try:
+        host = cls()
+    except Exception as exc:  # noqa: BLE001 - a plugin's constructor: any failure refuses it
+        return f"cannot be created: {type(exc).__name__}: {exc}"
+    for scope in dict.fromkeys([*cls.scopes, *cls.verify_scopes]):
+        try:
+            path = host.settings_path(scope, PROBE_PROJECT)
+        except Exception as exc:  # noqa: BLE001 - likewise: the path of every declared scope must resolve
+            return f"settings_path({scope!r}) fails: {type(exc).__name__}: {exc}"
+        if not isinstance(path, Path):
+            return f"settings_path({scope!r}) returned {type(path).__name__}, not a Path"
+    return None

@@ -1,0 +1,78 @@
+"""A ``Host`` class built from a ``Description``: the facts become the attributes and methods every
+command reads, so a described agent installs, verifies, uninstalls and adopts like a built-in one."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+from hookweave.core.contract.description import Description
+from hookweave.core.contract.host import Host
+from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost, TopLevelEvents
+from hookweave.core.files import paths
+from hookweave.core.model.findings import Finding
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")
+_EXECUTION = {
+    "parallel": "{title} starts all of an event's matching hooks at once, so file order is not execution order",
+    "file": "{title} runs an event's hooks one after another, in file order",
+    "unknown": "{title}'s documentation does not say whether an event's hooks run in file order or at once; "
+               "hookweave checks file order only",
+}
+
+
+def expand(template: str, project: Path) -> Path:
+    """A path template of a description as a path: ``${VAR:-default}`` from the environment, ``~``
+    the home folder (``HOME``, as the agents read it), ``{project}`` the project folder."""
+    text = _VARIABLE.sub(lambda m: os.environ.get(m.group(1)) or m.group(2), template)
+    if text == "~" or text.startswith("~/"):
+        text = str(paths.home()) + text[1:]
+    return Path(text.replace("{project}", str(project)))
+
+
+def host_class(d: Description) -> type[Host]:
+    """The ``Host`` subclass of ``d``, with the shape, file format and facts it states."""
+    shape: tuple[type, ...] = (NestedGroupsHost,) if d.shape.endswith("groups") else (FlatHost,)
+    if d.shape.startswith("top-level"):
+        shape = (TopLevelEvents, *shape)
+    project_ref = f'"${d.project_variable}"' if d.project_variable else "."
+    facts: dict[str, Any] = {
+        "name": d.name, "title": d.title, "description": d, "__doc__": f"{d.title}, described as data ({d.source}).",
+        "scopes": tuple(s for s in d.files if s not in d.read_only), "verify_scopes": tuple(d.files),
+        "events": dict(d.events), "tools": dict(d.tools),
+        "native_events": frozenset([*(n for n in d.events.values() if n), *d.native_events]),
+        "comments": d.format == "jsonc", "env_key": d.env_key, "timeout_unit": d.timeout_unit,
+        "project_ref": project_ref, "project_root_ref": project_ref if d.project_variable else None,
+        "order": "parallel" if d.order == "parallel" else "file",
+        "execution": _EXECUTION[d.order].format(title=d.title),
+        "dedup_across_scopes": d.dedup == "command", "dedup_known": d.dedup != "unknown",
+        "restart": d.restart, "protocol": d.protocol,
+        "settings_path": _settings_path, "detect": _detect, "gates": _gates,
+        "__module__": f"hookweave.described.{d.name}",
+    }
+    return type(f"{''.join(p.title() for p in d.name.split('-'))}Host", shape, facts)
+
+
+def _settings_path(self: Host, scope: str, project: Path) -> Path:
+    return expand(self.description.files[scope], project)  # type: ignore[attr-defined]
+
+
+def _detect(self: Host) -> bool:
+    """In use here when the folder of a file it would write exists (its user folder, usually)."""
+    return any(self.settings_path(scope, paths.cwd()).parent.is_dir() for scope in self.scopes)
+
+
+def _gates(self: Host, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
+    """A switch that turns every hook off (``switches``), set in any file the agent reads."""
+    d: Description = self.description  # type: ignore[attr-defined]
+    found = []
+    for scope in self.verify_scopes:
+        doc = docs.get(scope)
+        for key, off in d.switches.items():
+            if isinstance(doc, dict) and key in doc and doc[key] == off and installed_scopes:
+                shown = paths.display(self.settings_path(scope, project))
+                found.append(Finding("problem", f"{shown}: {key} is {off!r}, so {d.title} runs no hooks; "
+                                     f"remove it or set it otherwise"))
+    return found

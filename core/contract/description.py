@@ -1,0 +1,106 @@
+"""An agent described once, as data: the facts every command reads (issue 21).
+
+A third-party host that needs no code of its own is one ``Description``, published under the
+``hookweave`` entry-point group as ``name = "module:ATTRIBUTE"`` (or registered through the hook).
+The registry checks it (``check``) and builds its ``Host`` class from it (``describe.host_class``).
+Paths are templates: ``~`` is the home folder, ``{project}`` the project folder, and
+``${VAR:-default}`` takes an environment variable first (``${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Mapping
+
+FORMATS = ("json", "jsonc")  # strict JSON; JSON with // and /* */ comments
+SHAPES = ("groups", "flat", "top-level-groups", "top-level-flat")  # what an event's list holds, and where
+RUNS = ("shell", "argv")  # the command goes to a POSIX shell; split on spaces unless it holds a shell character
+ORDERS = ("parallel", "file", "unknown")  # an event's hooks: started at once; one after another; not documented
+DEDUP = ("none", "command", "unknown")  # identical commands: every copy runs; run once; not documented
+TIMEOUT_UNITS = ("s", "ms")
+NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+@dataclass(frozen=True)
+class Description:
+    """The facts of one agent. Every field but ``name``, ``title``, ``files`` and ``events`` has a
+    default that fits a Claude-like agent; each says what it means below."""
+
+    name: str  # used with --host: lowercase letters, digits and dashes
+    title: str  # as the agent calls itself, e.g. "Auggie CLI"
+    files: Mapping[str, str]  # scope -> path template, in the agent's precedence, lowest first
+    events: Mapping[str, str | None]  # neutral event -> the agent's name (None: it has no such event)
+    tools: Mapping[str, str | None] = field(default_factory=dict)  # neutral tool -> matcher name(s), "a|b"
+    read_only: tuple[str, ...] = ()  # scopes verify reads and install never writes (system, managed)
+    format: str = "json"
+    shape: str = "groups"
+    native_events: tuple[str, ...] = ()  # more event names a manifest may use as host overrides
+    timeout_unit: str = "s"
+    project_variable: str | None = None  # the env var holding the project folder when a hook runs
+    runs: str = "shell"
+    order: str = "unknown"
+    dedup: str = "unknown"
+    env_key: str | None = None  # a settings-level env object the agent exports to hooks, if any
+    switches: Mapping[str, object] = field(default_factory=dict)  # a top-level key and the value that turns hooks off
+    restart: str = ""  # what the user must do for a change to take effect ("" when the agent reloads)
+    protocol: str = ""  # whose answer protocol the agent follows ("claude", ...; "" when not measured)
+    source: str = ""  # where these facts come from: a documentation page, a version measured
+
+
+def check(description: object, known_events: set[str], known_tools: set[str],
+          known_protocols: set[str]) -> str | None:
+    """Why ``description`` cannot be registered (``"<field>: <cause>"``), or ``None``."""
+    if not isinstance(description, Description):
+        return f"not a Description: {type(description).__name__}"
+    d = description
+    checks = [
+        ("name", isinstance(d.name, str) and NAME.fullmatch(d.name) is not None,
+         f"{d.name!r} is not lowercase letters, digits and dashes"),
+        ("title", isinstance(d.title, str) and d.title.strip() != "", "is empty"),
+        ("files", isinstance(d.files, Mapping) and len(d.files) > 0, "names no settings file"),
+        ("format", d.format in FORMATS, f"{d.format!r} is not one of {', '.join(FORMATS)}"),
+        ("shape", d.shape in SHAPES, f"{d.shape!r} is not one of {', '.join(SHAPES)}"),
+        ("runs", d.runs in RUNS, f"{d.runs!r} is not one of {', '.join(RUNS)}"),
+        ("order", d.order in ORDERS, f"{d.order!r} is not one of {', '.join(ORDERS)}"),
+        ("dedup", d.dedup in DEDUP, f"{d.dedup!r} is not one of {', '.join(DEDUP)}"),
+        ("timeout_unit", d.timeout_unit in TIMEOUT_UNITS, f"{d.timeout_unit!r} is not s or ms"),
+        ("protocol", d.protocol == "" or d.protocol in known_protocols,
+         f"{d.protocol!r} is not a protocol hookweave knows ({', '.join(sorted(known_protocols))})"),
+    ]
+    for name, ok, cause in checks:
+        if not ok:
+            return f"{name}: {cause}"
+    for label, table, known in (("events", d.events, known_events), ("tools", d.tools, known_tools)):
+        unknown = sorted(set(table) - known)
+        if unknown:
+            return f"{label}: {', '.join(map(repr, unknown))} not a neutral name (known: {', '.join(sorted(known))})"
+    if not any(d.events.values()):
+        return "events: maps no neutral event to one of the agent's"
+    unknown_scopes = [scope for scope in d.read_only if scope not in d.files]
+    if unknown_scopes:
+        return f"read_only: {', '.join(unknown_scopes)} has no file in files"
+    if all(scope in d.read_only for scope in d.files):
+        return "files: every scope is read_only, so there is nothing to install into"
+    for scope, template in d.files.items():
+        problem = template_problem(template)
+        if problem:
+            return f"files.{scope}: {problem}"
+    return None
+
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")
+
+
+def template_problem(template: object) -> str | None:
+    if not isinstance(template, str) or not template:
+        return "a path template must be a non-empty string"
+    rest = _VARIABLE.sub("", template)
+    if "$" in rest:
+        return f"{template!r}: write an environment variable as ${{NAME:-default}}"
+    if "{" in rest.replace("{project}", "") or "}" in rest.replace("{project}", ""):
+        return f"{template!r}: the only placeholder is {{project}}"
+    start = _VARIABLE.sub(lambda m: m.group(2), template)
+    if not (start.startswith(("/", "~/", "{project}/")) or start in ("~", "{project}")):
+        return f"{template!r}: start with /, ~/ or {{project}}/"
+    return None

@@ -1,0 +1,106 @@
+"""A broken plugin never breaks the tool (issue 21 item 4): it is skipped with one warning that names
+it and how to stop loading it; every other host works; exit codes and ``--json`` are unchanged."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAD = ("from pathlib import Path\n"
+        "from hookweave.core.contract.hookspecs import hookimpl\n"
+        "from hookweave.core.contract.shapes import NestedGroupsHost\n"
+        "from hookweave.core.contract.description import Description\n\n")
+GOOD_CLASS = ("class Good(NestedGroupsHost):\n    name = 'good'\n    title = 'Good'\n"
+              "    events = {'stop': 'Stop'}\n"
+              "    def settings_path(self, scope, project):\n        return project / '.good' / 'settings.json'\n\n")
+REGISTER = "@hookimpl\ndef hookweave_register_hosts(register):\n    register({})\n"
+DESCRIPTION = ("D = Description(name={name!r}, title='Described', files={{'project': '{{project}}/.d/settings.json'}}, "
+               "events={events!r}{extra})\n")
+
+CASES = {  # a broken plugin: its source, and what its warning says
+    "raises on import": ("raise RuntimeError('plugin exploded')\n", "failed to load (RuntimeError: plugin exploded)"),
+    "its hook raises": (HEAD + "@hookimpl\ndef hookweave_register_hosts(register):\n    1 / 0\n",
+                        "hookweave_register_hosts failed (ZeroDivisionError: division by zero)"),
+    "a typo in the hook's name": (HEAD + "@hookimpl\ndef hookweave_register_host(register):\n    pass\n",
+                                  "is not a valid plugin (PluginValidationError"),
+    "an unknown neutral event": (HEAD + GOOD_CLASS.replace("{'stop': 'Stop'}", "{'stopp': 'Stop'}") + REGISTER.format("Good"),
+                                 "events: 'stopp' not a neutral name"),
+    "an unknown neutral tool": (HEAD + GOOD_CLASS.replace("    events", "    tools = {'shel': 'Bash'}\n    events")
+                                + REGISTER.format("Good"), "tools: 'shel' not a neutral name"),
+    "an unknown order": (HEAD + GOOD_CLASS.replace("    events", "    order = 'random'\n    events") + REGISTER.format("Good"),
+                         "order 'random' is not one of parallel, file, sequential-flag"),
+    "a name outside [a-z0-9-]": (HEAD + GOOD_CLASS.replace("'good'", "'Good_Agent'") + REGISTER.format("Good"),
+                                 "name 'Good_Agent' is not lowercase letters, digits and dashes"),
+    "an empty title": (HEAD + GOOD_CLASS.replace("'Good'", "'  '") + REGISTER.format("Good"), "title is empty"),
+    "a settings path that fails": (HEAD + GOOD_CLASS.replace("return project / '.good' / 'settings.json'", "raise KeyError(scope)")
+                                   + REGISTER.format("Good"), "settings_path('user') fails: KeyError: 'user'"),
+    "a bad description": (HEAD + DESCRIPTION.format(name="bad", events={"stop": "Stop"}, extra=", order='random'")
+                          + REGISTER.format("D"), "description 'bad': order: 'random' is not one of parallel, file, unknown"),
+    "a description with no file": (HEAD + "D = Description(name='nofile', title='T', files={}, events={'stop': 'Stop'})\n"
+                                    + REGISTER.format("D"), "description 'nofile': files: names no settings file"),
+}
+
+
+def _site(tmp_path: Path, source: str, entry: str = "broken_plugin") -> Path:
+    site = tmp_path / "site"
+    meta = site / "broken_dist-2.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-dist\nVersion: 2.0\n")
+    (meta / "entry_points.txt").write_text(f"[hookweave]\nbroken = {entry}\n")
+    (site / "broken_plugin.py").write_text(source)
+    return site
+
+
+def _hooks(tmp_path: Path, site: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(site), "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-c", "from hookweave.core.cli.entry import main; main()", *args],
+                          cwd=tmp_path, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_broken_plugin_leaves_every_other_host_working(tmp_path: Path, case: str) -> None:
+    source, said = CASES[case]
+    site = _site(tmp_path, source)
+    (tmp_path / "proj").mkdir()
+    done = _hooks(tmp_path, site, "install", "example-guard", "--host", "claude", "--project", "proj")
+    assert done.returncode == 0, done.stderr
+    [warning] = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+    assert said in warning and "broken-dist 2.0" in warning, warning
+    assert warning.endswith("(set HOOKWEAVE_DISABLE_PLUGINS=broken to stop loading it)"), warning
+    assert "Traceback" not in done.stderr
+    listed = _hooks(tmp_path, site, "hosts", "--json")
+    assert listed.returncode == 0 and len(json.loads(listed.stdout)["hosts"]) == 10  # one JSON document
+    verify = _hooks(tmp_path, site, "verify", "--host", "claude", "--project", "proj", "--json")
+    assert verify.returncode == 0 and json.loads(verify.stdout)["problems"] == 0
+    doctor = _hooks(tmp_path, site, "doctor")
+    assert doctor.returncode == 0 and "Traceback" not in doctor.stderr
+    quiet = subprocess.run([sys.executable, "-c", "from hookweave.core.cli.entry import main; main()", "hosts"],
+                           cwd=tmp_path, capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(site), "HOOKWEAVE_DISABLE_PLUGINS": "broken"})
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_a_description_named_by_its_entry_point_is_a_host(tmp_path: Path) -> None:
+    """A plugin can be data alone: the entry point names a ``Description``, no hook function."""
+    source = HEAD + DESCRIPTION.format(name="described", events={"stop": "Stop", "pre_tool_use": "PreToolUse", "session_start": "SessionStart"},
+                                       extra=", tools={'shell': 'Bash'}, timeout_unit='ms'")
+    site = _site(tmp_path, source, entry="broken_plugin:D")
+    listed = _hooks(tmp_path, site, "hosts", "--json")
+    assert listed.returncode == 0 and listed.stderr == ""
+    described = next(h for h in json.loads(listed.stdout)["hosts"] if h["name"] == "described")
+    assert described["origin"] == "broken-dist 2.0" and described["title"] == "Described"
+    (tmp_path / "proj").mkdir()
+    bundle = Path(__file__).parent / "data" / "claude" / "bundle"
+    done = _hooks(tmp_path, site, "install", str(bundle), "--host", "described", "--project", "proj")
+    assert done.returncode == 0, done.stderr
+    written = json.loads((tmp_path / "proj" / ".d" / "settings.json").read_text())
+    assert written["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
+    assert written["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] == 10_000  # milliseconds
+    assert _hooks(tmp_path, site, "verify", "--host", "described", "--project", "proj").returncode == 0
+    gone = _hooks(tmp_path, site, "uninstall", "guard", "--host", "described", "--project", "proj")
+    assert gone.returncode == 0 and not (tmp_path / "proj" / ".d").exists()
