@@ -46,6 +46,7 @@ def _user_dir() -> Path:
 
 class AntigravityHost(NestedGroupsHost):
     name = "antigravity"
+    owns_key = True  # the "hookweave" named hook; the operator's named hooks are other keys
     title = "Antigravity CLI"
     scopes = ("user", "project")
     verify_scopes = ("user", "project")

@@ -47,6 +47,7 @@ def _user_dir() -> Path:
 
 class ClineHost(FlatHost):
     name = "cline"
+    owns_file = True  # hookweave's own file; the operator's hooks are in other files it never edits
     title = "Cline"
     scopes = ("user", "project")
     verify_scopes = ("user", "project")

@@ -46,6 +46,7 @@ def _user_dir() -> Path:
 
 class CopilotHost(FlatHost):
     name = "copilot"
+    owns_file = True  # hookweave's own file; the operator's hooks are in other files it never edits
     title = "Copilot CLI"
     command_keys = SHELLS
     scopes = ("user", "project")

@@ -139,3 +139,23 @@ def _hypothesis_profiles() -> None:
 
 
 _hypothesis_profiles()
+
+
+def _trust_the_project(host, project: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What an operator does once per project for hosts that gate on it; extra install flags."""
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")  # Gemini folder trust: tested in test_gemini
+    if host.name == "codex":  # Codex project trust: tested in test_codex
+        config = Path(os.environ["CODEX_HOME"]) / "config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
+    if host.name == "copilot":  # Copilot folder trust: tested in test_copilot
+        config = Path(os.environ["HOME"]) / ".copilot" / "config.json"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(json.dumps({"trustedFolders": [str(project)]}))
+    return ["--trust"] if host.needs_trust else []
+
+
+@pytest.fixture
+def trust_project(monkeypatch: pytest.MonkeyPatch):
+    """``trust_project(host, project)``: trust the project the way each gated host asks; extra install flags."""
+    return lambda host, project: _trust_the_project(host, project, monkeypatch)

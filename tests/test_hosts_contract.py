@@ -6,8 +6,6 @@ Parametrized over the host registry, so a new built-in host is tested the day it
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
 import pytest
@@ -30,23 +28,9 @@ def host(request):
     return HostRegistry(get_plugin_manager(load_entrypoints=False)).get(request.param)
 
 
-def trust_the_project(host, project: Path, monkeypatch) -> list[str]:
-    """What an operator does once per project for hosts that gate on it; extra install flags."""
-    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")  # Gemini folder trust: tested in test_gemini
-    if host.name == "codex":  # Codex project trust: tested in test_codex
-        config = Path(os.environ["CODEX_HOME"]) / "config.toml"
-        config.parent.mkdir(parents=True, exist_ok=True)
-        config.write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
-    if host.name == "copilot":  # Copilot folder trust: tested in test_copilot
-        config = Path(os.environ["HOME"]) / ".copilot" / "config.json"
-        config.parent.mkdir(parents=True, exist_ok=True)
-        config.write_text(json.dumps({"trustedFolders": [str(project)]}))
-    return ["--trust"] if host.needs_trust else []
-
-
 @pytest.fixture
-def flags(host, project: Path, monkeypatch) -> list[str]:
-    return trust_the_project(host, project, monkeypatch)
+def flags(host, project: Path, trust_project) -> list[str]:
+    return trust_project(host, project)
 
 
 @pytest.fixture

@@ -40,8 +40,8 @@ def test_the_import_contracts_hold() -> None:
 
 @pytest.fixture()
 def scratch(tmp_path: Path) -> Path:
-    """A copy of the package as a plain tree (``hookweave/core``, ``hookweave/hosts``) with the contracts."""
-    for part in ("core", "hosts"):
+    """A copy of the package as a plain tree (``hookweave/core``, ``/hosts``, ``/testing``) with the contracts."""
+    for part in ("core", "hosts", "testing"):
         shutil.copytree(REPO / part, tmp_path / "hookweave" / part, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path

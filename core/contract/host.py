@@ -88,6 +88,8 @@ class Host(ABC):
     timeout_unit: ClassVar[str] = "s"  # what the file's timeouts count: "s" or "ms" (rendered from seconds)
     restart: ClassVar[str] = "hooks load at session start"  # why a running session needs a restart; "" if none
     protocol: ClassVar[str] = ""  # for a described host: whose answer protocol it follows
+    owns_file: ClassVar[bool] = False  # the settings file is hookweave's own (the operator's hooks are elsewhere)
+    owns_key: ClassVar[bool] = False  # ``hooks_key`` is hookweave's own key in a file the operator shares
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

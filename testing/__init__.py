@@ -1,0 +1,20 @@
+"""hookweave.testing: the host contract suite, shipped for plugin authors (a pytest plugin).
+
+A host plugin's tests subclass ``HostContract`` and name their hosts::
+
+    from hookweave.testing import HostContract
+
+    class TestMyAgent(HostContract):
+        hosts = ["myagent"]
+
+Each test then runs once per host and per operator file: golden round trips on files full of
+foreign hooks (CRLF, a BOM, tab indentation, comments where the host allows them) that must come
+back byte for byte, a reinstall that writes nothing, an edit that is reported and kept, and
+``hooks check`` answering for every hook. The fixtures come from the ``pytest11`` entry point
+``hookweave`` (``hookweave.testing.plugin``); they point HOME and every variable a described
+host's paths name at the test's folder.
+"""
+
+from hookweave.testing.contract import HostContract
+
+__all__ = ["HostContract"]
