@@ -38,6 +38,8 @@ DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing;
 PatchOpt = Annotated[bool, typer.Option("--patch", help="With --dry-run, print each file's JSON Patch (RFC 6902) too.")]
 
 
+SCOPE_HELP = "The scope to write: project (default), user, or another the host has (hooks hosts lists them)."
+
 def handled(func: Callable) -> Callable:
     """Turn a ``HooksError`` into one red line and its exit code (and a JSON error under --json)."""
 
@@ -84,7 +86,7 @@ def install(
     bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
     *,
     host: HostOpt = None,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
+    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help=SCOPE_HELP)] = None,
     project: ProjectOpt = None,
     dry_run: DryRunOpt = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
@@ -120,7 +122,7 @@ def uninstall(
     name: Annotated[str, typer.Argument(help="Name of the installed bundle.", autocompletion=complete_bundles)],
     *,
     host: HostOpt = None,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
+    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help=SCOPE_HELP)] = None,
     project: ProjectOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
