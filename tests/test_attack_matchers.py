@@ -39,7 +39,7 @@ from hookweave.hosts.windsurf import WindsurfHost
 from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack
-CASES = attack_size(30, 600)
+CASES = attack_size(30, 2000)
 TOOLS = tuple(names.TOOLS)
 SUBSETS = [s for n in range(1, len(TOOLS) + 1) for s in itertools.combinations(TOOLS, n)]
 EVENTS = ("pre_tool_use", "post_tool_use")
