@@ -223,25 +223,22 @@ class Host(ABC):
         return native, ""
 
     def native_tools(self, tool: str) -> tuple[str, ...]:
-        """The host's own names for the neutral ``tool`` (``tools``, ``|`` between several); empty
-        when the host has no such tool (left out of ``tools``, or ``None``). A hook asking only for
-        tools the host lacks is skipped there, one asking for some of them narrowed to the rest
-        (``plan.matchers``): a matcher never grows into "every tool"."""
+        """The host's names for the neutral ``tool`` (``|`` between several); empty when it has none
+        (left out of ``tools``, or ``None``): ``plan.matchers`` then skips or narrows the hook."""
         native = self.tools.get(tool)
         return tuple(n for n in native.split("|") if n) if isinstance(native, str) else ()
 
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
-        """The native matcher of a hook's matcher: ``None`` for every tool, a string as written,
-        neutral tools as the host's names. Tools the host lacks were taken out before (``plan.matchers``);
-        a list of none but those would widen the hook to every tool, so it is refused here too."""
+        """``None`` (every tool), a native string as written, or the host's names of neutral tools;
+        never ``None`` for tools the host lacks, which would widen the hook to every tool."""
         if matcher is None or isinstance(matcher, str):
             return matcher
         natives: list[str] = []
         for tool in matcher:
             natives.extend(n for n in self.native_tools(tool) if n not in natives)
-        if not natives and matcher:
-            raise RuntimeError(f"internal error: {self.name} has none of the tools {', '.join(matcher)}; "
-                             "the hook would run on every tool")
+        if matcher and not natives:
+            raise RuntimeError(f"internal error: {self.name} has none of {', '.join(matcher)}; "
+                               "the hook would run on every tool")
         return "|".join(natives) if natives else None
 
     def command(self, hook: HookForHost, bundle: Bundle) -> str:

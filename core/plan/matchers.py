@@ -22,7 +22,8 @@ from hookweave.core.model import names
 from hookweave.core.model.bundle import Bundle, BundleHook, Finding, HookForHost
 
 
-def narrowed(host: Host, hook: BundleHook, resolved: HookForHost, bundle: Bundle) -> tuple[HookForHost | None, Finding | None]:
+def narrowed(host: Host, hook: BundleHook, resolved: HookForHost,
+             bundle: Bundle) -> tuple[HookForHost | None, Finding | None]:
     """``resolved`` (``hook`` with ``host``'s table applied) with only the tools ``host`` has, and
     the warning that says what was left out; ``(None, warning)`` when the hook is skipped there.
     Raises ``BadInput`` when the bundle names ``host`` for this hook and a tool is missing."""
@@ -33,31 +34,34 @@ def narrowed(host: Host, hook: BundleHook, resolved: HookForHost, bundle: Bundle
     missing = tuple(tool for tool in asked if tool not in kept)
     if not missing:
         return resolved, None
-    own_table = "matcher" in hook.overrides.get(host.name, {})
-    place = f"hooks ({hook.id}).host.{host.name}.matcher" if own_table else f"hooks ({hook.id}).matcher"
-    lacks = f"{host.title} has no {_either(missing)} tool{'s' if len(missing) > 1 else ''}{_typo(host, missing)}"
+    name, title = host.name, host.title
+    own_table = "matcher" in hook.overrides.get(name, {})
+    place = f"hooks ({hook.id}).host.{name}.matcher" if own_table else f"hooks ({hook.id}).matcher"
+    lacks = f"{title} has no {_either(missing)} tool{'s' if len(missing) > 1 else ''}{_typo(host, missing)}"
     has = ", ".join(t for t in names.TOOLS if host.native_tools(t)) or "none"
     keep = "[" + ", ".join(f'"{t}"' for t in kept) + "]"
     if own_table:
-        raise BadInput(f"{bundle.manifest}: {place}: {lacks}; name only tools {host.title} has ({has}), "
+        raise BadInput(f"{bundle.manifest}: {place}: {lacks}; name only tools {title} has ({has}), "
                        "or write a native matcher string")
+    if hook.hosts is not None and not kept:
+        raise BadInput(f"{bundle.manifest}: {place}: hosts names {name}, but {lacks}, so the hook cannot run "
+                       f"there as asked; drop {name} from hosts, or set [hooks.host.{name}] matcher to "
+                       f"tools it has ({has}) or a native matcher string")
     if hook.hosts is not None:
-        if not kept:
-            raise BadInput(f"{bundle.manifest}: {place}: hosts names {host.name}, but {lacks}, so the hook cannot run "
-                           f"there as asked; drop {host.name} from hosts, or set [hooks.host.{host.name}] matcher to "
-                           f"tools it has ({has}) or a native matcher string")
-        raise BadInput(f"{bundle.manifest}: {place}: hosts names {host.name}, but {lacks}, so the hook would cover only "
-                       f"{', '.join(kept)} there; set [hooks.host.{host.name}] matcher = {keep} to install it for those, "
-                       f"or drop {host.name} from hosts")
+        raise BadInput(f"{bundle.manifest}: {place}: hosts names {name}, but {lacks}, so the hook would cover "
+                       f"only {', '.join(kept)} there; set [hooks.host.{name}] matcher = {keep} to install it "
+                       f"for those, or drop {name} from hosts")
     where = f"{place} in {bundle.manifest}"
     if not kept:
-        return None, Finding("warning", f"skipped: {lacks}, and a hook without one would run on every tool ({where}); "
-                             f"to run it on {host.title}, set [hooks.host.{host.name}] matcher to tools it has ({has}) "
-                             f"or a native matcher string, or leave {host.name} out with hosts = [...]",
+        return None, Finding("warning", f"skipped: {lacks}, and a hook without one would run on every tool "
+                             f"({where}); to run it on {title}, set [hooks.host.{name}] matcher to tools it has "
+                             f"({has}) or a native matcher string, or leave {name} out with hosts = [...]",
                              bundle.name, hook.id)
     return resolved._replace(matcher=kept), Finding(
-        "warning", f"{lacks}: the hook runs on {', '.join(kept)} only there ({where}); to accept that and silence this, set "
-        f"[hooks.host.{host.name}] matcher = {keep}, or leave {host.name} out with hosts = [...]", bundle.name, hook.id)
+        "warning", f"{lacks}: the hook runs on {', '.join(kept)} only there ({where}); to accept that and "
+        f"silence this, set [hooks.host.{name}] matcher = {keep}, or leave {name} out with hosts = [...]",
+        bundle.name, hook.id)
+
 
 def _either(tools: tuple[str, ...]) -> str:
     return tools[0] if len(tools) == 1 else f"{', '.join(tools[:-1])} or {tools[-1]}"
@@ -69,5 +73,6 @@ def _typo(host: Host, missing: tuple[str, ...]) -> str:
     for tool in missing:
         close = difflib.get_close_matches(tool, strays, n=1)
         if close:
-            return f" (its tools table has {close[0]!r}, which is no neutral tool: {tool!r} misspelled in the host plugin?)"
+            return (f" (its tools table has {close[0]!r}, which is no neutral tool: {tool!r} misspelled "
+                    "in the host plugin?)")
     return ""
