@@ -1,7 +1,7 @@
 """Attack (issue 21, item 6): no hook is ever written wider than the tools its bundle asked for.
 
 Hosts: every host of the registry, and beside each one a plugin made from it that lacks one or two
-neutral tools (left out, ``None``, or under a misspelled key), so every shape's renderer meets a
+neutral tools (left out, or mapped to ``None``, ``""`` or ``"|"``), so every shape's renderer meets a
 tool it does not have: nested groups, flat entries, Codex's regexes, Copilot, Antigravity's ``"*"``,
 Windsurf's event per tool, Cline's dispatchers, and the chains of the hosts the runner knows.
 
@@ -54,10 +54,9 @@ def sparse_variants() -> tuple[list[type], dict[str, str]]:
         cls = base.info(name).cls
         drop = [TOOLS[i % len(TOOLS)]] + ([TOOLS[(i + 1) % len(TOOLS)]] if i % 3 == 0 else [])
         tools = {tool: native for tool, native in cls.tools.items() if tool not in drop}
-        if i % 2 == 0:
-            tools[drop[0][:-1]] = cls.tools.get(drop[0])  # the plugin author's typo: "shel", "writ"...
-        else:
-            tools[drop[0]] = None
+        for tool in drop:  # how a plugin says it lacks a tool, or gets its name wrong: left out, None, "" or "|"
+            if i % 4:
+                tools[tool] = (None, "", "|")[i % 4 - 1]
         made.append(type(f"Sparse{cls.__name__}", (cls,), {"name": f"{name}-sparse", "tools": tools,
                                                            "title": f"{cls.title} (sparse)"}))
         origin[f"{name}-sparse"] = name

@@ -156,12 +156,12 @@ def test_check_says_which_hook_it_skips_and_runs_none_for_a_tool_codex_lacks(run
 
 
 class SparseHost(FlatHost):
-    """A plugin whose author misspelled ``shell`` and has no read tool."""
+    """A plugin that maps no shell (left out), no read (``None``) and no edit (an empty name)."""
 
     name = "sparse"
     title = "Sparse Agent"
     events = {"pre_tool_use": "beforeTool", "stop": "done"}
-    tools = {"shel": "sh", "write": "put", "read": None}
+    tools = {"write": "put", "read": None, "edit": ""}
 
     def settings_path(self, scope: str, project: Path) -> Path:
         return (paths.home() if scope == "user" else project) / ".sparse" / "hooks.json"
@@ -182,14 +182,13 @@ def sparse(monkeypatch):
     monkeypatch.setattr(plugins, "registry", with_sparse)
 
 
-def test_a_plugin_with_a_misspelled_tool_skips_the_hook_and_dry_run_says_what_install_does(
+def test_a_plugin_without_a_tool_skips_the_hook_and_dry_run_says_what_install_does(
         run, write_bundle, project, sparse) -> None:
-    bundle = write_bundle(HEAD + hook("sh", "pre_tool_use", '["shell"]') + hook("wr", "pre_tool_use", '["write", "read"]'))
+    bundle = write_bundle(HEAD + hook("sh", "pre_tool_use", '["shell", "edit"]') + hook("wr", "pre_tool_use", '["write", "read"]'))
     manifest = bundle / "hookweave.toml"
     warnings = (
-        "  warning: rd/sh: skipped: Sparse Agent has no shell tool (its tools table has 'shel', which is no neutral "
-        "tool: 'shell' misspelled in the host plugin?), and a hook without one would run on every tool (hooks (sh).matcher "
-        f"in {manifest}); to run it on Sparse Agent, set [hooks.host.sparse] matcher to tools it has (write) or a native "
+        "  warning: rd/sh: skipped: Sparse Agent has no shell or edit tools, and a hook without one would run on every "
+        f"tool (hooks (sh).matcher in {manifest}); to run it on Sparse Agent, set [hooks.host.sparse] matcher to tools it has (write) or a native "
         "matcher string, or leave sparse out with hosts = [...]\n"
         "  warning: rd/wr: Sparse Agent has no read tool: the hook runs on write only there (hooks (wr).matcher in "
         f'{manifest}); to accept that and silence this, set [hooks.host.sparse] matcher = ["write"], or leave sparse '

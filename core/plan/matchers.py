@@ -14,8 +14,6 @@ A host-native matcher string is never looked into: it stays as the author wrote 
 
 from __future__ import annotations
 
-import difflib
-
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
 from hookweave.core.model import names
@@ -37,7 +35,7 @@ def narrowed(host: Host, hook: BundleHook, resolved: HookForHost,
     name, title = host.name, host.title
     own_table = "matcher" in hook.overrides.get(name, {})
     place = f"hooks ({hook.id}).host.{name}.matcher" if own_table else f"hooks ({hook.id}).matcher"
-    lacks = f"{title} has no {_either(missing)} tool{'s' if len(missing) > 1 else ''}{_typo(host, missing)}"
+    lacks = f"{title} has no {_either(missing)} tool{'s' if len(missing) > 1 else ''}"
     has = ", ".join(t for t in names.TOOLS if host.native_tools(t)) or "none"
     keep = "[" + ", ".join(f'"{t}"' for t in kept) + "]"
     if own_table:
@@ -65,14 +63,3 @@ def narrowed(host: Host, hook: BundleHook, resolved: HookForHost,
 
 def _either(tools: tuple[str, ...]) -> str:
     return tools[0] if len(tools) == 1 else f"{', '.join(tools[:-1])} or {tools[-1]}"
-
-
-def _typo(host: Host, missing: tuple[str, ...]) -> str:
-    """A plugin's tools table key that is no neutral tool but close to a missing one (``"shel"``)."""
-    strays = [key for key in host.tools if key not in names.TOOLS]
-    for tool in missing:
-        close = difflib.get_close_matches(tool, strays, n=1)
-        if close:
-            return (f" (its tools table has {close[0]!r}, which is no neutral tool: {tool!r} misspelled "
-                    "in the host plugin?)")
-    return ""
