@@ -227,14 +227,23 @@ class Host(ABC):
         of its own, so a tool hook's event comes from its matcher). By default: ``native``."""
         return native, ""
 
+    def native_tools(self, tool: str) -> tuple[str, ...]:
+        """The host's names for the neutral ``tool`` (``|`` between several); empty when it has none
+        (left out of ``tools``, or ``None``): ``plan.matchers`` then skips or narrows the hook."""
+        native = self.tools.get(tool)
+        return tuple(n for n in native.split("|") if n) if isinstance(native, str) else ()
+
     def native_matcher(self, matcher: tuple[str, ...] | str | None) -> str | None:
+        """``None`` (every tool), a native string as written, or the host's names of neutral tools;
+        never ``None`` for tools the host lacks, which would widen the hook to every tool."""
         if matcher is None or isinstance(matcher, str):
             return matcher
         natives: list[str] = []
         for tool in matcher:
-            native = self.tools.get(tool)
-            if native:
-                natives.extend(n for n in native.split("|") if n not in natives)
+            natives.extend(n for n in self.native_tools(tool) if n not in natives)
+        if matcher and not natives:
+            raise RuntimeError(f"internal error: {self.name} has none of {', '.join(matcher)}; "
+                               "the hook would run on every tool")
         return "|".join(natives) if natives else None
 
     def native_timeout(self, seconds: int | None) -> int | None:

@@ -12,6 +12,7 @@ from hookweave.core.model.bundle import (
     HookForHost,
     Registration,
 )
+from hookweave.core.plan import matchers
 
 
 def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py") -> tuple[list[Registration], list[Finding]]:
@@ -26,6 +27,11 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
         native = _native_event(host, hook, resolved.event, bundle)
         if native is None:
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
+            continue
+        resolved, lacking = matchers.narrowed(host, hook, resolved, bundle)  # never wider than asked
+        if lacking is not None:
+            notes.append(lacking)
+        if resolved is None:
             continue
         if resolved.event in host.events:  # a neutral event: the host may file it by the hook's tools
             native, why = host.event_for(native, resolved)

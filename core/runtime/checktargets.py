@@ -13,6 +13,7 @@ from hookweave.core.errors import BadInput
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
     from hookweave.core.model.bundle import Bundle
+    from hookweave.core.model.findings import Finding
 
 
 class Target(NamedTuple):
@@ -54,7 +55,13 @@ def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
         out.append(Target(f"{bundle.name}/{reg.id}", host.name, host.title, reg.event, matcher,
                           str(handler.get("command", "")), _seconds(host, handler.get("timeout")),
                           {k: str(v) for k, v in extra.items()}, bundle.directory))
-    return out, [n.message for n in notes]
+    return out, [_skipped(bundle, n) for n in notes]
+
+
+def _skipped(bundle: Bundle, note: Finding) -> str:
+    """What ``hooks check`` leaves out (it prints ``skipped:`` before it), naming the hook."""
+    text = note.message.removeprefix("skipped: ")
+    return f"{bundle.name}/{note.hook}: {text}" if note.hook else text
 
 
 def installed(host: Host, project: Path, scope: str | None) -> list[Target]:
