@@ -40,7 +40,7 @@ def operator_text(host: Host, path: Path) -> str:
         if not native:
             continue
         hook = HookForHost("operator-" + neutral.replace("_", "-"), neutral, "echo operator-hook",
-                           ("shell",) if neutral == "pre_tool_use" else None, 5, "last")
+                           ("shell",) if neutral == "pre_tool_use" and host.native_tools("shell") else None, 5, "last")
         event, _ = host.event_for(native, hook)
         if event:
             hooks.setdefault(event, []).append(_foreign(host.render(hook, event, bundle)))

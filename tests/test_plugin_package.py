@@ -13,6 +13,7 @@ import pytest
 
 REPO = Path(__file__).parent.parent
 PLUGIN = Path(__file__).parent / "plugin" / "hookweave-echo"
+AUGGIE = Path(__file__).parent / "plugin" / "hookweave-auggie"  # a plugin that is a description alone
 BUNDLE = Path(__file__).parent / "data" / "claude" / "bundle"
 
 
@@ -21,15 +22,17 @@ def venv(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("plugin-venv")
     source = root / "hookweave-src"  # a clean copy: an in-tree build would leave build/ in the repo
     source.mkdir()
-    for name in ("pyproject.toml", "README.md", "core", "hosts", "templates"):
+    for name in ("pyproject.toml", "README.md", "core", "hosts", "templates", "testing"):
         copy = shutil.copytree if (REPO / name).is_dir() else shutil.copy2
         copy(REPO / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")} if copy is shutil.copytree else {}))
     folder = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
     pip = [str(folder / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     subprocess.run([*pip, str(source)], check=True, cwd=root)
-    plugin = shutil.copytree(PLUGIN, root / PLUGIN.name, ignore=shutil.ignore_patterns("build", "*.egg-info"))
-    subprocess.run([*pip, str(plugin)], check=True, cwd=root)
+    for source in (PLUGIN, AUGGIE):
+        plugin = shutil.copytree(source, root / source.name, ignore=shutil.ignore_patterns("build", "*.egg-info"))
+        subprocess.run([*pip, str(plugin)], check=True, cwd=root)
+    subprocess.run([*pip, "pytest"], check=True, cwd=root)  # what a plugin author's tests run on
     return folder
 
 
@@ -64,3 +67,17 @@ def test_plugin_host_is_listed_installed_into_and_uninstalled(venv: Path, tmp_pa
     blocked = subprocess.run([str(venv / "bin" / "hooks"), "hosts"], cwd=project, capture_output=True, text=True,
                              env={**env, "HOOKWEAVE_DISABLE_PLUGINS": "echo"})
     assert "echo" not in blocked.stdout.split()
+
+
+def test_a_description_plugin_passes_the_shipped_contract_suite(venv: Path, tmp_path: Path) -> None:
+    """Auggie CLI, described in data (no methods, under 40 lines), installed from its folder like a
+    user's plugin, runs its own tests: a subclass of hookweave.testing's HostContract, found through
+    hookweave's pytest11 entry point in that environment."""
+    source = (AUGGIE / "hookweave_auggie" / "__init__.py").read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= 40 and "def " not in source
+    tests = shutil.copytree(AUGGIE / "tests", tmp_path / "tests")
+    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests)],
+                          cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    summary = done.stdout.strip().splitlines()[-1]
+    assert "passed" in summary and "failed" not in summary and "skipped" not in summary, summary

@@ -15,14 +15,17 @@ from hookweave.core.errors import BadInput
 from hookweave.core.model import names
 
 ORDERS = ("parallel", "file", "sequential-flag")
-PROTOCOLS = {"claude", "codex", "gemini", "cursor"}  # answer protocols a description may name (standalone judges)
 PROBE_PROJECT = Path("/nonexistent-hookweave-project")  # settings_path must answer for any folder
 
 
 def host_class_of(registered: object) -> type[Host]:
     """The ``Host`` class for what a plugin registered, checked; ``BadInput`` naming the field."""
     if isinstance(registered, Description):
-        problem = check(registered, set(names.EVENTS), set(names.TOOLS), PROTOCOLS)
+        from hookweave.core.standalone.protocol import (
+            known,  # the answer protocols a description may name
+        )
+
+        problem = check(registered, set(names.EVENTS), set(names.TOOLS), set(known()))
         if problem:
             raise BadInput(f"description {getattr(registered, 'name', '?')!r}: {problem}")
         from hookweave.core.contract.describe import host_class
@@ -54,6 +57,8 @@ def _class_problem(cls: type[Host]) -> str | None:
             return f"{label}: {', '.join(map(repr, unknown))} not a neutral name (known: {', '.join(sorted(known))})"
     if cls.order not in ORDERS:
         return f"order {cls.order!r} is not one of {', '.join(ORDERS)}"
+    if cls.runs not in ("shell", "argv"):
+        return f"runs {cls.runs!r} is not shell or argv"
     if cls.timeout_unit not in ("s", "ms"):
         return f"timeout_unit {cls.timeout_unit!r} is not s or ms"
     try:

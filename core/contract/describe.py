@@ -48,8 +48,8 @@ def host_class(d: Description) -> type[Host]:
         "order": "parallel" if d.order == "parallel" else "file",
         "execution": _EXECUTION[d.order].format(title=d.title),
         "dedup_across_scopes": d.dedup == "command", "dedup_known": d.dedup != "unknown",
-        "restart": d.restart, "protocol": d.protocol,
-        "settings_path": _settings_path, "detect": _detect, "gates": _gates,
+        "restart": d.restart, "protocol": d.protocol, "runs": d.runs,
+        "settings_path": _settings_path, "detect": _detect, "gates": _gates, "verify_extra": _notes,
         "__module__": f"hookweave.described.{d.name}",
     }
     return type(f"{''.join(p.title() for p in d.name.split('-'))}Host", shape, facts)
@@ -62,6 +62,10 @@ def _settings_path(self: Host, scope: str, project: Path) -> Path:
 def _detect(self: Host) -> bool:
     """In use here when the folder of a file it would write exists (its user folder, usually)."""
     return any(self.settings_path(scope, paths.cwd()).parent.is_dir() for scope in self.scopes)
+
+
+def _notes(self: Host, project: Path, scopes: list[str]) -> list[Finding]:
+    return [Finding("note", note) for note in self.description.notes]  # type: ignore[attr-defined]
 
 
 def _gates(self: Host, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:

@@ -43,7 +43,8 @@ class Description:
     dedup: str = "unknown"
     env_key: str | None = None  # a settings-level env object the agent exports to hooks, if any
     switches: Mapping[str, object] = field(default_factory=dict)  # a top-level key and the value that turns hooks off
-    restart: str = ""  # what the user must do for a change to take effect ("" when the agent reloads)
+    restart: str = "hooks load at session start"  # why running sessions need a restart ("": the agent reloads)
+    notes: tuple[str, ...] = ()  # facts verify states on every run (a gate hookweave cannot see, say)
     protocol: str = ""  # whose answer protocol the agent follows ("claude", ...; "" when not measured)
     source: str = ""  # where these facts come from: a documentation page, a version measured
 

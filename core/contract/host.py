@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
 from hookweave.core.errors import BadInput
 from hookweave.core.model.findings import Finding
-from hookweave.core.model.render import marker, portable_ref, shell_command
+from hookweave.core.model.render import marker, portable_ref, shell_command, through_a_shell
 
 if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
     from hookweave.core.model.bundle import Bundle, HookForHost
@@ -89,6 +89,7 @@ class Host(ABC):
     restart: ClassVar[str] = "hooks load at session start"  # why a running session needs a restart; "" if none
     protocol: ClassVar[str] = ""  # for a described host: whose answer protocol it follows
     owns_file: ClassVar[bool] = False  # the settings file is hookweave's own (the operator's hooks are elsewhere)
+    runs: ClassVar[str] = "shell"  # "argv": the agent splits a command with no shell character on spaces
     owns_key: ClassVar[bool] = False  # ``hooks_key`` is hookweave's own key in a file the operator shares
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -252,7 +253,8 @@ class Host(ABC):
 
     def command(self, hook: HookForHost, bundle: Bundle) -> str:
         ref = None if bundle.portable is None else portable_ref(self.project_root_ref, bundle.portable)
-        return shell_command(hook.command, bundle.directory, self.project_ref, marker(bundle.name, hook.id), ref)
+        text = shell_command(hook.command, bundle.directory, self.project_ref, marker(bundle.name, hook.id), ref)
+        return through_a_shell(text) if self.runs == "argv" else text
 
     # -- verify ----------------------------------------------------------------------------
 

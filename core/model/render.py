@@ -46,6 +46,21 @@ def shell_command(
     return body + ("\n" if "\n" in body else " ") + tag
 
 
+SHELL_CHARACTERS = re.compile(r"[|&;><$`]")  # what makes an argv-splitting agent give a command to a shell
+
+
+def through_a_shell(rendered: str) -> str:
+    """A rendered command (ending in our marker) that an agent which splits commands without shell
+    characters on spaces (Auggie 0.36: ``/[|&;><$`]/`` or a leading ``~`` sends it to ``bash -c``)
+    still runs in a shell, where the marker is a comment: without one, `` ;`` is added before the
+    marker (such a command cannot end in ``&`` or ``;``, so the result is always valid)."""
+    found = MARKER_RE.search(rendered)
+    body, tag = (rendered[: found.start()], rendered[found.start():]) if found else (rendered, "")
+    if body.lstrip().startswith("~") or SHELL_CHARACTERS.search(body):
+        return rendered
+    return body.rstrip(" \n") + " ;" + body[len(body.rstrip(" \n")):] + tag
+
+
 def portable_ref(root_ref: str, relative: str) -> str:
     """The shell word for a folder ``relative`` (POSIX, ``.`` for the root itself) to the project
     folder, which the host's shell reaches as ``root_ref``: ``"$CLAUDE_PROJECT_DIR"/tools/guard``."""

@@ -16,9 +16,10 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 
 # The files the chain runner reads into one namespace, in this order (``chain.runner_text``).
 PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
-         "protocol.py")
+         "protocol_auggie.py", "protocol.py")
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
+    from hookweave.core.standalone.protocol_auggie import judge_auggie
     from hookweave.core.standalone.protocol_claude import judge_claude
     from hookweave.core.standalone.protocol_codex import judge_codex
     from hookweave.core.standalone.protocol_cursor import judge_cursor
@@ -51,7 +52,13 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
         notes += (f"ended by signal {-exit_code}" if exit_code else "ended without an exit code",)
     return _JUDGES[host](event, None if signal else exit_code, out, err, notes)
 
-_JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor}
+_JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor,
+           "auggie": judge_auggie}
+
+
+def known() -> tuple[str, ...]:
+    """Every answer protocol judged here: the built-in hosts' and those a plugin's description may name."""
+    return tuple(_JUDGES)
 
 
 # -- chains ---------------------------------------------------------------------------------------

@@ -169,8 +169,7 @@ def json_depth(value) -> int:
 
 
 def timeout_verdict(host: str, notes: tuple) -> Verdict:
-    shown = {"claude": "hook cancelled (timed out)", "codex": "hook timed out",
-             "gemini": "", "cursor": "hook timed out"}[host]
+    shown = {"claude": "hook cancelled (timed out)", "gemini": ""}.get(host, "hook timed out")
     extra = {"gemini": ("Gemini logs a timed-out hook in its debug output only; the call goes ahead",),
              "cursor": (UNMEASURED,)}.get(host, ("the call goes ahead",))
     return Verdict("error", shown, None, notes + ("timed out",) + extra)
