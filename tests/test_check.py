@@ -447,7 +447,7 @@ styles/claude-deny  Factory Droid PreToolUse [Execute]
 styles/prompt-note  Factory Droid UserPromptSubmit
   an ordinary prompt                   allows             exit 0    0.12s/60s: Follow docs/STYLE.md.
   a non-ASCII prompt                   allows             exit 0    0.12s/60s: Follow docs/STYLE.md.
-  note: Factory Droid: plain stdout is added to the model's context (measured) (on every payload)
+  note: Factory Droid: plain stdout is added to the model's context (read in its code) (on every payload)
     fix: hookSpecificOutput.additionalContext says the same in JSON
 styles/claude-deny  Cline PreToolUse [run_commands]
   an ordinary shell command            allows             exit 0    0.12s/120s

@@ -159,8 +159,9 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
             found.append(Pitfall("warning", "reason-on-allow", f"{host}: {note}",
                                  "drop permissionDecisionReason on allow; use systemMessage to tell the user"))
         elif note.startswith("plain") and "context" in note and event in ("UserPromptSubmit", "BeforeAgent"):
-            older = "; older Claude Code versions showed a hook error" if target.host == "claude" else ""
-            found.append(Pitfall("note", "prompt-stdout", f"{host}: {note} (measured{older})",
+            source = {"claude": "measured; older Claude Code versions showed a hook error", "codex": "measured",
+                      "qwen": "measured"}.get(target.host, "read in its code")
+            found.append(Pitfall("note", "prompt-stdout", f"{host}: {note} ({source})",
                                  "hookSpecificOutput.additionalContext says the same in JSON"))
         elif note.startswith("plain text is shown to the user") and event == "BeforeAgent":
             found.append(Pitfall("warning", "prompt-stdout", f"{host}: plain stdout on BeforeAgent is shown to the user "

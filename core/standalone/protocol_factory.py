@@ -6,7 +6,8 @@ Droid parses stdout as JSON when it starts with ``{``, on every exit code. On Pr
 ``deny`` refuses the call (``allow`` approves it, ``ask`` is only logged), exit 2 refuses it with
 stderr as the reason, and exit 1 runs it with stderr put before the tool's result as a warning;
 ``decision: "block"`` means nothing there. On UserPromptSubmit exit 2 or 3 or ``continue: false``
-refuse the prompt, and ``additionalContext`` or plain stdout reach the model. On Stop
+refuse the prompt, and ``additionalContext`` or plain stdout reach the model (read in its code:
+``droid exec`` runs no UserPromptSubmit hook at all, measured). On Stop
 ``decision: "block"`` with a reason, or exit 2, keeps the agent working. A hook past its timeout
 (60 s unless set) is killed and counts as exit 1; one a signal ends counts as exit 1.
 """
@@ -28,6 +29,8 @@ FACTORY_FIELDS = frozenset({"continue", "stopReason", "suppressOutput", "systemM
 
 
 def judge_factory(event: str, code, out: str, err: str, notes: tuple) -> Verdict:
+    if event == "UserPromptSubmit":
+        notes += ("droid exec runs no UserPromptSubmit hook (measured on 0.225.2); interactive sessions do",)
     if code is None:
         code, notes = 1, notes + ("Droid counts a hook a signal ended as exit 1",)
     obj = None

@@ -21,7 +21,8 @@ Usage: answers.py <folder> <host> [<event>]. Saves every payload to ``<folder>/p
 - ``cont``: ``{"continue": false, "stopReason": ...}``
 - anything else: nothing, exit 0
 
-Every reason holds ``reason-<name>``, so a test finds what the model was told.
+Every reason holds ``reason-<name>``, so a test finds what the model was told. After the call
+(PostToolUse and its kin) the hook answers nothing.
 """
 
 import json
@@ -36,7 +37,10 @@ event = payload.get("hook_event_name") or payload.get("hookName") or (sys.argv[3
 folder.mkdir(parents=True, exist_ok=True)
 (folder / f"payload-{event}-{len(list(folder.glob(f'payload-{event}-*')))}.json").write_text(raw)
 call = payload.get("tool_input") or payload.get("toolArgs") or (payload.get("preToolUse") or {}).get("parameters") or {}
-asked = payload.get("prompt") if "prompt" in payload else json.dumps(call) if not isinstance(call, str) else call
+prompt = payload.get("prompt", (payload.get("userPromptSubmit") or {}).get("prompt"))  # Cline: userPromptSubmit
+asked = prompt if prompt is not None else json.dumps(call) if not isinstance(call, str) else call
+if event in ("PostToolUse", "AfterTool", "postToolUse", "tool_result"):
+    asked = ""  # answer before the call only: what the model is told of a call comes from one hook
 found = re.search(r"mode-([a-z0-9]+)", str(asked))
 mode = found.group(1) if found else ""
 reason = f"reason-{mode} from the hook"
