@@ -3,7 +3,8 @@ their files (no hookweave install): Copilot CLI 1.0.102, Qwen Code 0.24.4, Facto
 Cline 3.0.65, set up as their own tests do (test_<host>_real.py say why each setting is needed).
 
 ``agent(host, mock, home, project, hooks)`` writes ``hooks`` ({native event: (command, matcher or
-None)}) where the host reads them and returns a function that runs the agent with a prompt.
+None)}) where the host reads them (nothing when empty: hookweave installs them) and returns a
+function that runs the agent with a prompt.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ def agent(host: str, mock, home: Path, project: Path, hooks: dict[str, tuple[str
     if host == "copilot":
         entries = {event: [{"type": "command", "bash": command, **({"matcher": m} if m else {})}]
                    for event, (command, m) in hooks.items()}
-        own = project / ".github" / "hooks" / "e2e.json"
-        own.parent.mkdir(parents=True, exist_ok=True)
-        own.write_text(json.dumps({"version": 1, "hooks": entries}))
+        if entries:
+            own = project / ".github" / "hooks" / "e2e.json"
+            own.parent.mkdir(parents=True, exist_ok=True)
+            own.write_text(json.dumps({"version": 1, "hooks": entries}))
         config = home / ".copilot" / "config.json"
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(json.dumps({"trustedFolders": [str(project)]}))
@@ -60,8 +62,9 @@ def agent(host: str, mock, home: Path, project: Path, hooks: dict[str, tuple[str
         (home / ".factory" / "settings.json").write_text(json.dumps({"customModels": [{
             "model": "mock", "displayName": "Mock", "baseUrl": f"{mock.url}/v1", "apiKey": "dummy",
             "provider": "generic-chat-completion-api", "maxOutputTokens": 1000}]}))
-        (project / ".factory").mkdir(exist_ok=True)
-        (project / ".factory" / "hooks.json").write_text(json.dumps(groups))
+        if groups:
+            (project / ".factory").mkdir(exist_ok=True)
+            (project / ".factory" / "hooks.json").write_text(json.dumps(groups))
         env = {"HOME": str(home), "FACTORY_API_KEY": "fk-dummy", "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false",
                "FACTORY_DISABLE_DYNAMIC_CONFIG": "1", "FACTORY_DISABLE_KEYRING": "1", "OTEL_SDK_DISABLED": "true",
                **{name: mock.url for name in FACTORY_SERVICES}}
