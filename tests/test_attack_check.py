@@ -15,7 +15,9 @@ from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack
 
-PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "cursor": "preToolUse"}
+PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "cursor": "preToolUse",
+       "copilot": "preToolUse", "qwen": "PreToolUse", "factory": "PreToolUse", "cline": "PreToolUse",
+       "windsurf": "pre_run_command", "antigravity": "PreToolUse"}
 DECISIONS = (None, "block", "deny", "approve", "allow", "ask", 7)
 PERMISSIONS = (None, "allow", "deny", "ask", "maybe")
 REASONS = (None, "why", "", "  ")
@@ -37,6 +39,15 @@ def _outcome(rng: random.Random, host: str) -> tuple[dict | str, int, str]:
         out["hookSpecificOutput"] = {"hookEventName": rng.choice((PRE[host], PRE[host], "Stop")),
                                      **({"permissionDecision": permission} if permission else {}),
                                      **({"permissionDecisionReason": "pr"} if rng.random() < 0.7 else {})}
+    if host == "copilot" and rng.random() < 0.5:  # Copilot's own, top-level answer
+        out["permissionDecision"] = rng.choice(PERMISSIONS[1:])
+        if rng.random() < 0.5:
+            out["additionalContext"] = rng.choice(("ctx", ""))
+    if host == "cline" and rng.random() < 0.6:  # Cline's answer, its types sometimes wrong
+        for key, values in (("cancel", (True, False, "yes")), ("contextModification", ("ctx", "", 3)),
+                            ("errorMessage", ("why", " ", None)), ("context", ("c", None))):
+            if rng.random() < 0.4:
+                out[key] = rng.choice(values)
     if rng.random() < 0.15:
         out["extra"] = 1
     return out, code, stderr
@@ -103,6 +114,10 @@ def model(host: str, answer, code: int, stderr: str) -> str:
         if value.get("continue") is False:
             return "stop"
         return {"block": "block", "deny": "block", "ask": "ask"}.get(value.get("decision"), "allow")
+    return NEWER[host](answer, obj, spec, text, code, stderr) if host in NEWER else _cursor(obj, text, code)
+
+
+def _cursor(obj, text: str, code: int) -> str:
     if code == 2:
         return "block"
     if code != 0:
@@ -110,6 +125,118 @@ def model(host: str, answer, code: int, stderr: str) -> str:
     if obj is None:
         return "allow" if not text.strip() else "error"
     return "allow"  # Cursor reads "permission", never generated here
+
+
+def _json_object(text: str):
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None, True
+    return value, False
+
+
+def _copilot(answer, obj, spec, text: str, code: int, stderr: str) -> str:
+    """Measured on 1.0.102: any non-zero exit denies; a top-level permissionDecision decides."""
+    if code != 0:
+        return "block"
+    if not text.strip():
+        return "allow"
+    value, _ = _json_object(text.strip())
+    if not isinstance(value, dict):
+        return "ignored"
+    decision = value.get("permissionDecision")
+    if decision in ("deny", "ask", "allow"):
+        return {"deny": "block", "ask": "ask", "allow": "allow"}[decision]
+    if "additionalContext" not in value and any(k in value for k in ("decision", "hookSpecificOutput", "continue",
+                                                                      "stopReason")):
+        return "ignored"
+    return "allow"
+
+
+def _qwen(answer, obj, spec, text: str, code: int, stderr: str) -> str:
+    """Qwen 0.24.4's hookRunner: exit 2 reads stderr, any other exit stdout or else stderr."""
+    body = stderr.strip() if code == 2 else (text.strip() or stderr.strip())
+    if not body:
+        return "allow" if code == 0 else "error"
+    value, bad = _json_object(body)
+    if isinstance(value, str):
+        value, bad = _json_object(value)
+    if isinstance(value, dict):
+        inner = value.get("hookSpecificOutput") if isinstance(value.get("hookSpecificOutput"), dict) else {}
+        decision = inner.get("permissionDecision")
+        if decision not in ("allow", "deny", "ask"):
+            decision = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny",
+                        "ask": "ask"}.get(value.get("decision"))
+        if decision == "deny" or (decision != "ask" and value.get("continue") is False):
+            return "block"
+        return "ask" if decision == "ask" else "allow"
+    if bad and code != 2 and body.startswith("{"):
+        return "error"
+    return {0: "allow", 2: "block"}.get(code, "error")
+
+
+def _factory(answer, obj, spec, text: str, code: int, stderr: str) -> str:
+    """Droid 0.225.2's PreToolUse: stop, abort, permissionDecision, then exit 2."""
+    value = None
+    if text.strip().startswith("{"):
+        value, _ = _json_object(text)
+    value = value if isinstance(value, dict) else {}
+    inner = value.get("hookSpecificOutput") if isinstance(value.get("hookSpecificOutput"), dict) else {}
+    if value.get("continue") is False or code == 3:
+        return "stop"
+    if inner.get("permissionDecision") == "deny" or code == 2:
+        return "block"
+    if value.get("decision") in ("block", "deny") and code == 0 and inner.get("permissionDecision") is None:
+        return "ignored"
+    if inner.get("permissionDecision") == "allow":
+        return "allow"
+    if code != 0:
+        return "error"
+    return "ignored" if text.strip() and not value else "allow"
+
+
+def _cline(answer, obj, spec, text: str, code: int, stderr: str) -> str:
+    """Cline 3.0.65: the exit code is ignored; stdout is one JSON object of typed fields."""
+    if not text.strip():
+        return "allow"
+    value, bad = _json_object(text.strip())
+    if bad:
+        return "error"
+    if not isinstance(value, dict):
+        return "ignored"
+    types = {"cancel": bool, "review": bool, "context": str, "contextModification": str, "errorMessage": str}
+    if any(k in value and not isinstance(value[k], t) for k, t in types.items()):
+        return "ignored"
+    if not set(value) & {"cancel", "review", "context", "contextModification", "errorMessage", "overrideInput"}:
+        return "ignored"
+    return "stop" if value.get("cancel") is True else "allow"
+
+
+def _windsurf(answer, obj, spec, text: str, code: int, stderr: str) -> str:
+    """Documented: exit 2 blocks a pre-hook; stdout reaches only the user."""
+    if code == 2:
+        return "block"
+    if code != 0:
+        return "error"
+    return "ignored" if text.strip() else "allow"
+
+
+def _antigravity(answer, obj, spec, text: str, code: int, stderr: str) -> str:
+    """Third parties: decision allow, deny or ask on stdout; exit 2 blocks as in Gemini CLI."""
+    if code == 2:
+        return "block"
+    if code != 0:
+        return "error"
+    if not text.strip():
+        return "allow"
+    value, _ = _json_object(text.strip())
+    if not isinstance(value, dict) or value.get("decision") is None:
+        return "ignored"
+    return {"deny": "block", "ask": "ask"}.get(value["decision"], "allow")
+
+
+NEWER = {"copilot": _copilot, "qwen": _qwen, "factory": _factory, "cline": _cline, "windsurf": _windsurf,
+         "antigravity": _antigravity}
 
 
 @pytest.mark.parametrize("host", protocol.HOSTS)
@@ -180,7 +307,7 @@ HOSTILE_HOOKS = (
 
 @pytest.mark.parametrize("command", HOSTILE_HOOKS)
 def test_hostile_hooks_through_the_command(run, command: str, attack_report) -> None:
-    for host in ("claude", "codex", "gemini"):
+    for host in ("claude", "codex", "gemini", "copilot", "qwen", "cline"):
         text = run("check", "--hand-written", command, "--event", "pre_tool_use", "--host", host)
         assert text.exit_code in (0, 1), text.output
         assert "Traceback" not in text.output and "\x1b" not in text.stdout and "\x07" not in text.stdout
@@ -188,4 +315,4 @@ def test_hostile_hooks_through_the_command(run, command: str, attack_report) -> 
         assert doc.exit_code in (0, 1)
         runs = json.loads(doc.stdout)["hooks"][0]["runs"]
         assert all(len(r["stdout"]) <= 2100 and r["action"] in ACTIONS for r in runs)
-    attack_report(f"check: hostile hook {HOSTILE_HOOKS.index(command)} through the CLI", cases=6, failures=0)
+    attack_report(f"check: hostile hook {HOSTILE_HOOKS.index(command)} through the CLI", cases=12, failures=0)

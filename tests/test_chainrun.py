@@ -154,9 +154,25 @@ def test_a_timed_out_member_is_killed_with_its_children(runner, tmp_path):
     ("gemini", "BeforeTool", "(", "(", True),  # an invalid regex falls back to an exact compare
     ("gemini", "BeforeTool", "read", "write_file", False),
     ("cursor", "preToolUse", "Shell", "Shell", True),
+    ("copilot", "preToolUse", "bash", "bash", True),
+    ("copilot", "preToolUse", "bas", "bash", False),  # anchored: ^(?:bas)$
+    ("copilot", "preToolUse", "edit|create", "create", True),
+    ("copilot", "preToolUse", "(", "(", False),  # an invalid regex skips the entry
+    ("qwen", "PreToolUse", "run_shell_command", "run_shell_command", True),
+    ("qwen", "PreToolUse", " write_file | edit ", "edit", True),  # a list of names, trimmed
+    ("qwen", "PreToolUse", "write", "write_file", True),  # else an unanchored regex
+    ("qwen", "PreToolUse", ".*", "anything", True),
+    ("qwen", "PreToolUse", "[", "[", True),  # an exact name before any regex
+    ("factory", "PreToolUse", "Execute", "Execute", True),
+    ("factory", "PreToolUse", "Edit", "MultiEdit", True),  # an unanchored regex
+    ("factory", "PreToolUse", "(", "Execute", False),
+    ("antigravity", "PreToolUse", "run_command", "run_command", True),
+    ("antigravity", "PreToolUse", "view_file", "run_command", False),
+    ("windsurf", "pre_run_command", "run_command", "", True),  # no matcher field: the event is the tool
 ])
 def test_each_member_matcher_is_applied_as_the_host_applies_it(host, event, matcher, tool, runs):
-    assert chainrun.matches(host, event, matcher, {"tool_name": tool}) is runs
+    payload = {"tool_name": tool, "toolName": tool, "toolCall": {"name": tool, "args": {}}}
+    assert chainrun.matches(host, event, matcher, payload) is runs
 
 
 def test_members_with_different_matchers_share_one_chain(runner, tmp_path):
@@ -174,13 +190,14 @@ def test_bad_arguments_are_a_non_blocking_error_naming_the_fix(runner):
     assert done.stderr.decode().endswith("); reinstall the bundle\n")
 
 
-@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "cursor"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "windsurf",
+                                  "antigravity", "cline"])
 def test_the_runners_silent_allow_is_what_the_shared_table_says(host):
     """The runner answers a silent exit 0 without loading the table: the table must agree, on every event."""
     from hookweave.core.model import names
     from hookweave.core.standalone import protocol
 
-    events = {n for row in names.EVENTS.values() for n in row if n} | set(chainrun.QUERY[host])
+    events = {n for row in names.EVENTS.values() for n in row if n} | set(chainrun.QUERY.get(host, ()))
     for event in sorted(events):
         verdict = protocol.judge(host, event, 0, "", " \n")
         assert (verdict.action, verdict.reason, verdict.output) == tuple(chainrun.ALLOW)[:3], (host, event)
@@ -230,3 +247,83 @@ def test_the_two_runner_sources_share_one_namespace_without_a_clash():
         return out
 
     assert defined("chainanswer.py") & defined("chainrun.py") == set()
+
+
+def test_the_protocol_parts_share_one_namespace_without_a_clash():
+    """The runner file runs every file of ``protocol.PARTS`` as one module: no name but the guarded
+    imports may be defined in two of them."""
+    import ast
+
+    from hookweave.core.standalone import protocol
+
+    seen: dict[str, str] = {}
+    clashes = []
+    for name in protocol.PARTS:
+        tree = ast.parse((Path(protocol.__file__).parent / name).read_text(encoding="utf-8"))
+        for node in tree.body:
+            names = ({node.name} if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else
+                     {t.id for t in node.targets if isinstance(t, ast.Name)} if isinstance(node, ast.Assign) else set())
+            for defined in names:
+                if defined in seen:
+                    clashes.append((defined, seen[defined], name))
+                seen[defined] = name
+    assert clashes == []
+
+
+# -- the newer hosts: each one's own way of reading an answer, through the runner file ------------
+
+COPILOT = {"sessionId": "s", "timestamp": 1, "cwd": "/x", "toolName": "bash", "toolArgs": {"command": "ls"}}
+
+
+def test_copilot_a_failing_member_denies_and_ends_the_chain_a_timeout_goes_on(runner, tmp_path):
+    """Copilot denies a preToolUse call on any non-zero exit (fail-closed) but lets a timed-out hook
+    through: the chain does the same, member by member."""
+    log = tmp_path / "log"
+    members = [("slow", "1", "bash", f"echo slow >> {log}; sleep 30"), ("crash", "5", "", f"echo crash >> {log}; exit 1"),
+               ("never", "5", "", say("never", log))]
+    done = chain_run(runner, "copilot", "preToolUse", members, payload=COPILOT)
+    assert (done.returncode, done.stdout, done.stderr) == (1, b"", b"")
+    assert log.read_text() == "slow\ncrash\n"
+
+
+def test_copilot_top_level_answers_are_combined_and_its_matcher_is_anchored(runner, tmp_path):
+    log = tmp_path / "log"
+    one = json.dumps({"additionalContext": "A", "permissionDecision": "allow"})
+    two = json.dumps({"additionalContext": "B", "permissionDecision": "ask", "permissionDecisionReason": "check"})
+    members = [("one", "5", "bash", say("one", log, one)), ("two", "5", "ba", say("two", log, "{}")),
+               ("three", "5", "", say("three", log, two))]
+    done = chain_run(runner, "copilot", "preToolUse", members, payload=COPILOT)
+    assert done.returncode == 0 and done.stderr == b""
+    assert json.loads(done.stdout) == {"additionalContext": "A\nB", "permissionDecision": "ask",
+                                       "permissionDecisionReason": "check"}
+    assert log.read_text() == "one\nthree\n"
+
+
+def test_qwen_exit_2_without_a_reason_goes_on_and_a_json_block_on_exit_1_ends_it(runner, tmp_path):
+    """Qwen reads stderr on exit 2 (empty: no decision) and JSON whatever the exit code."""
+    log = tmp_path / "log"
+    block = json.dumps({"decision": "block", "reason": "not this"})
+    members = [("quiet", "5", "", f"echo quiet >> {log}; exit 2"),
+               ("json", "5", "", f"echo json >> {log}; printf '%s' '{block}'; exit 1"), ("never", "5", "", say("n", log))]
+    done = chain_run(runner, "qwen", "PreToolUse", members, payload=dict(PAYLOAD, tool_name="run_shell_command"))
+    assert (done.returncode, done.stdout.decode()) == (1, block)
+    assert log.read_text() == "quiet\njson\n"
+
+
+def test_factory_exit_3_aborts_through_the_chain(runner, tmp_path):
+    """Droid aborts the agent on exit 3: the chain ends there with that code and the member's stderr."""
+    log = tmp_path / "log"
+    members = [("warn", "5", "", f"echo warn >> {log}; echo careful >&2; exit 1"),
+               ("abort", "5", "Execute", f"echo abort >> {log}; echo stop here >&2; exit 3"),
+               ("never", "5", "", say("never", log))]
+    done = chain_run(runner, "factory", "PreToolUse", members, payload=dict(PAYLOAD, tool_name="Execute"))
+    assert (done.returncode, done.stdout, done.stderr) == (3, b"", b"stop here\n")
+    assert log.read_text() == "warn\nabort\n"
+
+
+def test_antigravity_matches_on_the_tool_call_s_name(runner, tmp_path):
+    log = tmp_path / "log"
+    payload = {"conversationId": "c", "toolCall": {"name": "view_file", "args": {"AbsolutePath": "/x"}}}
+    members = [("shell", "5", "run_command", say("shell", log)), ("view", "5", "view_file", say("view", log))]
+    done = chain_run(runner, "antigravity", "PreToolUse", members, payload=payload)
+    assert (done.returncode, log.read_text()) == (0, "view\n")

@@ -18,8 +18,16 @@ DATA = Path(__file__).parent / "data"
 CHAIN = DATA / "chain"
 MANIFEST = (CHAIN / "hookweave.toml").read_text(encoding="utf-8")
 FILES = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json",
-         "cursor": ".cursor/hooks.json"}
+         "cursor": ".cursor/hooks.json", "qwen": ".qwen/settings.json", "factory": ".factory/hooks.json",
+         "windsurf": ".windsurf/hooks.json", "antigravity": ".agents/hooks.json"}
 HOSTS = list(FILES)
+# Windsurf files a tool hook under one event per kind of tool: its chain's members are all shell hooks.
+WINDSURF = MANIFEST.replace('id = "gate"\nevent = "pre_tool_use"\n', 'id = "gate"\nevent = "pre_tool_use"\nmatcher = ["shell"]\n'
+                            ).replace('matcher = ["shell", "write"]', 'matcher = ["shell"]')
+
+
+def manifest(host: str) -> str:
+    return WINDSURF if host == "windsurf" else MANIFEST
 
 
 @pytest.fixture(autouse=True)
@@ -57,10 +65,14 @@ def bundle(tmp_path: Path, text: str = MANIFEST, name: str = "b") -> str:
     return str(folder)
 
 
+def host_of(settings: Path) -> str:
+    return next(h for h, f in FILES.items() if settings.as_posix().endswith(f))
+
+
 @pytest.mark.parametrize("settings", HOSTS, indirect=True)
 def test_install_writes_one_registration_per_chained_event_golden(run, settings: Path, tmp_path: Path) -> None:
-    host = settings.parent.name.lstrip(".")
-    result = run("install", bundle(tmp_path), "--host", host)
+    host = host_of(settings)
+    result = run("install", bundle(tmp_path, manifest(host)), "--host", host)
     assert result.exit_code == 0, result.output
     assert settings.read_text(encoding="utf-8") == (CHAIN / f"{host}.after.json").read_text(encoding="utf-8")
     assert record_of(settings).read_text(encoding="utf-8") == (CHAIN / f"{host}.record.json").read_text(encoding="utf-8")
@@ -68,7 +80,7 @@ def test_install_writes_one_registration_per_chained_event_golden(run, settings:
     shown = FILES[host].rsplit("/", 1)[0]
     assert f"{host} project {FILES[host]}: installed guards 2.0.0 (4 hooks, 1 chain)\n" in result.stdout
     assert f"{host} project {shown}/{runner_of(settings).name}: chain runner\n" in result.stdout
-    again = run("install", bundle(tmp_path), "--host", host)
+    again = run("install", bundle(tmp_path, manifest(host)), "--host", host)
     assert f"{host} project {FILES[host]}: guards 2.0.0 already installed; nothing written\n" in again.stdout
     assert "chain runner" not in again.stdout
     assert run("uninstall", "guards", "--host", host).exit_code == 0
@@ -344,22 +356,123 @@ def test_a_runner_another_hookweave_version_wrote_is_replaced_without_force(run,
     assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
 
 
-def test_a_chain_on_a_host_the_runner_does_not_know_is_refused_before_any_write(run, project: Path, tmp_path: Path) -> None:
-    """Qwen, Copilot and Factory run hooks, but the protocol table does not say how they read an
-    answer, so the runner could not tell a block from an allow: install refuses, one line, exit 2,
-    and writes nothing for any host of the plan."""
+NEWER = {  # host: (its file, the registration's command in it, the project variable, the shell it runs)
+    "copilot": (".github/hooks/hookweave.json", lambda d: d["hooks"]["preToolUse"][0]["bash"], "COPILOT_PROJECT_DIR",
+                "bash"),
+    "qwen": (".qwen/settings.json", lambda d: d["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "QWEN_PROJECT_DIR",
+             "bash"),
+    "factory": (".factory/hooks.json", lambda d: d["PreToolUse"][0]["hooks"][0]["command"], "FACTORY_PROJECT_DIR",
+                "sh"),
+    "windsurf": (".windsurf/hooks.json", lambda d: d["hooks"]["pre_run_command"][0]["command"], None, "sh"),
+    "antigravity": (".agents/hooks.json", lambda d: d["hookweave"]["PreToolUse"][0]["hooks"][0]["command"], None, "sh"),
+}
+
+
+@pytest.mark.parametrize("host", sorted(NEWER))
+def test_a_chain_runs_as_each_newer_host_runs_its_registration(run, project: Path, tmp_path: Path, host: str) -> None:
+    """Install a chain, then run its registration the way the host does (its shell, its project
+    variable, the project as cwd, its own payload): members in order, the first block ends it with
+    the member's exit code and stderr; a call of another tool skips the shell-only member."""
+    from hookweave.core.runtime import payloads
+
+    text = LOGGING if host != "windsurf" else LOGGING.replace('id = "one"\nevent = "pre_tool_use"\n', 'id = "one"\n'
+        'event = "pre_tool_use"\nmatcher = ["shell"]\n').replace('id = "three"\nevent = "pre_tool_use"\n',
+                                                                 'id = "three"\nevent = "pre_tool_use"\nmatcher = ["shell"]\n')
+    assert run("install", bundle(tmp_path, text), "--host", host).exit_code == 0
+    file, command_of, variable, shell = NEWER[host]
+    command = command_of(json.loads((project / file).read_text()))
+    assert str(tmp_path) not in command  # found through the host's variable or folder, not this machine's path
+    log = tmp_path / "steps.log"
+    env = {**os.environ, "STEP_LOG": str(log), **({variable: str(project)} if variable else {})}
+    event = {"copilot": "preToolUse", "windsurf": "pre_run_command"}.get(host, "PreToolUse")
+    shell_call = payloads.for_event(host, event, str(project), "t.jsonl")[0].data
+    done = subprocess.run([shell, "-c", command], input=json.dumps(shell_call).encode(), capture_output=True,
+                          cwd=project, env=env, timeout=30)
+    assert (done.returncode, done.stderr, log.read_text()) == (2, b"no\n", "one\none-end\ntwo\n")
+    if host == "windsurf":
+        return  # no matcher there: the event is the tool
+    log.unlink()
+    other = json.loads(json.dumps(shell_call).replace('"bash"', '"view"').replace('"run_shell_command"', '"read_file"')
+                       .replace('"Execute"', '"Read"').replace('"run_command"', '"view_file"'))
+    done = subprocess.run([shell, "-c", command], input=json.dumps(other).encode(), capture_output=True, cwd=project,
+                          env=env, timeout=30)
+    assert (done.returncode, log.read_text()) == (0, "one\none-end\nthree\n")
+
+
+def test_a_chain_on_a_plugin_host_is_refused_before_any_write(run, project: Path, tmp_path: Path, monkeypatch) -> None:
+    """Every built-in host is in the protocol table; a plugin host is not, so the runner could not
+    tell a block from an allow there: install refuses, one line, exit 2, and writes nothing for any
+    host of the plan."""
+    from hookweave.core.contract import registry as registries
+    from hookweave.core.contract.hookspecs import hookimpl
+    from hookweave.hosts.claude import ClaudeCodeHost
+
+    class Echo(ClaudeCodeHost):
+        name = "echo-agent"
+        title = "Echo"
+
+        def settings_path(self, scope: str, project_dir: Path) -> Path:
+            return project_dir / ".echo" / "settings.json"
+
+    class Plugin:
+        @hookimpl
+        def hookweave_register_hosts(self, register):
+            register(Echo)
+
+    def with_echo():
+        pm = registries.get_plugin_manager(load_entrypoints=False)
+        pm.register(Plugin(), name="echo")
+        return registries.HostRegistry(pm)
+
+    monkeypatch.setattr(registries, "registry", with_echo)
     folder = bundle(tmp_path)
     before = sorted(p.relative_to(project) for p in project.rglob("*"))
-    for host in ("qwen", "copilot", "factory"):
-        result = run("install", folder, "--host", "claude", "--host", host)
-        assert result.exit_code == 2, result.output
-        assert result.stderr.count("\n") == 1
-        title = {"qwen": "Qwen Code", "copilot": "Copilot CLI", "factory": "Factory Droid"}[host]
-        assert result.stderr == (
-            f'hooks: {folder}/hookweave.toml: order = "chain": {title} is not a host the chain runner knows (what it '
-            "does with a hook's answer is not measured yet; chains run on claude, codex, gemini, cursor); install on "
-            f'those hosts, or leave {host}\'s hooks unchained with order = "alone"\n')
-        assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
+    result = run("install", folder, "--host", "claude", "--host", "echo-agent")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f'hooks: {folder}/hookweave.toml: order = "chain": Echo is a plugin host, and what it does with a hook\'s '
+        "answer is not in hookweave's protocol table (core/standalone/protocol.py), so the chain runner could not tell "
+        "a block from an allow; chains run on claude, codex, gemini, cursor, copilot, qwen, factory, windsurf, "
+        'antigravity; install on those hosts, or leave echo-agent\'s hooks unchained with order = "alone"\n')
+    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
+
+
+def test_copilot_chain_in_its_own_file_and_gone_with_it(run, project: Path, tmp_path: Path) -> None:
+    """Copilot: the chain is one entry of hookweave's own .github/hooks file (its command in ``bash``),
+    the runner beside it; verify reads the members back; uninstall removes the file, the runner
+    and the folders install made."""
+    result = run("install", bundle(tmp_path), "--host", "copilot")
+    assert result.exit_code == 0, result.output
+    own = project / ".github" / "hooks" / "hookweave.json"
+    [entry] = json.loads(own.read_text())["hooks"]["preToolUse"]
+    assert entry["bash"] == (
+        "python3 -S \"${COPILOT_PROJECT_DIR}\"/.github/hooks/hookweave.hookweave-chain.py copilot preToolUse guard 5 "
+        "bash 'destructive-guard --strict' gate 30 '' 'overflow-gate --limit 3 '\"'\"'it'\"'\"''\"'\"'s'\"'\" session 10 "
+        "'bash|create' 'session-gate \"'\\$'{COPILOT_PROJECT_DIR}\"/.state' # hookweave:guards/chain-pretooluse")
+    assert (entry["timeoutSec"], "matcher" in entry) == (46, False)  # 5 + Copilot's default 30 + 10 + 1
+    assert (own.parent / "hookweave.hookweave-chain.py").read_text() == chain.runner_text()
+    shown = run("verify", "--host", "copilot").stdout
+    for member in ("chain-pretooluse ", "chain-pretooluse/guard ", "chain-pretooluse/gate ", "chain-pretooluse/session "):
+        assert f"      ok           {member}" in shown, shown
+    assert run("uninstall", "guards", "--host", "copilot").exit_code == 0
+    assert not (project / ".github").exists()
+
+
+def test_cline_takes_a_chain_as_its_dispatchers_members(run, project: Path, tmp_path: Path) -> None:
+    """Cline's hook file is hookweave's dispatcher, which already runs an event's hooks one after
+    another in declared order and stops at the first cancel: a chained bundle installs as its
+    members, no runner, and verify lists them."""
+    result = run("install", bundle(tmp_path), "--host", "cline")
+    assert result.exit_code == 0, result.output
+    assert "chain runner" not in result.stdout
+    data = json.loads((project / ".cline" / "hookweave-hooks.json").read_text())
+    assert [h["command"].rsplit("# hookweave:", 1)[1] for h in data["hooks"]["PreToolUse"]] == [
+        "guards/guard", "guards/gate", "guards/session"]
+    assert not list(project.rglob("*hookweave-chain.py"))
+    verify = run("verify", "--host", "cline")
+    assert verify.exit_code == 0, verify.stdout
+    assert run("uninstall", "guards", "--host", "cline").exit_code == 0
+    assert not (project / ".cline").exists() and not (project / ".clinerules").exists()
 
 
 def test_a_codex_chain_at_the_top_of_a_git_repo_runs_from_a_subfolder(run, project: Path, tmp_path: Path) -> None:

@@ -137,10 +137,12 @@ def test_the_shipped_template_passes_everywhere_and_blocks_what_it_should(run) -
     doc = json.loads(result.stdout)
     assert doc["problems"] == 0
     guards = [h for h in doc["hooks"] if h["hook"] == "example-guard/destructive-guard"]
-    assert [h["host"] for h in guards] == ["claude", "codex", "cursor", "gemini"]
+    assert [h["host"] for h in guards] == ["antigravity", "claude", "cline", "codex", "copilot", "cursor", "factory",
+                                           "gemini", "qwen", "windsurf"]
     for hook in guards:
         actions = {r["payload"]: r["action"] for r in hook["runs"]}
-        assert actions.pop("a destructive command") == "block"
+        # Cline reads no exit code: the guard prints its cancel, which also ends the agent's run
+        assert actions.pop("a destructive command") == ("stop" if hook["host"] == "cline" else "block"), hook
         assert set(actions.values()) == {"allow"}, hook
     text = run("check", "example-guard", "--host", "claude")
     assert text.exit_code == 0 and text.stdout.endswith("no problems\n")
@@ -308,15 +310,217 @@ def test_a_slow_hook_is_flagged(run, tmp_path) -> None:
         "    fix: make it faster, or raise its timeout", "no problems"]
 
 
-def test_hosts_without_a_protocol_table_are_named_not_guessed(run) -> None:
-    """Copilot, Qwen and Factory run hooks too, but what each does with an answer is not measured:
-    ``--host all`` says so per host, naming one explicitly is a usage error (exit 2)."""
+def test_every_built_in_host_is_checked_and_a_plugin_host_is_named_with_the_reason(run, monkeypatch) -> None:
+    """Every built-in host has a judge: ``--host all`` checks all ten. A plugin host has none, so
+    ``--host all`` names it with the reason, ``--installed`` too, and naming it is a usage error."""
+    from hookweave.core.cli import check
+    from hookweave.core.contract.hookspecs import hookimpl
+    from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
+    from hookweave.hosts.claude import ClaudeCodeHost
+
+    class Echo(ClaudeCodeHost):
+        name = "echo-agent"
+        title = "Echo"
+
+    class Plugin:
+        @hookimpl
+        def hookweave_register_hosts(self, register):
+            register(Echo)
+
+    def registry():
+        pm = get_plugin_manager(load_entrypoints=False)
+        pm.register(Plugin(), name="echo")
+        return HostRegistry(pm)
+
+    monkeypatch.setattr(check, "_registry", registry)
+    reason = ("a plugin host: what it does with a hook's exit code and output is not in hookweave's protocol table "
+              "(core/standalone/protocol.py), so check cannot say what the agent will do")
     result = run("check", "example-guard", "--json")
     assert result.exit_code == 0, result.stdout
-    skipped = json.loads(result.stdout)["skipped"]
-    for name in ("copilot", "factory", "qwen"):
-        assert f"{name}: not checked: what it does with a hook's answer is not in hookweave's table yet" in skipped
-    named = run("check", "example-guard", "--host", "qwen", "--host", "claude")
+    doc = json.loads(result.stdout)
+    assert sorted({h["host"] for h in doc["hooks"]}) == ["antigravity", "claude", "cline", "codex", "copilot", "cursor",
+                                                         "factory", "gemini", "qwen", "windsurf"]
+    assert f"echo-agent: not checked: {reason}" in doc["skipped"]
+    installed = run("check", "--installed")
+    assert installed.exit_code == 0
+    assert installed.stdout == ("skipped: nothing installed here for antigravity, claude, cline, codex, copilot, cursor, "
+                                f"factory, gemini, qwen, windsurf\nskipped: echo-agent: not checked: {reason}\n"
+                                "no problems\n")
+    named = run("check", "example-guard", "--host", "echo-agent", "--host", "claude")
     assert named.exit_code == 2
-    assert named.stderr == ("hooks: check: qwen: what this host does with a hook's answer is not in hookweave's table "
-                            "yet (core/standalone/protocol.py); check on claude, codex, gemini, cursor\n")
+    assert named.stderr == (f"hooks: check: echo-agent: {reason}; check on claude, codex, gemini, cursor, copilot, qwen, "
+                            "factory, cline, windsurf, antigravity\n")
+
+
+def test_installed_names_each_host_with_nothing_installed(run, project: Path) -> None:
+    """``--installed --host all`` never skips a host silently: the ones with nothing installed here
+    are named, the others checked."""
+    assert run("install", "example-guard", "--host", "qwen", "--host", "cline").exit_code == 0
+    result = run("check", "--installed", "--json")
+    assert result.exit_code == 0, result.stdout
+    doc = json.loads(result.stdout)
+    assert [(h["host"], h["hook"]) for h in doc["hooks"]] == [
+        ("cline", "example-guard/destructive-guard (project)"), ("cline", "example-guard/clean-tree (project)"),
+        ("qwen", "example-guard/destructive-guard (project)"), ("qwen", "example-guard/clean-tree (project)")]
+    assert doc["skipped"] == ["nothing installed here for antigravity, claude, codex, copilot, cursor, factory, gemini, "
+                              "windsurf"]
+    assert [r["action"] for r in doc["hooks"][0]["runs"]] == ["allow", "allow", "allow", "stop"]
+    assert [r["action"] for r in doc["hooks"][2]["runs"]] == ["allow", "allow", "allow", "allow", "block"]
+
+
+STYLES = """[bundle]
+name = "styles"
+version = "1"
+
+[[hooks]]
+id = "claude-deny"
+event = "pre_tool_use"
+matcher = ["shell"]
+command = ["python3", "{bundle_dir}/claude_deny.py"]
+
+[[hooks]]
+id = "prompt-note"
+event = "user_prompt_submit"
+command = "echo 'Follow docs/STYLE.md.'"
+"""
+CLAUDE_DENY = """import json
+import sys
+
+payload = json.load(sys.stdin)
+call = payload.get("tool_input") or payload.get("toolArgs") or payload.get("preToolUse") or payload.get("tool_info") or {}
+if "rm -rf ~" in json.dumps(call) or "rm -rf ~" in json.dumps(payload.get("toolCall") or {}):
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                             "permissionDecisionReason": "no rm -rf"}}))
+"""
+
+
+def _timed(stdout: str) -> str:
+    return re.sub(r"\d+\.\d\ds/", "0.12s/", stdout)
+
+
+def test_a_claude_style_deny_on_each_newer_host(run, tmp_path) -> None:
+    """One hook that denies the way Claude Code reads a deny, and a prompt hook printing plain text,
+    checked on the six newer hosts: Qwen and Droid block and give the prompt text to the model;
+    Copilot and Cline ignore the deny (each reads its own answer, and the fix says which);
+    Windsurf reads no JSON and Antigravity reads ``decision``, from their documents only, so
+    warnings; Antigravity has no prompt event."""
+    folder = tmp_path / "styles"
+    folder.mkdir()
+    (folder / "hookweave.toml").write_text(STYLES)
+    (folder / "claude_deny.py").write_text(CLAUDE_DENY)
+    hosts = [w for h in ("copilot", "qwen", "factory", "cline", "windsurf", "antigravity") for w in ("--host", h)]
+    result = run("check", str(folder), *hosts)
+    assert result.exit_code == 1
+    ignored = "ignores the output exit 0    0.12s/{}: {{\"hookSpecificOutput\": {{\"hookEventName\": \"PreToolUse\", ..."
+    expected = f"""skipped: antigravity: skipped: Antigravity CLI has no user_prompt_submit event
+styles/claude-deny  Copilot CLI preToolUse [bash]
+  an ordinary shell command            allows             exit 0    0.12s/30s
+  a heredoc whose body says rm -rf     allows             exit 0    0.12s/30s
+  non-ASCII text                       allows             exit 0    0.12s/30s
+  a destructive command                {ignored.format("30s")}
+  problem: Copilot CLI does not block on this answer: Copilot reads a top-level permissionDecision on preToolUse, not decision or hookSpecificOutput: the call goes ahead (on a destructive command)
+    fix: to block on Copilot CLI: print {{"permissionDecision": "deny", "permissionDecisionReason": "..."}} (preToolUse) or {{"decision": "block", "reason": "..."}} (userPromptSubmitted); Claude's hookSpecificOutput means nothing here
+  warning: Copilot CLI ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    fix: drop it, or spell it as the host documents it
+styles/prompt-note  Copilot CLI userPromptSubmitted
+  an ordinary prompt                   ignores the output exit 0    0.12s/30s: Follow docs/STYLE.md.
+  a non-ASCII prompt                   ignores the output exit 0    0.12s/30s: Follow docs/STYLE.md.
+  note: Copilot CLI does not read this output on userPromptSubmitted: Follow docs/STYLE.md. (on every payload)
+    fix: print nothing, or the JSON fields Copilot CLI reads on userPromptSubmitted
+styles/claude-deny  Qwen Code PreToolUse [run_shell_command]
+  an ordinary shell command            allows             exit 0    0.12s/60s
+  a heredoc whose body says rm -rf     allows             exit 0    0.12s/60s
+  rm -rf named in another field        allows             exit 0    0.12s/60s
+  non-ASCII text                       allows             exit 0    0.12s/60s
+  a destructive command                BLOCKS             exit 0    0.12s/60s: no rm -rf
+styles/prompt-note  Qwen Code UserPromptSubmit
+  an ordinary prompt                   allows             exit 0    0.12s/60s: Follow docs/STYLE.md.
+  a non-ASCII prompt                   allows             exit 0    0.12s/60s: Follow docs/STYLE.md.
+  note: Qwen Code: plain stdout is added to the model's context (measured) (on every payload)
+    fix: hookSpecificOutput.additionalContext says the same in JSON
+styles/claude-deny  Factory Droid PreToolUse [Execute]
+  an ordinary shell command            allows             exit 0    0.12s/60s
+  a heredoc whose body says rm -rf     allows             exit 0    0.12s/60s
+  rm -rf named in another field        allows             exit 0    0.12s/60s
+  non-ASCII text                       allows             exit 0    0.12s/60s
+  a destructive command                BLOCKS             exit 0    0.12s/60s: no rm -rf
+styles/prompt-note  Factory Droid UserPromptSubmit
+  an ordinary prompt                   allows             exit 0    0.12s/60s: Follow docs/STYLE.md.
+  a non-ASCII prompt                   allows             exit 0    0.12s/60s: Follow docs/STYLE.md.
+  note: Factory Droid: plain stdout is added to the model's context (read in its code) (on every payload)
+    fix: hookSpecificOutput.additionalContext says the same in JSON
+styles/claude-deny  Cline PreToolUse [run_commands]
+  an ordinary shell command            allows             exit 0    0.12s/120s
+  a heredoc whose body says rm -rf     allows             exit 0    0.12s/120s
+  non-ASCII text                       allows             exit 0    0.12s/120s
+  a destructive command                {ignored.format("120s")}
+  problem: Cline does not block on this answer: no field Cline reads (cancel, context, contextModification, errorMessage, overrideInput): the tool runs (on a destructive command)
+    fix: to block on Cline: print {{"cancel": true, "errorMessage": "..."}} (Cline ignores exit codes; a cancel ends the whole run)
+  warning: Cline ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    fix: drop it, or spell it as the host documents it
+styles/prompt-note  Cline UserPromptSubmit
+  an ordinary prompt                   ignores the output exit 0    0.12s/120s: Follow docs/STYLE.md.
+  a non-ASCII prompt                   ignores the output exit 0    0.12s/120s: Follow docs/STYLE.md.
+  note: Cline does not read this output on UserPromptSubmit: Follow docs/STYLE.md. (on every payload)
+    fix: print nothing, or the JSON fields Cline reads on UserPromptSubmit
+styles/claude-deny  Windsurf pre_run_command
+  an ordinary shell command            allows             exit 0    0.12s/60s
+  a heredoc whose body says rm -rf     allows             exit 0    0.12s/60s
+  non-ASCII text                       allows             exit 0    0.12s/60s
+  a destructive command                {ignored.format("60s")}
+  warning: Windsurf does not block on this answer: stdout is shown to the user with show_output, never to the model; only exit 2 blocks (from Windsurf's documentation, unmeasured) (on a destructive command)
+    fix: to block on Windsurf: exit 2 (the only block Windsurf documents)
+styles/prompt-note  Windsurf pre_user_prompt
+  an ordinary prompt                   ignores the output exit 0    0.12s/60s: Follow docs/STYLE.md.
+  a non-ASCII prompt                   ignores the output exit 0    0.12s/60s: Follow docs/STYLE.md.
+  note: Windsurf does not read this output on pre_user_prompt: Follow docs/STYLE.md. (on every payload)
+    fix: print nothing, or the JSON fields Windsurf reads on pre_user_prompt
+styles/claude-deny  Antigravity CLI PreToolUse [run_command]
+  an ordinary shell command            allows             exit 0    0.12s/60s
+  a heredoc whose body says rm -rf     allows             exit 0    0.12s/60s
+  non-ASCII text                       allows             exit 0    0.12s/60s
+  a destructive command                {ignored.format("60s")}
+  warning: Antigravity CLI does not block on this answer: agy reads decision and reason only: the call goes ahead (from Antigravity CLI's third-party write-ups, unmeasured) (on a destructive command)
+    fix: to block on Antigravity CLI: print {{"decision": "deny", "reason": "..."}}
+  warning: Antigravity CLI ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    fix: drop it, or spell it as the host documents it
+2 problems
+"""
+    assert _timed(result.stdout) == expected
+
+
+def test_copilot_denies_on_any_failure_and_cline_reads_no_exit_code(run, tmp_path) -> None:
+    """The same crashing guard (exit 1): a hook error Claude goes past, a denied call on Copilot
+    (fail-closed, measured), nothing at all on Cline (exit codes mean nothing there)."""
+    folder = tmp_path / "crash"
+    folder.mkdir()
+    (folder / "hookweave.toml").write_text('[bundle]\nname = "crash"\nversion = "1"\n[[hooks]]\nid = "c"\n'
+                                           'event = "pre_tool_use"\ncommand = "cat >/dev/null; exit 1"\n')
+    result = run("check", str(folder), "--host", "copilot", "--host", "cline", "--json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    by_host = {h["host"]: h for h in doc["hooks"]}
+    assert {r["action"] for r in by_host["copilot"]["runs"]} == {"block"}
+    assert {r["action"] for r in by_host["cline"]["runs"]} == {"allow"}
+    assert [(p["level"], p["name"]) for p in by_host["copilot"]["pitfalls"]] == [("problem", "false-block")]
+    assert by_host["copilot"]["runs"][0]["reason"] == "Denied by preToolUse hook (hook errored)"
+    assert by_host["cline"]["runs"][0]["notes"] == ["exit code 1 means nothing to Cline: only stdout is read"]
+
+
+def test_own_payloads_in_the_newer_hosts_shapes(run, tmp_path) -> None:
+    """``--payload`` takes Cline's own payload (``hookName`` names the event) and Copilot's with the
+    event added; the matcher sees each shape's tool name."""
+    folder = tmp_path / "own"
+    folder.mkdir()
+    (folder / "hookweave.toml").write_text('[bundle]\nname = "own"\nversion = "1"\n[[hooks]]\nid = "g"\n'
+                                           'event = "pre_tool_use"\nmatcher = ["shell"]\ncommand = "cat >/dev/null"\n')
+    cline = tmp_path / "cline.json"
+    cline.write_text(json.dumps({"hookName": "tool_call", "preToolUse": {"toolName": "run_commands",
+                                                                         "parameters": {"commands": '["ls"]'}}}))
+    copilot = tmp_path / "copilot.json"
+    copilot.write_text(json.dumps({"hook_event_name": "preToolUse", "toolName": "bash", "toolArgs": {"command": "ls"}}))
+    result = run("check", str(folder), "--host", "cline", "--host", "copilot", "--payload", str(cline),
+                 "--payload", str(copilot), "--json")
+    assert result.exit_code == 0, result.stdout
+    runs = {h["host"]: [r["payload"] for r in h["runs"]] for h in json.loads(result.stdout)["hooks"]}
+    assert runs == {"cline": ["your payload cline.json"], "copilot": ["your payload copilot.json"]}

@@ -14,42 +14,80 @@ import pytest
 from hookweave.core.plan import chain
 from hookweave.core.standalone.protocol import Verdict, chain_verdict, judge
 
-PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
+PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "copilot": "preToolUse",
+       "qwen": "PreToolUse", "factory": "PreToolUse", "cline": "PreToolUse"}
 
 
 def _answer(host: str, mode: str) -> tuple[int, str, str]:
     """What tests/e2e/answers.py does in each mode (exit code, stdout, stderr)."""
     reason = f"reason-{mode} from the hook"
-    permission = lambda d: json.dumps({"hookSpecificOutput": {"hookEventName": PRE[host], "permissionDecision": d,  # noqa: E731
-                                                              "permissionDecisionReason": reason}})
+
+    def permission(decision: str) -> str:
+        if host == "copilot":
+            return json.dumps({"permissionDecision": decision, "permissionDecisionReason": reason})
+        return json.dumps({"hookSpecificOutput": {"hookEventName": PRE[host], "permissionDecision": decision,
+                                                  "permissionDecisionReason": reason}})
+
+    deny = (json.dumps({"decision": "deny", "reason": reason}) if host == "gemini" else
+            json.dumps({"cancel": True, "errorMessage": reason}) if host == "cline" else permission("deny"))
+    context = ({"additionalContext": reason} if host == "copilot" else {"contextModification": reason} if host == "cline"
+               else {"hookSpecificOutput": {"hookEventName": PRE[host], "additionalContext": reason}})
     return {
         "none": (0, "", ""), "exit2": (2, "", reason + "\n"), "exit1": (1, "", reason + "\n"),
         "exit3": (3, "", reason + "\n"), "noreason": (2, "", ""), "plain": (0, reason + "\n", ""),
         "block": (0, json.dumps({"decision": "block", "reason": reason}) + "\n", ""),
-        "deny": (0, (json.dumps({"decision": "deny", "reason": reason}) if host == "gemini" else permission("deny")) + "\n", ""),
+        "deny": (0, deny + "\n", ""),
         "crossdeny": (0, json.dumps({"decision": "deny", "reason": reason}) + "\n", ""),
         "stray": (0, json.dumps({"decision": "block", "reason": reason, "extra": 1}) + "\n", ""),
         "badjson": (2, "{not json\n", reason + "\n"), "allowreason": (0, permission("allow") + "\n", ""),
-        "noise": (0, "", reason + " (diagnostics on stderr)\n"),
+        "noise": (0, "", reason + " (diagnostics on stderr)\n"), "ask": (0, permission("ask") + "\n", ""),
+        "context": (0, json.dumps(context) + "\n", ""),
+        "exit1json": (1, json.dumps({"decision": "block", "reason": reason}) + "\n", ""),
+        "cont": (0, json.dumps({"continue": False, "stopReason": reason}) + "\n", ""),
     }[mode]
 
 
-# Measured on Claude Code 2.1.197, Codex 0.169.0 and Gemini CLI 0.61.0 (offline, one agent run per
-# host, every mode a shell call of the same reply): the modes each agent blocked. The rest ran.
+# Measured on Claude Code 2.1.197, Codex 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code
+# 0.24.4, Factory Droid 0.225.2 and Cline 3.0.65 (offline, one agent run per host, every mode a shell
+# call of the same reply; tests/e2e/test_check_real.py): the modes after which the call did not run.
+# The rest ran. Copilot and Qwen cannot ask in a -p run: an ask does not run the call there.
 BLOCKED = {
     "claude": {"exit2", "noreason", "block", "deny", "stray", "badjson"},
     "codex": {"exit2", "block", "deny", "badjson"},
     "gemini": {"exit2", "exit3", "block", "deny", "crossdeny", "stray", "badjson"},
+    "copilot": {"exit2", "exit1", "exit3", "noreason", "deny", "badjson", "ask", "exit1json"},
+    "qwen": {"exit2", "block", "deny", "crossdeny", "stray", "badjson", "ask", "exit1json", "cont"},
+    "factory": {"exit2", "noreason", "deny", "badjson"},
+    "cline": {"deny"},
 }
 MODES = ("none", "exit2", "exit1", "exit3", "noreason", "plain", "block", "deny", "crossdeny", "stray", "badjson",
          "allowreason", "noise")
+EXTRA = {"copilot": ("context", "ask", "exit1json"), "qwen": ("context", "ask", "exit1json", "cont"),
+         "factory": ("context", "ask"), "cline": ("context",)}
+# Measured the same way: the modes whose text reached the model (tests/e2e/test_check_real.py).
+TOLD = {"copilot": {"context"}, "qwen": set(), "factory": {"exit1"}, "cline": {"context"}}
+CASES = [(host, mode) for host in BLOCKED for mode in MODES + EXTRA.get(host, ()) if (host, mode) != ("factory", "exit3")]
 
 
-@pytest.mark.parametrize("host", sorted(BLOCKED))
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("host", "mode"), CASES)
 def test_judge_blocks_exactly_what_the_agent_blocked(host: str, mode: str) -> None:
     verdict = judge(host, PRE[host], *_answer(host, mode))
-    assert (verdict.action == "block") == (mode in BLOCKED[host]), verdict
+    assert (verdict.action in ("block", "ask", "stop")) == (mode in BLOCKED[host]), verdict
+
+
+@pytest.mark.parametrize("host", sorted(TOLD))
+def test_judge_says_which_text_reaches_the_model(host: str) -> None:
+    from hookweave.core.runtime.protocoltable import TO_MODEL
+
+    told = {mode for mode in MODES + EXTRA[host] if (host, mode) != ("factory", "exit3")
+            and any(n.startswith(TO_MODEL) or "the model reads it" in n for n in judge(host, PRE[host], *_answer(host, mode)).notes)}
+    assert told == TOLD[host]
+
+
+def test_what_stops_the_whole_run() -> None:
+    """Measured: Droid's exit 3 on PreToolUse aborts the agent; Cline's cancel ends the run."""
+    assert judge("factory", "PreToolUse", *_answer("factory", "exit3")).action == "stop"
+    assert judge("cline", "PreToolUse", *_answer("cline", "deny")).action == "stop"
 
 
 def test_the_reasons_the_model_was_told() -> None:
@@ -112,9 +150,10 @@ def test_chain_verdict_per_host() -> None:
 def test_chain_of_real_outcomes_agrees_with_each_host() -> None:
     """The measured modes combined: one blocking member blocks the event wherever it blocks alone."""
     for host in BLOCKED:
-        members = [judge(host, PRE[host], *_answer(host, m)) for m in ("none", "noise", "exit2", "plain")]
+        mode = "deny" if host == "cline" else "exit2"
+        members = [judge(host, PRE[host], *_answer(host, m)) for m in ("none", "noise", mode, "plain")]
         together = chain_verdict(host, PRE[host], members)
-        assert (together.verdict.action, together.decided_by) == ("block", 2)
+        assert (together.verdict.action in ("block", "stop"), together.decided_by) == (True, 2)
 
 
 def test_loads_on_its_own_without_site_or_hookweave(tmp_path: Path) -> None:

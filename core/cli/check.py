@@ -37,8 +37,7 @@ def check(
     hosts = registry.resolve(host or ["all"])
     unjudged = [h.name for h in hosts if h.name not in JUDGED]
     if unjudged and host and "all" not in host:
-        raise BadInput(f"check: {', '.join(unjudged)}: what this host does with a hook's answer is not in hookweave's "
-                       f"table yet (core/standalone/protocol.py); check on {', '.join(JUDGED)}")
+        raise BadInput(f"check: {', '.join(unjudged)}: {UNJUDGED}; check on {', '.join(JUDGED)}")
     hosts = [h for h in hosts if h.name in JUDGED]
     folder = paths.project_dir(project)
     if not folder.is_dir():
@@ -50,9 +49,11 @@ def check(
             raise BadInput("--hand-written needs --event, e.g. --event pre_tool_use")
         targets = [checktargets.hand_written(h, hand_written, event, matcher) for h in hosts]
     elif installed:
-        targets = [t for h in hosts for t in checktargets.installed(h, folder, scope)]
-        if not targets:
-            skipped.append("nothing installed here for " + ", ".join(h.name for h in hosts))
+        found = {h.name: checktargets.installed(h, folder, scope) for h in hosts}
+        targets = [t for name in found for t in found[name]]
+        empty = [name for name, some in found.items() if not some]
+        if empty:
+            skipped.append("nothing installed here for " + ", ".join(empty))
     else:
         from hookweave.core.model import loading as bundles
 
@@ -61,7 +62,7 @@ def check(
             found, notes = checktargets.from_bundle(h, loaded)
             targets += found
             skipped += [f"{h.name}: {n}" for n in notes]
-    skipped += [f"{name}: not checked: what it does with a hook's answer is not in hookweave's table yet" for name in unjudged]
+    skipped += [f"{name}: not checked: {UNJUDGED}" for name in unjudged]
     done = checking.check(targets, folder, own)
     if as_json:
         console.json_out(checkreport.as_json(done, skipped))
@@ -69,6 +70,11 @@ def check(
         checkreport.show(done, skipped, hand_written is not None)
     if checking.problems(done):
         raise typer.Exit(1)
+
+
+# Why a host is not checked: only a plugin host can lack a judge (every built-in host has one).
+UNJUDGED = ("a plugin host: what it does with a hook's exit code and output is not in hookweave's protocol "
+            "table (core/standalone/protocol.py), so check cannot say what the agent will do")
 
 
 def _read(fileio, name: str) -> str:

@@ -23,10 +23,20 @@ if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost
 
 PREFIX = "chain-"
-DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60}  # seconds, each host's own default
+# Seconds, each host's own default for a hook without a timeout: Copilot's documented 30, Qwen's and
+# Droid's 60 (their code); Windsurf and Antigravity document none, so 60 as for Cursor.
+DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60, "copilot": 30, "qwen": 60, "factory": 60,
+                   "windsurf": 60, "antigravity": 60}
 SIMPLE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
+# The events whose registration can carry a matcher (the runner's QUERY tests the same fields).
 TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
-               "codex": {"PreToolUse", "PostToolUse", "PermissionRequest"}, "gemini": {"BeforeTool", "AfterTool"}}
+               "codex": {"PreToolUse", "PostToolUse", "PermissionRequest"}, "gemini": {"BeforeTool", "AfterTool"},
+               "copilot": {"preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"},
+               "qwen": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
+               "factory": {"PreToolUse", "PostToolUse"}, "antigravity": {"PreToolUse", "PostToolUse"}}
+# Hosts whose own hook file already is a chain: their hooks of an event stay separate entries there.
+DISPATCHED = {"cline": "Cline runs hookweave's dispatcher file per event, which runs the event's hooks one after "
+                       "another in declared order and ends at the first cancel (hosts/cline.py)"}
 
 
 class Member(NamedTuple):
@@ -42,7 +52,8 @@ class Member(NamedTuple):
 
 
 def chain_id(native_event: str) -> str:
-    return PREFIX + native_event.lower()
+    """``chain-pretooluse``; Windsurf's snake_case events give ``chain-pre-run-command`` (ids take no ``_``)."""
+    return PREFIX + native_event.lower().replace("_", "-")
 
 
 def runner_path(settings: Path) -> Path:
@@ -201,6 +212,8 @@ def registration_hook(host: Host, event: str, members: list[Member], hooks: list
 
 
 def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
+    """A matcher that matches what any member's does, in the host's syntax (Copilot anchors it:
+    ``^(?:(?:a)|(?:b))$``; Qwen reads a pattern that starts with ``(`` as a regex), else None."""
     if event not in TOOL_EVENTS.get(host, ()) or any(m in ("", "*") for m in matchers):
         return None
     if host == "claude":
@@ -213,12 +226,14 @@ def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
 def check_ids(bundle: Bundle, events: list[str], host: Host | None = None) -> None:
     """Refuse a chain the runner could not run: an id taken by the chain's registration, or a host
     whose way of reading a hook's answer is not in the protocol table (the runner must know it to
-    tell a block from an allow)."""
+    tell a block from an allow: a plugin host)."""
     from hookweave.core.standalone.protocol import HOSTS as JUDGED
 
     if events and host is not None and host.name not in JUDGED:
-        raise BadInput(f"{bundle.manifest}: order = \"chain\": {host.title} is not a host the chain runner knows "
-                       f"(what it does with a hook's answer is not measured yet; chains run on {', '.join(JUDGED)}); "
+        chained = [h for h in JUDGED if h not in DISPATCHED]
+        raise BadInput(f"{bundle.manifest}: order = \"chain\": {host.title} is a plugin host, and what it does with a "
+                       f"hook's answer is not in hookweave's protocol table (core/standalone/protocol.py), so the "
+                       f"chain runner could not tell a block from an allow; chains run on {', '.join(chained)}; "
                        f"install on those hosts, or leave {host.name}'s hooks unchained with order = \"alone\"")
     taken = {h.id for h in bundle.hooks}
     for event in events:

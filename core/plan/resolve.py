@@ -40,7 +40,7 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
                     raise BadInput(f"{bundle.manifest}: hooks ({hook.id}): {why}")
                 notes.append(Finding("warning", f"skipped: {why}", bundle.name, hook.id))
                 continue
-        if (hook.order or bundle.order) == "chain":
+        if (hook.order or bundle.order) == "chain" and host.name not in _dispatched():
             if native not in chained:
                 regs.append(Registration(bundle.name, "", native, "last", {}))  # the chain's place
             chained.setdefault(native, []).append(resolved)
@@ -56,6 +56,13 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
     if chained:
         regs = _with_chains(host, bundle, regs, chained, runner)
     return regs, notes
+
+
+def _dispatched() -> dict[str, str]:
+    """Hosts whose hook file is a chain already (Cline's dispatcher): chained hooks stay separate entries."""
+    from hookweave.core.plan.chain import DISPATCHED
+
+    return DISPATCHED
 
 
 def _native_keys(host: Host, entry: dict, hook: HookForHost) -> dict:

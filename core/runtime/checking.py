@@ -21,7 +21,23 @@ from hookweave.core.standalone import protocol
 CAP = 60.0  # seconds: the longest check waits for one run, whatever the hook's timeout says
 SLOW = 0.5  # of the timeout: a run slower than this is flagged
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "BeforeTool", "AfterTool", "preToolUse", "postToolUse",
-                         "beforeShellExecution"})
+                         "beforeShellExecution", "pre_run_command", "post_run_command", "pre_write_code",
+                         "pre_read_code", "pre_mcp_tool_use"})
+# How to block on each host, for a hook whose block the host ignores (protocol.py has the facts).
+HOW_TO_BLOCK = {
+    "claude": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
+    "codex": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
+    "gemini": 'exit 2 with the reason on stderr, or print {"decision": "deny", "reason": "..."}',
+    "cursor": 'print {"permission": "deny", "agent_message": "..."}, or exit 2',
+    "copilot": 'print {"permissionDecision": "deny", "permissionDecisionReason": "..."} (preToolUse) or '
+               '{"decision": "block", "reason": "..."} (userPromptSubmitted); Claude\'s hookSpecificOutput means nothing here',
+    "qwen": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
+    "factory": 'exit 2 with the reason on stderr, or print {"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+               '"permissionDecision": "deny", "permissionDecisionReason": "..."}}',
+    "cline": 'print {"cancel": true, "errorMessage": "..."} (Cline ignores exit codes; a cancel ends the whole run)',
+    "windsurf": "exit 2 (the only block Windsurf documents)",
+    "antigravity": 'print {"decision": "deny", "reason": "..."}',
+}
 
 
 class Outcome(NamedTuple):
@@ -122,12 +138,18 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
         found.append(Pitfall("problem", "false-block", f"{host} blocks a payload that should pass: {_short(v.reason)}",
                              "parse the payload (jq -r '.tool_input.command') and match the command itself, "
                              "not data in a heredoc body, a description or another field"))
+    elif v.action in ("allow", "ignored") and event in protocol.BLOCKS[target.host] and _meant_to_block(run, v):
+        why = [n for n in v.notes if not n.startswith(("unknown field", "unmeasured", "stderr never"))]
+        found.append(Pitfall("problem", "block-ignored", f"{host} does not block on this answer: "
+                             f"{why[-1] if why else 'it goes on'}",
+                             f"to block on {host}: {HOW_TO_BLOCK.get(target.host, 'see the notes')}"))
     elif v.action == "ignored" and run.stdout.strip():
         found.append(Pitfall("note", "ignored-output", f"{host} does not read this output on {event}: "
                              f"{_short(run.stdout.decode('utf-8', 'replace'))}", "print nothing, or the JSON fields "
                              f"{host} reads on {event}"))
-    if target.host == "cursor":  # Cursor was never run: what its docs say is no ground for exit 1
-        found = [p._replace(level="warning", message=p.message + " (from Cursor's documentation, unmeasured)")
+    if target.host in protocol.UNMEASURED_NOTES:  # never run: what its docs say is no ground for exit 1
+        source = "documentation" if target.host != "antigravity" else "third-party write-ups"
+        found = [p._replace(level="warning", message=p.message + f" (from {target.title}'s {source}, unmeasured)")
                  if p.level == "problem" and p.name != "false-block" else p for p in found]
     for note in v.notes:
         if note.startswith("unknown field") and target.host != "codex":
@@ -137,8 +159,10 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
             found.append(Pitfall("warning", "reason-on-allow", f"{host}: {note}",
                                  "drop permissionDecisionReason on allow; use systemMessage to tell the user"))
         elif note.startswith("plain") and "context" in note and event in ("UserPromptSubmit", "BeforeAgent"):
-            found.append(Pitfall("note", "prompt-stdout", f"{host}: {note} (measured; older Claude Code versions "
-                                 "showed a hook error)", "hookSpecificOutput.additionalContext says the same in JSON"))
+            source = {"claude": "measured; older Claude Code versions showed a hook error", "codex": "measured",
+                      "qwen": "measured"}.get(target.host, "read in its code")
+            found.append(Pitfall("note", "prompt-stdout", f"{host}: {note} ({source})",
+                                 "hookSpecificOutput.additionalContext says the same in JSON"))
         elif note.startswith("plain text is shown to the user") and event == "BeforeAgent":
             found.append(Pitfall("warning", "prompt-stdout", f"{host}: plain stdout on BeforeAgent is shown to the user "
                                  "as a system message; the model never sees it",
@@ -152,6 +176,24 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
     elif event in TOOL_EVENTS and run.seconds > 2:
         found.append(Pitfall("note", "slow", f"{host}: adds more than 2s to every tool call", "make it faster"))
     return found
+
+
+def _meant_to_block(run: hookrun.Run, verdict) -> bool:
+    """Whether the hook answered with a block some host reads: exit 2, or a JSON deny, block or cancel."""
+    if run.exit_code == 2:
+        return True
+    obj = verdict.output if isinstance(verdict.output, dict) else None
+    if obj is None and run.stdout.strip().startswith(b"{"):
+        try:
+            obj = json.loads(run.stdout)
+        except ValueError:
+            obj = None
+    if not isinstance(obj, dict):
+        return False
+    specific = obj.get("hookSpecificOutput") if isinstance(obj.get("hookSpecificOutput"), dict) else {}
+    return (obj.get("decision") in ("block", "deny") or "deny" in (obj.get("permissionDecision"), obj.get("permission"),
+                                                                   specific.get("permissionDecision"))
+            or obj.get("cancel") is True)
 
 
 def _fix(target: Target, run: hookrun.Run, verdict) -> str:
@@ -174,7 +216,9 @@ def _short(text) -> str:
 
 
 def _across(done: list[Checked]) -> list[Checked]:
-    """Pitfalls only several hooks show together: two that both write stderr on success."""
+    """Pitfalls only several hooks show together: two that both write stderr on success, and one
+    hook that blocks a payload on some hosts and lets the same payload through on others."""
+    done = _let_through(done)
     noisy: dict[tuple[str, str], list[int]] = {}
     for i, c in enumerate(done):
         if any(o.run.exit_code == 0 and o.run.stderr.strip() for o in c.outcomes):
@@ -189,6 +233,36 @@ def _across(done: list[Checked]) -> list[Checked]:
                             f"({names}); {done[i].target.title} does not show stderr on exit 0 (read in its code), older versions "
                             "showed a hook error line per hook", "keep stderr empty on success, or log to a file")
             out[i] = out[i]._replace(pitfalls=out[i].pitfalls + (extra,))
+    return out
+
+
+def _let_through(done: list[Checked]) -> list[Checked]:
+    """A hook that blocks a payload that should not pass on one host and lets it through on another
+    most likely does not read the other host's payload (or answers in a way it ignores)."""
+    stopped: dict[tuple[str, str], list[str]] = {}
+    for c in done:
+        for o in c.outcomes:
+            if not o.payload.should_pass and o.verdict.action in ("block", "stop"):
+                stopped.setdefault((c.target.label, o.payload.name), []).append(c.target.title)
+    out = []
+    for c in done:
+        if any(p.name == "block-ignored" for p in c.pitfalls):
+            out.append(c)  # the host ignores its block: that pitfall says so, with the fix
+            continue
+        missed = [o.payload.name for o in c.outcomes if not o.payload.should_pass
+                  and o.verdict.action in ("allow", "ignored") and stopped.get((c.target.label, o.payload.name))]
+        if not missed:
+            out.append(c)
+            continue
+        others = sorted({t for name in missed for t in stopped[(c.target.label, name)]})
+        level = "warning" if c.target.host in protocol.UNMEASURED_NOTES else "problem"
+        where = payloads.COMMAND_FIELD.get(c.target.host)
+        extra = Pitfall(level, "let-through", f"{c.target.title} lets {', '.join(missed)} through, which "
+                        f"{', '.join(others)} {'blocks' if len(others) == 1 else 'block'}: the hook may not read "
+                        f"{c.target.title}'s payload or answer",
+                        (f"read the command from {where}; " if where else "") +
+                        f"to block on {c.target.title}: {HOW_TO_BLOCK.get(c.target.host, 'see the notes')}")
+        out.append(c._replace(pitfalls=c.pitfalls + (extra,)))
     return out
 
 

@@ -36,10 +36,19 @@ def _parts(host: Host, entry: dict) -> tuple[dict, str | None]:
     return handler, matcher if isinstance(matcher, str) else None
 
 
-def _seconds(host: Host, value: object) -> float | None:
+def _command(host: Host, handler: dict) -> str:
+    """The command the host runs: the first of its command keys the entry fills (Copilot: ``bash``)."""
+    keys = getattr(host, "command_keys", ("command",))
+    return next((handler[k] for k in keys if isinstance(handler.get(k), str)), str(handler.get("command", "")))
+
+
+def _seconds(host: Host, handler: dict) -> float | None:
+    value = handler.get("timeoutSec", handler.get("timeout")) if host.name == "copilot" else handler.get("timeout")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         return None
-    return value / 1000 if host.name == "gemini" else float(value)  # Gemini counts milliseconds
+    if host.name == "gemini" or (host.name == "qwen" and value >= 1000):  # milliseconds (Qwen: from 1000 on)
+        return value / 1000
+    return float(value)
 
 
 def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
@@ -53,7 +62,7 @@ def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
         handler, matcher = _parts(host, reg.entry)
         extra = {**env, **(handler.get("env") if isinstance(handler.get("env"), dict) else {})}
         out.append(Target(f"{bundle.name}/{reg.id}", host.name, host.title, reg.event, matcher,
-                          str(handler.get("command", "")), _seconds(host, handler.get("timeout")),
+                          _command(host, handler), _seconds(host, handler),
                           {k: str(v) for k, v in extra.items()}, bundle.directory))
     return out, [_skipped(bundle, n) for n in notes]
 
@@ -85,7 +94,7 @@ def installed(host: Host, project: Path, scope: str | None) -> list[Target]:
                 handler, matcher = _parts(host, entry)
                 extra = {**env, **(handler.get("env") if isinstance(handler.get("env"), dict) else {})}
                 out.append(Target(f"{owner[0]}/{owner[1]} ({name})", host.name, host.title, event, matcher,
-                                  str(handler.get("command", "")), _seconds(host, handler.get("timeout")),
+                                  _command(host, handler), _seconds(host, handler),
                                   {k: str(v) for k, v in extra.items()}, None))
     return out
 

@@ -19,7 +19,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 KEEP = 1 << 20  # bytes of stdout and of stderr kept; the rest is read and dropped
-DEFAULT_TIMEOUT = {"claude": 600.0, "codex": 600.0, "gemini": 60.0, "cursor": 30.0}  # seconds, per host
+# seconds, per host: Copilot's documented 30, Qwen's and Droid's 60 (their code), Cline's 120 (its
+# code); Windsurf and Antigravity document none, so check waits its own cap (``checking.CAP``).
+DEFAULT_TIMEOUT = {"claude": 600.0, "codex": 600.0, "gemini": 60.0, "cursor": 30.0, "copilot": 30.0, "qwen": 60.0,
+                   "factory": 60.0, "cline": 120.0, "windsurf": 60.0, "antigravity": 60.0}
 
 
 class Run(NamedTuple):
@@ -32,11 +35,16 @@ class Run(NamedTuple):
 
 
 def shell_for(host: str) -> list[str]:
-    """Codex runs ``$SHELL -lc`` (a login shell); Claude and Gemini run bash, Cursor ``sh``."""
+    """Codex runs ``$SHELL -lc`` (a login shell); Claude, Gemini and Qwen run ``bash -c``, Copilot
+    ``bash --norc --noprofile -c`` (measured, 1.0.102), Droid ``sh -c`` (measured, 0.225.2); Cline's
+    dispatcher runs each member with ``/bin/sh -c``; Cursor, Windsurf and Antigravity document no
+    shell, so ``sh``."""
     if host == "codex":
         return [os.environ.get("SHELL") or "/bin/sh", "-lc"]
-    if host in ("claude", "gemini") and shutil.which("bash"):
+    if host in ("claude", "gemini", "qwen") and shutil.which("bash"):
         return ["bash", "-c"]
+    if host == "copilot" and shutil.which("bash"):
+        return ["bash", "--norc", "--noprofile", "-c"]
     return ["/bin/sh", "-c"]
 
 
@@ -51,6 +59,14 @@ def host_env(host: str, project: Path, extra: dict[str, str]) -> dict[str, str]:
                    GEMINI_SESSION_ID="5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
     elif host == "cursor":
         env.update(CURSOR_PROJECT_DIR=where, CLAUDE_PROJECT_DIR=where)
+    elif host == "copilot":  # measured, 1.0.102 (its own hook files)
+        env.update(COPILOT_PROJECT_DIR=where, CLAUDE_PROJECT_DIR=where, COPILOT_CLI="1",
+                   COPILOT_HOOK_DIR=str(project / ".github" / "hooks"))
+    elif host == "qwen":  # measured, 0.24.4
+        env.update(QWEN_PROJECT_DIR=where, CLAUDE_PROJECT_DIR=where, GEMINI_PROJECT_DIR=where,
+                   QWEN_CODE_SESSION_ID="5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
+    elif host == "factory":  # measured, 0.225.2
+        env.update(FACTORY_PROJECT_DIR=where, DROID_PROJECT_DIR=where, CLAUDE_PROJECT_DIR=where)
     if host == "gemini":  # Gemini expands $VAR, ${VAR} and ${VAR:-default} in settings strings
         extra = {name: _expand(value, env) for name, value in extra.items()}
     env.update(extra)

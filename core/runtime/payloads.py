@@ -1,45 +1,42 @@
 """The stdin payloads ``hooks check`` feeds a hook: each host's own shape, per event.
 
 The shapes are the ones the pinned hosts sent to a hook in tests/e2e (Claude Code 2.1.197, Codex
-0.169.0, Gemini CLI 0.61.0; tests/e2e/test_check_real.py compares the keys on every run); Cursor's
-come from its documentation. Each event gets ordinary payloads and hostile ones that must still
-pass (a heredoc whose body says ``rm -rf``, the pattern in another field, non-ASCII text); a
-block on one of those is a pitfall.
+0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4, Factory Droid 0.225.2, Cline
+3.0.65; tests/e2e/test_check_real.py compares the keys on every run); Cursor's and Windsurf's come
+from their documentation, Antigravity's from third parties who ran agy. Copilot's own hook files
+get camelCase payloads without an event name; Cline names the event ``hookName`` (``tool_call``)
+and sends each tool parameter as a JSON string. Each event gets ordinary payloads and hostile ones
+that must still pass (a heredoc whose body says ``rm -rf``, the pattern in another field,
+non-ASCII text); a block on one of those is a pitfall.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import NamedTuple
 
-SESSION = "5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f"
-TURN = "01a2064a-cad2-76e0-a9ad-d09e91bd33c5"
-STAMP = "2026-11-23T02:45:06.630Z"
-
-
-class Payload(NamedTuple):
-    name: str  # what the payload is, as the report names it
-    event: str  # the host's event name
-    data: dict
-    should_pass: bool  # a block on it is a false positive
-    tool: str | None = None  # the tool name a matcher sees, None on events without tools
-
-
-# Shell commands and prompts, in neutral form: (name, command, description, should pass).
-SHELL = (
-    ("an ordinary shell command", "git status --short", "Show the working tree status", True),
-    ("a heredoc whose body says rm -rf", "cat > notes.md <<'EOF'\nNever run rm -rf / on a shared host.\nEOF",
-     "Write a note about rm -rf", True),
-    ("rm -rf named in another field", "ls -la", "List files before the rm -rf / cleanup", True),
-    ("non-ASCII text", "echo 'Größe: 5 µm — 日本語 ✓'", "Print a non-ASCII line", True),
-    ("a destructive command", "rm -rf ~/", "Delete the home folder", False),
+from hookweave.core.runtime.payloadbase import (  # noqa: F401 - read as payloads.X
+    MILLIS,
+    PROMPTS,
+    SESSION,
+    SHELL,
+    STAMP,
+    TURN,
+    Payload,
 )
-PROMPTS = (("an ordinary prompt", "Summarise README.md in three lines"),
-           ("a non-ASCII prompt", "Résume le fichier — 日本語 ✓ (rm -rf is only a word here)"))
-SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command", "cursor": "Shell"}
+from hookweave.core.runtime.payloadshapes import CLINE_HOOK_NAMES, OWN_SHAPES  # noqa: F401
+
+SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command", "cursor": "Shell", "copilot": "bash",
+              "qwen": "run_shell_command", "factory": "Execute", "cline": "run_commands", "windsurf": "run_command",
+              "antigravity": "run_command"}
 STOP_EVENTS = {"claude": ("Stop", "SubagentStop"), "codex": ("Stop", "SubagentStop"), "gemini": ("AfterAgent",),
                "cursor": ("stop", "subagentStop")}
+# Where each host's shell payload holds the command (jq paths), for the fixes check suggests.
+COMMAND_FIELD = {"claude": ".tool_input.command", "codex": ".tool_input.command", "gemini": ".tool_input.command",
+                 "cursor": ".tool_input.command (.command on beforeShellExecution)", "copilot": ".toolArgs.command",
+                 "qwen": ".tool_input.command", "factory": ".tool_input.command",
+                 "cline": ".preToolUse.parameters.commands (a JSON string of a list)",
+                 "windsurf": ".tool_info.command_line", "antigravity": ".toolCall.args.CommandLine"}
 
 
 def _common(host: str, event: str, cwd: str, transcript: str) -> dict:
@@ -71,6 +68,8 @@ def _tool_response(host: str, command: str):
 
 def for_event(host: str, event: str, cwd: str, transcript: str) -> list[Payload]:
     """The shipped payloads for one host-native event (a generic one for events not listed here)."""
+    if host in OWN_SHAPES:
+        return OWN_SHAPES[host](event, cwd, transcript)
     base = _common(host, event, cwd, transcript)
     tool = SHELL_TOOL[host]
     if event in ("PreToolUse", "BeforeTool", "preToolUse", "PostToolUse", "AfterTool", "postToolUse"):
@@ -109,6 +108,16 @@ def for_event(host: str, event: str, cwd: str, transcript: str) -> list[Payload]
     return [Payload(f"a {event} event", event, base, True)]
 
 
+def tool_of(data: dict) -> str | None:
+    """The tool name a matcher sees in a payload, whichever host's shape it has."""
+    for found in (data.get("tool_name"), data.get("toolName"), (data.get("preToolUse") or {}).get("toolName")
+                  if isinstance(data.get("preToolUse"), dict) else None,
+                  (data.get("toolCall") or {}).get("name") if isinstance(data.get("toolCall"), dict) else None):
+        if isinstance(found, str):
+            return found
+    return None
+
+
 def load(path: Path, text: str) -> Payload:
     """An author's own payload (``--payload FILE``): a JSON object naming its ``hook_event_name``."""
     from hookweave.core.errors import BadInput
@@ -119,8 +128,10 @@ def load(path: Path, text: str) -> Payload:
     except ValueError as exc:
         raise BadInput(f"{printable(str(path))}: line {getattr(exc, 'lineno', 1)}: not JSON ({str(exc).split(':')[0]}); "
                        "pass the JSON object a host sends on stdin") from None
-    if not isinstance(data, dict) or not isinstance(data.get("hook_event_name"), str):
+    event = data.get("hook_event_name") if isinstance(data, dict) else None
+    if isinstance(data, dict) and event is None and isinstance(data.get("hookName"), str):  # Cline's own name
+        event = {name: native for native, name in CLINE_HOOK_NAMES.items()}.get(data["hookName"])
+    if not isinstance(event, str):
         raise BadInput(f"{printable(str(path))}: hook_event_name: missing; add the host's event name, "
                        'e.g. "hook_event_name": "PreToolUse"')
-    tool = data.get("tool_name") if isinstance(data.get("tool_name"), str) else None
-    return Payload(f"your payload {path.name}", data["hook_event_name"], data, False, tool)
+    return Payload(f"your payload {path.name}", event, data, False, tool_of(data))

@@ -18,6 +18,12 @@ QUERY = {
     "gemini": {"BeforeTool": TOOL, "AfterTool": TOOL, "SessionStart": "source", "SessionEnd": "reason",
                "PreCompress": "trigger", "Notification": "notification_type"},
     "cursor": {"preToolUse": TOOL, "postToolUse": TOOL, "postToolUseFailure": TOOL},
+    "copilot": {"preToolUse": "toolName", "postToolUse": "toolName", "postToolUseFailure": "toolName",
+                "permissionRequest": "toolName"},
+    "qwen": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL,
+             "PermissionDenied": TOOL, "SubagentStart": "agent_type", "SubagentStop": "agent_type"},
+    "factory": {"PreToolUse": TOOL, "PostToolUse": TOOL},
+    "antigravity": {"PreToolUse": "toolCall.name", "PostToolUse": "toolCall.name"},
 }
 GEMINI_TOOL_EVENTS = ("BeforeTool", "AfterTool")
 SIMPLE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
@@ -84,7 +90,9 @@ def matches(host, event, matcher, payload):
     field = QUERY.get(host, {}).get(event)
     if matcher in ("", "*") or field is None or not isinstance(payload, dict):
         return True
-    query = payload.get(field)
+    query = payload
+    for key in field.split("."):  # Antigravity's tool is toolCall.name
+        query = query.get(key) if isinstance(query, dict) else None
     query = query if isinstance(query, str) else ""
     if host == "claude" or host == "cursor":
         simple = SIMPLE | (frozenset(" ,-") if field == TOOL else frozenset())
@@ -101,7 +109,30 @@ def matches(host, event, matcher, payload):
         if event not in GEMINI_TOOL_EVENTS:
             return query == matcher
         return _search(matcher, query, invalid=query == matcher)
+    if host == "copilot":  # anchored: ^(?:matcher)$; an invalid one skips the entry
+        return _search(f"^(?:{matcher})$", query, invalid=False)
+    if host == "qwen":
+        return _qwen_matches(matcher, query)
+    if host == "factory" and matcher == query:
+        return True
     return _search(matcher, query, invalid=False)
+
+
+def _qwen_matches(matcher, query):
+    """Qwen 0.24.4's matchesHookPattern: trimmed; every call on "", "*" or ".*"; an exact name, or
+    a list split on "|" whose entries are names (when it starts with neither "^" nor "("), else an
+    unanchored regex; an invalid one matches nothing. (Qwen also takes a tool's aliases.)"""
+    pattern = matcher.strip()
+    if pattern in ("", "*", ".*") or pattern == query:
+        return True
+    if "|" in pattern and not pattern.startswith(("^", "(")):
+        entries = [e.strip() for e in pattern.split("|") if e.strip()]
+        if any(e in ("*", ".*", query) for e in entries):
+            return True
+        if not entries:
+            return False
+        pattern = "|".join(entries)
+    return _search(pattern, query, invalid=False)
 
 
 def _search(pattern, text, *, invalid):

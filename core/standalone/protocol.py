@@ -3,9 +3,11 @@ and the chain runner share.
 
 Stdlib only and no hookweave imports: the chain runner reads ``PARTS`` (this file last) into one
 namespace, so it loads without the package (``python3 -S``). Facts are from the pinned hosts: Claude Code 2.1.197,
-Codex 0.169.0 and Gemini CLI 0.61.0, read in their shipped code (Claude's binary, Gemini's JS
-bundle, Codex's hooks crate whose messages are in the 0.169.0 binary), the decisive ones run
-on the real agents in tests/e2e. Cursor was never run: every Cursor verdict says "unmeasured".
+Codex 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4, Factory Droid 0.225.2 and
+Cline CLI 3.0.65, read in their shipped code (Claude's and Copilot's binaries, the Gemini, Qwen, Droid
+and Cline JavaScript, Codex's hooks crate whose messages are in the 0.169.0 binary), the decisive
+ones run on the real agents in tests/e2e. Cursor, Windsurf and Antigravity were never run: every
+verdict of theirs says "unmeasured".
 
 ``judge`` answers for one hook run; ``chain_verdict`` combines the verdicts of an event's hooks
 the way the host combines them. Actions: allow, block, ask, error (the agent shows a hook
@@ -16,19 +18,27 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 
 # The files the chain runner reads into one namespace, in this order (``chain.runner_text``).
 PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
-         "protocol_auggie.py", "protocol.py")
+         "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py", "protocol_windsurf.py",
+         "protocol_antigravity.py", "protocol_auggie.py", "protocol.py")
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
+    from hookweave.core.standalone.protocol_antigravity import judge_antigravity
     from hookweave.core.standalone.protocol_auggie import judge_auggie
     from hookweave.core.standalone.protocol_claude import judge_claude
+    from hookweave.core.standalone.protocol_cline import judge_cline
     from hookweave.core.standalone.protocol_codex import judge_codex
+    from hookweave.core.standalone.protocol_copilot import judge_copilot
     from hookweave.core.standalone.protocol_cursor import judge_cursor
+    from hookweave.core.standalone.protocol_factory import judge_factory
     from hookweave.core.standalone.protocol_gemini import judge_gemini
+    from hookweave.core.standalone.protocol_qwen import judge_qwen
+    from hookweave.core.standalone.protocol_windsurf import judge_windsurf
     from hookweave.core.standalone.verdicts import (  # noqa: F401 - read as protocol.X
         ACTIONS,
         BLOCKS,
         CONTEXT,
         HOSTS,
+        UNMEASURED_NOTES,
         VERSIONS,
         ChainVerdict,
         Verdict,
@@ -53,7 +63,8 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
     return _JUDGES[host](event, None if signal else exit_code, out, err, notes)
 
 _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor,
-           "auggie": judge_auggie}
+           "copilot": judge_copilot, "qwen": judge_qwen, "factory": judge_factory, "cline": judge_cline,
+           "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie}
 
 
 def known() -> tuple[str, ...]:
@@ -70,7 +81,8 @@ REPLACING = {"gemini": frozenset({"BeforeModel", "AfterModel"})}  # later hooks'
 def chain_verdict(host: str, event: str, verdicts) -> ChainVerdict:
     """The verdict of an event's hooks together, and which member decided it. Every host runs
     them all and the strongest answer wins (stop, then block, then ask; Claude's deny > ask >
-    allow, Codex's stop over block, Gemini's OR); on Gemini's BeforeModel/AfterModel the last
+    allow, Codex's stop over block, Gemini's and Qwen's OR, Copilot's "any deny wins", Droid's
+    first stop, abort or deny, Cline's first cancel); on Gemini's BeforeModel/AfterModel the last
     hook that answered replaces the earlier ones. First in order wins a tie, as the hosts take
     the first reason."""
     verdicts = list(verdicts)
@@ -85,7 +97,8 @@ def chain_verdict(host: str, event: str, verdicts) -> ChainVerdict:
     best = max(range(len(verdicts)), key=lambda i: (_RANK.get(verdicts[i].action, 0), -i))
     if verdicts[best].action in ("allow", "ignored"):
         return ChainVerdict(Verdict("allow", "", None, ()), None)
-    if verdicts[best].action == "block" and (host == "gemini" or event in ("Stop", "SubagentStop") and host == "codex"):
+    if verdicts[best].action == "block" and (host in ("gemini", "qwen") or event in ("Stop", "SubagentStop")
+                                             and host == "codex"):
         reasons = [v.reason for v in verdicts if v.action == "block" and v.reason]
         joined = Verdict("block", "\n".join(reasons), verdicts[best].output, verdicts[best].notes)
         return ChainVerdict(joined, best)

@@ -13,9 +13,17 @@ from __future__ import annotations
 # when a member answers, and those three would cost it 10 ms (json loads ``re``); what needs them
 # imports them on its own path.
 ACTIONS = ("allow", "block", "ask", "error", "ignored", "stop")
-HOSTS = ("claude", "codex", "gemini", "cursor")
-VERSIONS = {"claude": "2.1.197", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only"}
+HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "cline", "windsurf", "antigravity")
+VERSIONS = {"claude": "2.1.197", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
+            "qwen": "0.24.4", "factory": "0.225.2", "cline": "3.0.65", "windsurf": "docs only",
+            "antigravity": "docs only"}
 UNMEASURED = "unmeasured: Cursor facts come from its documentation, never from a run"
+# The hosts no program of which runs here: every verdict of theirs carries this note.
+UNMEASURED_NOTES = {
+    "cursor": UNMEASURED,
+    "windsurf": "unmeasured: Windsurf facts come from its documentation, never from a run",
+    "antigravity": "unmeasured: Antigravity facts come from third-party write-ups of agy, never from a run",
+}
 
 
 class Verdict(tuple):
@@ -62,17 +70,29 @@ BLOCKS = {
     "gemini": frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel"}),
     "cursor": frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",
                          "beforeSubmitPrompt", "subagentStart", "stop", "subagentStop"}),
+    "copilot": frozenset({"preToolUse", "userPromptSubmitted", "permissionRequest", "agentStop", "subagentStop"}),
+    "qwen": frozenset({"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop",
+                       "PermissionRequest", "PostToolBatch"}),
+    "factory": frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"}),
+    "cline": frozenset({"PreToolUse", "PostToolUse"}),
+    "windsurf": frozenset({"pre_read_code", "pre_write_code", "pre_run_command", "pre_mcp_tool_use",
+                           "pre_user_prompt"}),
+    "antigravity": frozenset({"PreToolUse"}),
 }
 # Events whose plain stdout (exit 0, not JSON) reaches the model as context.
 CONTEXT = {"claude": frozenset({"UserPromptSubmit", "SessionStart", "Setup"}),
-           "codex": frozenset({"UserPromptSubmit", "SessionStart", "SubagentStart"})}
+           "codex": frozenset({"UserPromptSubmit", "SessionStart", "SubagentStart"}),
+           "qwen": frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}),
+           "factory": frozenset({"UserPromptSubmit"})}
 # What a block means where it is not "the action does not happen".
 BLOCK_MEANS = {"Stop": "the agent keeps working with the reason as its next prompt",
                "SubagentStop": "the subagent keeps working with the reason as its next prompt",
                "AfterAgent": "the agent keeps working with the reason as its next prompt",
                "PostToolUse": "the tool already ran; the reason goes to the model",
                "AfterTool": "the tool already ran; its result is replaced by the reason",
-               "stop": "the agent keeps working with the reason as its next prompt"}
+               "stop": "the agent keeps working with the reason as its next prompt",
+               "agentStop": "the agent keeps working with the reason as its next prompt",
+               "post_cascade_response": "the response is already shown; the reason goes nowhere"}
 
 # What JavaScript's String.prototype.trim and Rust's str::trim take off both ends.
 _JS_SPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -169,9 +189,14 @@ def json_depth(value) -> int:
 
 
 def timeout_verdict(host: str, notes: tuple) -> Verdict:
-    shown = {"claude": "hook cancelled (timed out)", "gemini": ""}.get(host, "hook timed out")
+    shown = {"claude": "hook cancelled (timed out)", "gemini": "", "qwen": "Hook timed out",
+             "cline": "hook command timed out"}.get(host, "hook timed out")
     extra = {"gemini": ("Gemini logs a timed-out hook in its debug output only; the call goes ahead",),
-             "cursor": (UNMEASURED,)}.get(host, ("the call goes ahead",))
+             "copilot": ("Copilot lets the call go ahead when a hook times out, a preToolUse hook too (fail-open)",),
+             "factory": ("Droid kills the hook and counts it as exit 1: a warning; the call goes ahead",),
+             "cline": ("Cline kills the hook (SIGKILL) and runs the tool",)}.get(host, ("the call goes ahead",))
+    if host in UNMEASURED_NOTES:
+        extra = (UNMEASURED_NOTES[host],)
     return Verdict("error", shown, None, notes + ("timed out",) + extra)
 
 

@@ -20,7 +20,9 @@ def member_rows(host: Host, h: RecordedHook, entry: Any, chain_status: str) -> l
     """One row per recorded member, as ``<chain id>/<member id>``: ok when the chain holds its words
     unchanged, modified when they differ, missing when the chain (or its member) is gone."""
     handler = host.handler_of(entry) if entry is not None else None
-    read = chain.members_of(handler.get("command")) if handler else None
+    keys = getattr(host, "command_keys", ("command",))  # Copilot's command is under "bash"
+    command = next((handler[k] for k in keys if isinstance(handler.get(k), str)), None) if handler else None
+    read = chain.members_of(command) if handler else None
     now = {m.id: m for m in read[2]} if read else {}
     order = [m.id for m in read[2]] if read else []
     expected = [m for m, _ in h.members if m in now]

@@ -1,7 +1,9 @@
 """Pre-tool-use hook: refuse shell commands that destroy data beyond an easy undo.
 
-Reads the hook payload on stdin; exits 2 with the reason on stderr to block (Claude, Codex,
-Cursor and Gemini all read exit 2 as "block"), 0 to allow.
+Reads the hook payload on stdin, in whichever agent's shape it comes; exits 2 with the reason on
+stderr to block (Claude, Codex, Cursor, Gemini, Qwen, Factory, Windsurf and Antigravity read exit 2
+as "block"; Copilot too, and it also gets its own deny as JSON), 0 to allow. Cline ignores exit
+codes: there the guard prints Cline's cancel, which stops the command and ends the agent's run.
 """
 
 import json
@@ -38,10 +40,43 @@ def without_heredoc_bodies(command: str) -> str:
 
 
 def command_of(payload: dict) -> str:
-    tool_input = payload.get("tool_input") or {}
-    if isinstance(tool_input, dict):
-        return str(tool_input.get("command") or "")
+    """The shell command, wherever the agent puts it: ``tool_input.command`` (Claude, Codex, Gemini,
+    Qwen, Factory, Cursor), ``command`` (Cursor's beforeShellExecution), ``toolArgs.command``
+    (Copilot), ``preToolUse.parameters.commands`` (Cline: a JSON string of a list),
+    ``tool_info.command_line`` (Windsurf), ``toolCall.args.CommandLine`` (Antigravity)."""
+    tool_input = payload.get("tool_input") or payload.get("toolArgs") or {}
+    if isinstance(tool_input, str):  # Copilot documents toolArgs as a JSON string
+        try:
+            tool_input = json.loads(tool_input)
+        except ValueError:
+            tool_input = {}
+    if isinstance(tool_input, dict) and tool_input.get("command"):
+        return str(tool_input["command"])
+    cline = (payload.get("preToolUse") or {}).get("parameters") if isinstance(payload.get("preToolUse"), dict) else None
+    if isinstance(cline, dict) and isinstance(cline.get("commands"), str):
+        try:
+            commands = json.loads(cline["commands"])
+        except ValueError:
+            commands = cline["commands"]
+        return "\n".join(map(str, commands)) if isinstance(commands, list) else str(commands)
+    info = payload.get("tool_info")
+    if isinstance(info, dict) and info.get("command_line"):
+        return str(info["command_line"])
+    call = payload.get("toolCall")
+    if isinstance(call, dict) and isinstance(call.get("args"), dict) and call["args"].get("CommandLine"):
+        return str(call["args"]["CommandLine"])
     return str(payload.get("command") or "")
+
+
+def block(payload: dict, reason: str) -> int:
+    """Block the call the way the agent reads a block (see the module's docstring)."""
+    if "hookName" in payload and "preToolUse" in payload:  # Cline
+        print(json.dumps({"cancel": True, "errorMessage": reason}))
+        return 0
+    if "toolArgs" in payload and "hook_event_name" not in payload:  # Copilot's own hook files
+        print(json.dumps({"permissionDecision": "deny", "permissionDecisionReason": reason}))
+    print(reason, file=sys.stderr)
+    return 2
 
 
 def main() -> int:
@@ -52,8 +87,7 @@ def main() -> int:
     command = without_heredoc_bodies(command_of(payload))
     for pattern, why in DESTRUCTIVE:
         if re.search(pattern, command):
-            print(f"Blocked by example-guard: {why}. Run it yourself if you mean it.", file=sys.stderr)
-            return 2
+            return block(payload, f"Blocked by example-guard: {why}. Run it yourself if you mean it.")
     return 0
 
 

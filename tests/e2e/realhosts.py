@@ -74,6 +74,13 @@ def overlap(a: dict, b: dict) -> bool:
 def tool_results(mock, host: str) -> dict[str, str]:
     """What the model was told about each shell call of the mock's first reply, by ``mode-<name>``."""
     last = mock.requests[-1]["body"]
+    if host in CHAT:  # Chat Completions: the request holding the most tool results (Droid also posts logs)
+        calls = {f"call_e2e{i}": c for i, c in enumerate(mock.commands)}
+        bodies = [r["body"] for r in mock.requests if isinstance(r["body"].get("messages"), list)]
+        best = max(bodies, key=lambda b: sum(m.get("role") == "tool" for m in b["messages"]), default={"messages": []})
+        return {calls[m["tool_call_id"]].split("mode-")[1]: m["content"] if isinstance(m["content"], str)
+                else " ".join(x.get("text", "") for x in m["content"]) for m in best["messages"]
+                if m.get("role") == "tool" and m.get("tool_call_id") in calls}
     if host == "claude":
         calls = {f"toolu_e2e{i}": c for i, c in enumerate(mock.commands)}
         results = [b for m in last.get("messages", []) if isinstance(m.get("content"), list) for b in m["content"]
@@ -86,6 +93,15 @@ def tool_results(mock, host: str) -> dict[str, str]:
                 if isinstance(i, dict) and i.get("type") == "function_call_output"}
     parts = [p["functionResponse"] for c in last.get("contents", []) for p in c.get("parts") or [] if "functionResponse" in p]
     return {mock.commands[int(p["id"].rsplit("_", 1)[1])].split("mode-")[1]: json.dumps(p["response"]) for p in parts}
+
+
+CHAT = ("copilot", "qwen", "factory", "cline")  # the hosts run on the mock's Chat Completions
+
+
+def model_text(mock) -> str:
+    """Everything the agent sent the model (Droid also posts its logs to the mock: those are left out)."""
+    return json.dumps([r["body"] for r in mock.requests
+                       if any(k in r["body"] for k in ("messages", "input", "contents", "system"))])
 
 
 def run_agent(argv: list[str], cwd: Path, env: dict[str, str], returncode: int = 0) -> subprocess.CompletedProcess:

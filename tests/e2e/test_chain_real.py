@@ -1,5 +1,5 @@
-"""Chained events on the real agents (issue 11): one run per host shows the members run strictly one
-after another in declared order for each tool call, the second member's block stops the call and
+"""Chained events on the real agents (issue 11; Copilot, Qwen and Factory in issue 21): one run per
+host shows the members run strictly one after another in declared order for each tool call, the second member's block stops the call and
 the third never starts, two members' additionalContext both reach the model, and after uninstall
 nothing of the chain fires while the operator's hook still does.
 
@@ -132,3 +132,35 @@ def test_gemini_runs_the_same_chain(run, mock, home, project, tmp_path, monkeypa
     check_chain(calls(log))
     told = tool_results(mock, "gemini")
     assert "stopped by gate" in told["stop"] and "mode-pass" in told["pass"]
+
+
+@pytest.mark.parametrize("host", ["copilot", "qwen", "factory"])
+def test_the_newer_agents_run_the_chain_in_order_and_stop_at_the_first_block(run, mock, home, project, tmp_path,
+                                                                                host) -> None:
+    """Installed by hookweave, run by the agent: each call runs guard, gate, session one after
+    another; for the call the gate blocks (exit 2) the command does not run, the model is told the
+    agent's refusal and the session check never starts. On Copilot both members' top-level
+    additionalContext reach the model (Qwen and Droid give PreToolUse context to no one, measured, so
+    their members stay quiet). After uninstall nothing of the chain fires."""
+    from newhosts import agent
+
+    log = tmp_path / "chain.log"
+    install = run("install", chain_bundle(tmp_path / "b", log, context=host == "copilot"), "--host", host)
+    assert install.exit_code == 0, install.output
+    ask = agent(host, mock, home, project, {})  # Copilot: the project folder trusted
+    assert run("verify", "--host", host).exit_code == 0
+    mock.commands = ["echo mode-pass", "echo mode-stop"]
+    ask("run the echo")
+    check_chain(calls(log))
+    told = tool_results(mock, host)
+    refused = {"copilot": "Denied by preToolUse hook: hook exited with code 2", "qwen": "stopped by gate",
+               "factory": "Error: stopped by gate"}[host]
+    assert told["stop"].strip() == refused, told
+    assert "mode-pass" in told["pass"]
+    if host == "copilot":
+        model = seen_by_model(mock)
+        assert "context-from-guard" in model and "context-from-session" in model
+    assert run("uninstall", "chained", "--host", host).exit_code == 0
+    mock.requests.clear()
+    ask("run the echo")
+    assert calls(log) == []
