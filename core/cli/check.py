@@ -31,14 +31,16 @@ def check(
     from hookweave.core.cli import checkreport
     from hookweave.core.files import fileio
     from hookweave.core.runtime import checking, checktargets, payloads
-    from hookweave.core.standalone.protocol import HOSTS as JUDGED
+    from hookweave.core.standalone.protocol import known
+
+    JUDGED = known()
 
     registry = _registry()
     hosts = registry.resolve(host or ["all"])
-    unjudged = [h.name for h in hosts if h.name not in JUDGED]
+    unjudged = [h.name for h in hosts if h.answer_protocol() not in JUDGED]
     if unjudged and host and "all" not in host:
         raise BadInput(f"check: {', '.join(unjudged)}: {UNJUDGED}; check on {', '.join(JUDGED)}")
-    hosts = [h for h in hosts if h.name in JUDGED]
+    hosts = [h for h in hosts if h.answer_protocol() in JUDGED]
     folder = paths.project_dir(project)
     if not folder.is_dir():
         raise BadInput(f"--project {paths.printable(str(folder))}: no such folder; pass the project folder")

@@ -247,6 +247,11 @@ class Host(ABC):
                                "the hook would run on every tool")
         return "|".join(natives) if natives else None
 
+    def answer_protocol(self) -> str:
+        """Whose answer protocol ``hooks check`` and chains judge this host's hooks by: a described host
+        names one (``protocol``); a built-in host's is its own name."""
+        return self.protocol or self.name
+
     def native_timeout(self, seconds: int | None) -> int | None:
         """A hook's timeout (seconds in the manifest) as the file counts it (``timeout_unit``)."""
         return seconds * 1000 if seconds is not None and self.timeout_unit == "ms" else seconds

@@ -26,14 +26,15 @@ PREFIX = "chain-"
 # Seconds, each host's own default for a hook without a timeout: Copilot's documented 30, Qwen's and
 # Droid's 60 (their code); Windsurf and Antigravity document none, so 60 as for Cursor.
 DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60, "copilot": 30, "qwen": 60, "factory": 60,
-                   "windsurf": 60, "antigravity": 60}
+                   "windsurf": 60, "antigravity": 60, "auggie": 60}
 SIMPLE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
 # The events whose registration can carry a matcher (the runner's QUERY tests the same fields).
 TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
                "codex": {"PreToolUse", "PostToolUse", "PermissionRequest"}, "gemini": {"BeforeTool", "AfterTool"},
                "copilot": {"preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"},
                "qwen": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
-               "factory": {"PreToolUse", "PostToolUse"}, "antigravity": {"PreToolUse", "PostToolUse"}}
+               "factory": {"PreToolUse", "PostToolUse"}, "antigravity": {"PreToolUse", "PostToolUse"},
+               "auggie": {"PreToolUse", "PostToolUse"}}
 # Hosts whose own hook file already is a chain: their hooks of an event stay separate entries there.
 DISPATCHED = {"cline": "Cline runs hookweave's dispatcher file per event, which runs the event's hooks one after "
                        "another in declared order and ends at the first cancel (hosts/cline.py)"}
@@ -193,7 +194,7 @@ def member(host: Host, hook: HookForHost, bundle: Bundle) -> Member:
     if not alone.endswith(tag):
         raise RuntimeError(f"internal error: {host.name} renders {hook.id} without its marker")
     command = alone[: -len(tag) - 1]  # and the space or newline before it
-    timeout = hook.timeout if hook.timeout is not None else DEFAULT_TIMEOUT.get(host.name, 60)
+    timeout = hook.timeout if hook.timeout is not None else DEFAULT_TIMEOUT.get(host.answer_protocol(), 60)
     return Member(hook.id, str(timeout), host.native_matcher(hook.matcher) or "", command)
 
 
@@ -203,11 +204,11 @@ def registration_hook(host: Host, event: str, members: list[Member], hooks: list
     express it (else the chain starts for every call and the runner applies each matcher)."""
     from hookweave.core.model.bundle import HookForHost
 
-    words = ["python3", "-S", runner, _quote(host.name), _quote(event)]
+    words = ["python3", "-S", runner, _quote(host.answer_protocol()), _quote(event)]
     for m in members:
         words += [_quote(m.id), _quote(m.timeout), _quote(m.matcher) if m.matcher else "''", _quote(m.command)]
     total = sum(int(m.timeout) for m in members) + 1
-    matcher = union_matcher(host.name, event, [m.matcher for m in members])
+    matcher = union_matcher(host.answer_protocol(), event, [m.matcher for m in members])
     return HookForHost(chain_id(event), hooks[0].event, " ".join(words), matcher, total, hooks[0].position)
 
 
@@ -227,9 +228,11 @@ def check_ids(bundle: Bundle, events: list[str], host: Host | None = None) -> No
     """Refuse a chain the runner could not run: an id taken by the chain's registration, or a host
     whose way of reading a hook's answer is not in the protocol table (the runner must know it to
     tell a block from an allow: a plugin host)."""
-    from hookweave.core.standalone.protocol import HOSTS as JUDGED
+    from hookweave.core.standalone.protocol import known
 
-    if events and host is not None and host.name not in JUDGED:
+    JUDGED = known()
+
+    if events and host is not None and host.answer_protocol() not in JUDGED:
         chained = [h for h in JUDGED if h not in DISPATCHED]
         raise BadInput(f"{bundle.manifest}: order = \"chain\": {host.title} is a plugin host, and what it does with a "
                        f"hook's answer is not in hookweave's protocol table (core/standalone/protocol.py), so the "

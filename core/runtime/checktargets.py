@@ -46,7 +46,7 @@ def _seconds(host: Host, handler: dict) -> float | None:
     value = handler.get("timeoutSec", handler.get("timeout")) if host.name == "copilot" else handler.get("timeout")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         return None
-    if host.name == "gemini" or (host.name == "qwen" and value >= 1000):  # milliseconds (Qwen: from 1000 on)
+    if host.name == "gemini" or host.timeout_unit == "ms" or (host.name == "qwen" and value >= 1000):  # milliseconds (Qwen: from 1000 on)
         return value / 1000
     return float(value)
 
@@ -61,7 +61,7 @@ def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
     for reg in regs:
         handler, matcher = _parts(host, reg.entry)
         extra = {**env, **(handler.get("env") if isinstance(handler.get("env"), dict) else {})}
-        out.append(Target(f"{bundle.name}/{reg.id}", host.name, host.title, reg.event, matcher,
+        out.append(Target(f"{bundle.name}/{reg.id}", host.answer_protocol(), host.title, reg.event, matcher,
                           _command(host, handler), _seconds(host, handler),
                           {k: str(v) for k, v in extra.items()}, bundle.directory))
     return out, [_skipped(bundle, n) for n in notes]
@@ -93,7 +93,7 @@ def installed(host: Host, project: Path, scope: str | None) -> list[Target]:
                     continue
                 handler, matcher = _parts(host, entry)
                 extra = {**env, **(handler.get("env") if isinstance(handler.get("env"), dict) else {})}
-                out.append(Target(f"{owner[0]}/{owner[1]} ({name})", host.name, host.title, event, matcher,
+                out.append(Target(f"{owner[0]}/{owner[1]} ({name})", host.answer_protocol(), host.title, event, matcher,
                                   _command(host, handler), _seconds(host, handler),
                                   {k: str(v) for k, v in extra.items()}, None))
     return out
@@ -105,5 +105,5 @@ def hand_written(host: Host, command: str, event: str, matcher: str | None) -> T
     if native is None:
         known = sorted(e for e in host.events if host.events[e]) + sorted(host.native_events)
         raise BadInput(f"--event {event}: {host.title} has no such event; use one of {', '.join(known)}")
-    return Target("hand-written", host.name, host.title, native, host.native_matcher(matcher) if matcher else None,
+    return Target("hand-written", host.answer_protocol(), host.title, native, host.native_matcher(matcher) if matcher else None,
                   command, None, {}, None)

@@ -41,7 +41,7 @@ def shell_for(host: str) -> list[str]:
     shell, so ``sh``."""
     if host == "codex":
         return [os.environ.get("SHELL") or "/bin/sh", "-lc"]
-    if host in ("claude", "gemini", "qwen") and shutil.which("bash"):
+    if host in ("claude", "gemini", "qwen", "auggie") and shutil.which("bash"):
         return ["bash", "-c"]
     if host == "copilot" and shutil.which("bash"):
         return ["bash", "--norc", "--noprofile", "-c"]
@@ -65,6 +65,8 @@ def host_env(host: str, project: Path, extra: dict[str, str]) -> dict[str, str]:
     elif host == "qwen":  # measured, 0.24.4
         env.update(QWEN_PROJECT_DIR=where, CLAUDE_PROJECT_DIR=where, GEMINI_PROJECT_DIR=where,
                    QWEN_CODE_SESSION_ID="5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
+    elif host == "auggie":  # measured, 0.36.0
+        env.update(AUGMENT_PROJECT_DIR=where, AUGMENT_CONVERSATION_ID="5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
     elif host == "factory":  # measured, 0.225.2
         env.update(FACTORY_PROJECT_DIR=where, DROID_PROJECT_DIR=where, CLAUDE_PROJECT_DIR=where)
     if host == "gemini":  # Gemini expands $VAR, ${VAR} and ${VAR:-default} in settings strings

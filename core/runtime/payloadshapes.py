@@ -161,5 +161,25 @@ def _antigravity(event: str, cwd: str, transcript: str) -> list[Payload]:
     return [Payload(f"a {event} event", event, base, True)]
 
 
-OWN_SHAPES = {"copilot": _copilot, "qwen": _qwen, "factory": _factory, "cline": _cline, "windsurf": _windsurf,
+def _auggie(event: str, cwd: str, transcript: str) -> list[Payload]:
+    """Auggie CLI 0.36.0 (measured, docs/HOST-FACTS.md): snake_case, ``conversation_id`` and
+    ``workspace_roots`` (no ``session_id`` nor ``cwd``); its shell tool ``launch-process``;
+    ``tool_output`` is the string ``"[undefined]"`` before the tool runs."""
+    base = {"hook_event_name": event, "conversation_id": SESSION, "workspace_roots": [cwd]}
+    if event in ("PreToolUse", "PostToolUse"):
+        def make(_i, command, description):
+            data = {**base, "tool_name": "launch-process",
+                    "tool_input": {"command": command, "wait": True, "max_wait_seconds": 10, "cwd": cwd},
+                    "tool_output": "[undefined]" if event == "PreToolUse" else "<return-code>\n0\n</return-code>",
+                    "tool_error": None, "is_mcp_tool": False}
+            return data, "launch-process"
+        return shell_payloads(event, event == "PostToolUse", make)
+    if event == "PromptSubmit":
+        return [Payload(n, event, {**base, "user_prompt": text}, True) for n, text in PROMPTS]
+    if event == "Stop":
+        return [Payload("the agent ending its turn", event, {**base, "agent_stop_cause": "end_turn"}, False)]
+    return [Payload(f"a {event} event", event, base, True)]
+
+
+OWN_SHAPES = {"auggie": _auggie, "copilot": _copilot, "qwen": _qwen, "factory": _factory, "cline": _cline, "windsurf": _windsurf,
               "antigravity": _antigravity}

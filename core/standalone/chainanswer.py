@@ -18,6 +18,7 @@ QUERY = {
     "gemini": {"BeforeTool": TOOL, "AfterTool": TOOL, "SessionStart": "source", "SessionEnd": "reason",
                "PreCompress": "trigger", "Notification": "notification_type"},
     "cursor": {"preToolUse": TOOL, "postToolUse": TOOL, "postToolUseFailure": TOOL},
+    "auggie": {"PreToolUse": TOOL, "PostToolUse": TOOL},  # unanchored regexes on Auggie's tool names
     "copilot": {"preToolUse": "toolName", "postToolUse": "toolName", "postToolUseFailure": "toolName",
                 "permissionRequest": "toolName"},
     "qwen": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL,
