@@ -101,3 +101,9 @@ class HostContract:
         assert verify.exit_code == 1 and "modified" in verify.stdout and "wrap-up" in verify.stdout
         assert hookweave_run("uninstall", NAME, "--host", host.name).exit_code == 1
         assert path.read_text(encoding="utf-8") == edited
+
+    def test_check_answers_for_every_hook(self, hookweave_run, host, flags) -> None:
+        """``hooks check`` fires each hook with the agent's own payloads and judges the answer by the
+        agent's protocol: it runs (exit 0, or 1 for a problem), never "unsupported"."""
+        done = hookweave_run("check", BUNDLE, "--host", host.name, "--json")
+        assert done.exit_code in (0, 1), done.output
