@@ -207,9 +207,11 @@ def run_case(run, host, universe: set[str], project: Path, hooks: list[dict], ch
             if (matcher[1] if isinstance(matcher, tuple) else matcher) != asked:
                 failures.append(f"native changed: {where}: {h['id']}'s {asked!r} written as {matcher!r}")
             continue
-        if isinstance(host, WindsurfHost):
+        if isinstance(host, WindsurfHost):  # the event names the tool; a chain member may repeat it
             stem = event.split("_", 1)[1]
-            takes = {stem} & universe if matcher is None else {"matcher!"}
+            registration, own = matcher if isinstance(matcher, tuple) else (matcher, None)
+            fits = registration is None and (not own or stem in can_match(own, universe))
+            takes = {stem} & universe if fits else {"matcher!"}
         elif isinstance(matcher, tuple):  # a chain member: the registration's matcher and its own
             takes = can_match(matcher[0], universe) & can_match(matcher[1], universe)
         else:

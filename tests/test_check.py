@@ -412,7 +412,7 @@ def test_a_claude_style_deny_on_each_newer_host(run, tmp_path) -> None:
     result = run("check", str(folder), *hosts)
     assert result.exit_code == 1
     ignored = "ignores the output exit 0    0.12s/{}: {{\"hookSpecificOutput\": {{\"hookEventName\": \"PreToolUse\", ..."
-    expected = f"""skipped: antigravity: skipped: Antigravity CLI has no user_prompt_submit event
+    expected = f"""skipped: antigravity: styles/prompt-note: Antigravity CLI has no user_prompt_submit event
 styles/claude-deny  Copilot CLI preToolUse [bash]
   an ordinary shell command            allows             exit 0    0.12s/30s
   a heredoc whose body says rm -rf     allows             exit 0    0.12s/30s

@@ -31,7 +31,7 @@ def check(
     from hookweave.core.cli import checkreport
     from hookweave.core.files import fileio
     from hookweave.core.runtime import checking, checktargets, payloads
-    from hookweave.core.standalone.protocol import known
+    from hookweave.core.standalone.protocol import HOSTS, known
 
     JUDGED = known()
 
@@ -39,7 +39,7 @@ def check(
     hosts = registry.resolve(host or ["all"])
     unjudged = [h.name for h in hosts if h.answer_protocol() not in JUDGED]
     if unjudged and host and "all" not in host:
-        raise BadInput(f"check: {', '.join(unjudged)}: {UNJUDGED}; check on {', '.join(JUDGED)}")
+        raise BadInput(f"check: {', '.join(unjudged)}: {UNJUDGED}; check on {', '.join(HOSTS)}")
     hosts = [h for h in hosts if h.answer_protocol() in JUDGED]
     folder = paths.project_dir(project)
     if not folder.is_dir():

@@ -56,9 +56,8 @@ class Host(ABC):
       host runs only hooks the operator trusted, install asks (or takes ``--trust``);
       ``also_reads`` [()]: other hosts' files this agent runs too (``contract.reads.Reads`` rows).
 
-    Optional methods below each say what they are for; the defaults suit a JSON file of one scope
-    with no trust state. ``__init_subclass__`` fills the derived defaults, so a subclass that sets
-    ``events`` need not repeat them as ``native_events``.
+    Later facts (``timeout_unit``, ``restart``, ``runs``, ``owns_file``, ``owns_key``, ``protocol``)
+    are commented where declared. Optional methods each say what they are for.
     """
 
     name: ClassVar[str] = ""

@@ -228,12 +228,12 @@ def check_ids(bundle: Bundle, events: list[str], host: Host | None = None) -> No
     """Refuse a chain the runner could not run: an id taken by the chain's registration, or a host
     whose way of reading a hook's answer is not in the protocol table (the runner must know it to
     tell a block from an allow: a plugin host)."""
-    from hookweave.core.standalone.protocol import known
+    from hookweave.core.standalone.protocol import HOSTS, known
 
     JUDGED = known()
 
     if events and host is not None and host.answer_protocol() not in JUDGED:
-        chained = [h for h in JUDGED if h not in DISPATCHED]
+        chained = [h for h in HOSTS if h not in DISPATCHED]  # the built-in hosts, as the message names hosts
         raise BadInput(f"{bundle.manifest}: order = \"chain\": {host.title} is a plugin host, and what it does with a "
                        f"hook's answer is not in hookweave's protocol table (core/standalone/protocol.py), so the "
                        f"chain runner could not tell a block from an allow; chains run on {', '.join(chained)}; "

@@ -8,7 +8,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hookweave.core.runtime.payloadbase import MILLIS, PROMPTS, SESSION, STAMP, TURN, Payload, shell_payloads
+from hookweave.core.runtime.payloadbase import (
+    MILLIS,
+    PROMPTS,
+    SESSION,
+    STAMP,
+    TURN,
+    Payload,
+    shell_payloads,
+)
 
 
 def _copilot(event: str, cwd: str, transcript: str) -> list[Payload]:
