@@ -15,6 +15,13 @@ back byte for byte, a reinstall that writes nothing, an edit that is reported an
 host's paths name at the test's folder.
 """
 
-from hookweave.testing.contract import HostContract
-
 __all__ = ["HostContract"]
+
+
+def __getattr__(name: str):
+    """``HostContract`` loads with pytest, which a plain install of hookweave does not bring."""
+    if name == "HostContract":
+        from hookweave.testing.contract import HostContract
+
+        return HostContract
+    raise AttributeError(f"module 'hookweave.testing' has no attribute {name!r}")
