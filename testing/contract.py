@@ -6,19 +6,18 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
+from hookweave.core.contract.description import VARIABLE
 from hookweave.core.contract.registry import registry
 from hookweave.core.model.render import marker_in
 from hookweave.testing.files import variants
 
 BUNDLE = Path(__file__).parent / "bundle"
 NAME = "contract"
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-")
 
 
 class HostContract:
@@ -34,7 +33,7 @@ class HostContract:
         found = registry().get(host_name)
         described = getattr(found, "description", None)
         for template in getattr(described, "files", {}).values():  # a described host's own variables
-            for variable in _VARIABLE.findall(template):
+            for variable, _ in VARIABLE.findall(template):
                 monkeypatch.setenv(variable, str(tmp_path / "env" / variable.lower()))
         return found
 

@@ -4,17 +4,15 @@ command reads, so a described agent installs, verifies, uninstalls and adopts li
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.contract.description import Description
+from hookweave.core.contract.description import VARIABLE, Description
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost, TopLevelEvents
 from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
 
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")
 _EXECUTION = {
     "parallel": "{title} starts all of an event's matching hooks at once, so file order is not execution order",
     "file": "{title} runs an event's hooks one after another, in file order",
@@ -26,7 +24,7 @@ _EXECUTION = {
 def expand(template: str, project: Path) -> Path:
     """A path template of a description as a path: ``${VAR:-default}`` from the environment, ``~``
     the home folder (``HOME``, as the agents read it), ``{project}`` the project folder."""
-    text = _VARIABLE.sub(lambda m: os.environ.get(m.group(1)) or m.group(2), template)
+    text = VARIABLE.sub(lambda m: os.environ.get(m.group(1)) or m.group(2), template)
     if text == "~" or text.startswith("~/"):
         text = str(paths.home()) + text[1:]
     return Path(text.replace("{project}", str(project)))

@@ -90,18 +90,18 @@ def check(description: object, known_events: set[str], known_tools: set[str],
     return None
 
 
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")
+VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")  # ${NAME:-default} in a path template
 
 
 def template_problem(template: object) -> str | None:
     if not isinstance(template, str) or not template:
         return "a path template must be a non-empty string"
-    rest = _VARIABLE.sub("", template)
+    rest = VARIABLE.sub("", template)
     if "$" in rest:
         return f"{template!r}: write an environment variable as ${{NAME:-default}}"
     if "{" in rest.replace("{project}", "") or "}" in rest.replace("{project}", ""):
         return f"{template!r}: the only placeholder is {{project}}"
-    start = _VARIABLE.sub(lambda m: m.group(2), template)
+    start = VARIABLE.sub(lambda m: m.group(2), template)
     if not (start.startswith(("/", "~/", "{project}/")) or start in ("~", "{project}")):
         return f"{template!r}: start with /, ~/ or {{project}}/"
     return None
