@@ -19,12 +19,12 @@ the run order is undocumented, so a ``first`` hook is first among hookweave's, n
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
 from hookweave.core.contract.host import Host
-from hookweave.core.contract.shapes import NestedGroupsHost
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 from hookweave.core.model import names
@@ -44,27 +44,25 @@ def _user_dir() -> Path:
     return paths.home() / ".gemini"
 
 
-class AntigravityHost(NestedGroupsHost):
-    name = "antigravity"
-    owns_key = True  # the "hookweave" named hook; the operator's named hooks are other keys
-    title = "Antigravity CLI"
-    scopes = ("user", "project")
-    verify_scopes = ("user", "project")
-    events = names.column("antigravity", names.EVENTS)
-    tools = names.column("antigravity", names.TOOLS)
-    native_events = frozenset(GROUPED + ("PreInvocation", "PostInvocation", "Stop", "SessionStart"))
-    hooks_key = KEY
-    execution = (
-        "Antigravity runs the lists inside one named hook in file order; the order of named hooks is not "
-        "documented, so hookweave keeps all its hooks in one"
-    )
+ANTIGRAVITY = Description(
+    name="antigravity",
+    title="Antigravity CLI",
+    files={"user": "~/.gemini/antigravity-cli/hooks.json", "project": "{project}/.agents/hooks.json"},
+    hooks_key=KEY,
+    events=names.column("antigravity", names.EVENTS),
+    tools=names.column("antigravity", names.TOOLS),
+    native_events=GROUPED + ("PreInvocation", "PostInvocation", "Stop", "SessionStart"),
+    programs=("agy",),
+    dedup="none",
+    order="file",
+    execution="Antigravity runs the lists inside one named hook in file order; the order of named hooks is not "
+              "documented, so hookweave keeps all its hooks in one",
+    source="gemini-cli docs/resources/migrating-to-antigravity-cli.md (documentation only)",
+)
 
-    def settings_path(self, scope: str, project: Path) -> Path:
-        if scope == "user":
-            return _user_dir() / "antigravity-cli" / "hooks.json"
-        if scope == "project":
-            return project / ".agents" / "hooks.json"
-        raise ValueError(scope)
+
+class AntigravityHost(host_class(ANTIGRAVITY)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    owns_key = True  # the "hookweave" named hook; the operator's named hooks are other keys
 
     def context_paths(self, project: Path) -> dict[str, Path]:
         """Other hooks.json files agy is reported to load [3P]: the shared ``~/.gemini/config`` one
@@ -72,9 +70,6 @@ class AntigravityHost(NestedGroupsHost):
         found = {"shared": _user_dir() / "config" / "hooks.json"}
         found.update({root: project / root / "hooks.json" for root in OTHER_ROOTS})
         return found
-
-    def detect(self) -> bool:
-        return (_user_dir() / "antigravity-cli").is_dir() or shutil.which("agy") is not None
 
     def parse(self, text: str, path: str) -> Any:
         doc = super().parse(text, path)

@@ -12,46 +12,48 @@ import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.contract.shapes import NestedGroupsHost
-from hookweave.core.files import paths
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json is looked for
 
-
-def _managed_dir() -> Path:
-    default = paths.by_platform("/etc/claude-code", "/Library/Application Support/ClaudeCode", "C:/Program Files/ClaudeCode")
-    return paths.from_env(MANAGED_DIR_ENV, default)
-
-
-class ClaudeCodeHost(NestedGroupsHost):
-    name = "claude"
-    title = "Claude Code"
-    scopes = ("user", "project", "local")
-    verify_scopes = ("user", "project", "local", "managed")  # Claude's precedence, lowest first
-    events = names.column("claude", names.EVENTS)
-    tools = names.column("claude", names.TOOLS)
-    native_events = frozenset(
+CLAUDE = Description(
+    name="claude",
+    title="Claude Code",
+    files={  # Claude's precedence, lowest first
+        "user": "${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json",
+        "project": "{project}/.claude/settings.json",
+        "local": "{project}/.claude/settings.local.json",
+        "managed": {"linux": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-/etc/claude-code}/managed-settings.json",
+                    "macos": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-/Library/Application Support/ClaudeCode}"
+                             "/managed-settings.json",
+                    "windows": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-C:/Program Files/ClaudeCode}/managed-settings.json"},
+    },
+    read_only=("managed",),
+    events=names.column("claude", names.EVENTS),
+    tools=names.column("claude", names.TOOLS),
+    native_events=tuple(
         "PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification UserPromptSubmit "
         "UserPromptExpansion SessionStart SessionEnd Stop StopFailure SubagentStart SubagentStop "
         "PreCompact PostCompact PermissionRequest PermissionDenied Setup TeammateIdle TaskCreated "
         "TaskCompleted Elicitation ElicitationResult ConfigChange WorktreeCreate WorktreeRemove "
         "InstructionsLoaded CwdChanged FileChanged MessageDisplay".split()
-    )
-    env_key = "env"
-    comments = False
-    comment_fix = "Claude ignores the whole file when it has a comment: remove it"
-    project_ref = '"$CLAUDE_PROJECT_DIR"'
-    project_root_ref = '"$CLAUDE_PROJECT_DIR"'
-    dedup_across_scopes = True  # keyed by type, shell, command, args and if: run_key
-    dedup_keeps = "last"  # a Map: the first copy's place, the last copy's handler (tests/e2e: its timeout)
-    order = "parallel"  # measured on 2.1.197: the hooks of one event overlap, whatever the file order
-    execution = (
-        "Claude starts all of an event's matching hooks at once and does not wait for one before "
-        "the next, so file order is not execution order"
-    )
+    ),
+    env_key="env",
+    comment_fix="Claude ignores the whole file when it has a comment: remove it",
+    project_variable="CLAUDE_PROJECT_DIR",
+    programs=("claude",),
+    dedup="last",  # keyed by type, shell, command, args and if (run_key): a Map, the last copy's handler (tests/e2e: its timeout)
+    order="parallel",  # measured on 2.1.197: the hooks of one event overlap, whatever the file order
+    execution="Claude starts all of an event's matching hooks at once and does not wait for one before "
+              "the next, so file order is not execution order",
+    source="shared/HOSTS.md section 2; Claude Code 2.1.197, measured (tests/e2e)",
+)
 
+
+class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
     def run_key(self, event: str, entry: Any) -> tuple | None:
         """Claude 2.1.197 collects an event's matching handlers from every scope and keeps one per
         ``shell + command + JSON(args) + if`` (a ``Map``; settings hooks have no plugin or skill
@@ -69,26 +71,11 @@ class ClaudeCodeHost(NestedGroupsHost):
         condition = "" if handler.get("if") is None else handler.get("if")
         return (event, "command", _hashable(shell), handler.get("command"), args, _hashable(condition))
 
-    def settings_path(self, scope: str, project: Path) -> Path:
-        if scope == "user":
-            return paths.from_env("CLAUDE_CONFIG_DIR", paths.home() / ".claude") / "settings.json"
-        if scope == "project":
-            return project / ".claude" / "settings.json"
-        if scope == "local":
-            return project / ".claude" / "settings.local.json"
-        if scope == "managed":
-            return _managed_dir() / "managed-settings.json"
-        raise ValueError(scope)
-
     def extra_paths(self, scope: str) -> list[Path]:
-        folder = _managed_dir() / "managed-settings.d"
+        folder = self.settings_path("managed", Path("/")).with_name("managed-settings.d")
         if scope != "managed" or not folder.is_dir():
             return []
         return sorted(p for p in folder.glob("*.json") if not p.name.startswith("."))
-
-    def detect(self) -> bool:
-        user_dir = self.settings_path("user", Path.cwd()).parent
-        return user_dir.is_dir() or shutil.which("claude") is not None
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         return claude_gates(docs, os.environ)

@@ -25,11 +25,11 @@ they end in ``.md``, ``.markdown`` or ``.txt``.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.contract.shapes import FlatHost
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
 from hookweave.core.errors import BadInput, Refused
 from hookweave.core.files import paths
 from hookweave.core.model import names
@@ -45,27 +45,27 @@ def _user_dir() -> Path:
     return paths.from_env("CLINE_DIR", paths.home() / ".cline")
 
 
-class ClineHost(FlatHost):
-    name = "cline"
+CLINE = Description(
+    name="cline",
+    title="Cline",
+    files={"user": f"${{CLINE_DIR:-~/.cline}}/{DATA_FILE}", "project": f"{{project}}/.cline/{DATA_FILE}"},
+    shape="flat",
+    events=names.column("cline", names.EVENTS),
+    tools=names.column("cline", names.TOOLS),
+    native_events=NATIVE_EVENTS,
+    programs=("cline",),
+    dedup="none",  # every file runs; two scopes' dispatchers both run (no de-duplication)
+    order="file",
+    execution="Cline runs one file per event name in each hooks folder, sorted by path; hookweave's "
+              "file runs the event's hooks one after another, in declared order, the first cancel ending it",
+    source="Cline 3.0.65's code (node_modules/@cline/core), measured (tests/e2e/test_cline_real.py)",
+)
+
+
+class ClineHost(host_class(CLINE)):  # type: ignore[misc]  # built like a plugin's host, plus its dispatchers
     owns_file = True  # hookweave's own file; the operator's hooks are in other files it never edits
-    title = "Cline"
-    scopes = ("user", "project")
-    verify_scopes = ("user", "project")
-    events = names.column("cline", names.EVENTS)
-    tools = names.column("cline", names.TOOLS)
-    native_events = frozenset(NATIVE_EVENTS)
-    execution = ("Cline runs one file per event name in each hooks folder, sorted by path; hookweave's "
-                 "file runs the event's hooks one after another, in declared order, the first cancel ending it")
     companion_action = "the event's hook file (hookweave's own)"
     companion_scope = None
-    dedup_known = True  # every file runs; two scopes' dispatchers both run (no de-duplication)
-
-    def settings_path(self, scope: str, project: Path) -> Path:
-        if scope == "user":
-            return _user_dir() / DATA_FILE
-        if scope == "project":
-            return project / ".cline" / DATA_FILE
-        raise ValueError(scope)
 
     def hooks_dir(self, settings: Path) -> Path:
         """The folder of the dispatchers that go with the data file ``settings``."""
@@ -80,9 +80,6 @@ class ClineHost(FlatHost):
     def context_paths(self, project: Path) -> dict[str, Path]:
         return {f"{scope}:{event}": path for scope in self.verify_scopes
                 for event, path in self.dispatcher_paths(self.settings_path(scope, project)).items()}
-
-    def detect(self) -> bool:
-        return _user_dir().is_dir() or shutil.which("cline") is not None
 
     # -- the dispatchers, as companion files of the data file ------------------------------------
 

@@ -15,7 +15,8 @@ import shutil
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from hookweave.core.contract.shapes import NestedGroupsHost
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 from hookweave.core.model import names
@@ -66,27 +67,30 @@ def handler_keys(doc: Any, source: Path | str, owner: Callable) -> list[tuple[st
             for h in _trust().handler_keys(doc, str(source), owner, CodexHost.native_events)]
 
 
-class CodexHost(NestedGroupsHost):
-    name = "codex"
-    title = "Codex"
-    scopes = ("user", "project")
-    verify_scopes = ("user", "project")  # every layer runs; none overrides another
-    events = names.column("codex", names.EVENTS)
-    tools = names.column("codex", names.TOOLS)
-    native_events = frozenset(
-        "PreModelRequest PostModelRequest PreToolUse PermissionRequest PostToolUse PreCompact PostCompact "
-        "SessionStart SessionEnd UserPromptSubmit SubagentStart SubagentStop Stop Interrupt".split()
-    )
+CODEX = Description(
+    name="codex",
+    title="Codex",
+    files={"user": "${CODEX_HOME:-~/.codex}/hooks.json", "project": "{project}/.codex/hooks.json"},  # or config.toml
+    events=names.column("codex", names.EVENTS),
+    tools=names.column("codex", names.TOOLS),
+    native_events=tuple("PreModelRequest PostModelRequest PreToolUse PermissionRequest PostToolUse PreCompact "
+                        "PostCompact SessionStart SessionEnd UserPromptSubmit SubagentStart SubagentStop Stop "
+                        "Interrupt".split()),
+    project_lookup="codex",  # the nearest .codex up to the git root, else the root (core/reading/projects.py)
+    programs=("codex",),
+    dedup="none",  # every layer runs; none overrides another
+    order="parallel",  # measured on 0.169: overlapping start and end; results re-sorted, any block wins
+    execution="Codex starts all of an event's matching hooks at once and runs every copy it finds (no "
+              "de-duplication); it only re-sorts their results into file order",
+    source="shared/HOSTS.md section 3; Codex 0.169.0, measured (tests/e2e)",
+)
+
+
+class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin's host, plus trust and TOML
     project_ref = '"$PWD"'  # Codex has no project variable; hooks run in the session's folder
-    project_root_ref = '"$(git rev-parse --show-toplevel)"'  # no variable; valid when the project is the git root
-    project_lookup = "codex"  # the nearest .codex up to the git root, else the root (core/reading/projects.py)
+    project_root_ref = '"$(git rev-parse --show-toplevel)"'  # valid when the project is the git root
     positional = False
     needs_trust = True
-    order = "parallel"  # measured on 0.169: overlapping start and end; results re-sorted, any block wins
-    execution = (
-        "Codex starts all of an event's matching hooks at once and runs every copy it finds (no "
-        "de-duplication); it only re-sorts their results into file order"
-    )
 
     def settings_path(self, scope: str, project: Path) -> Path:
         folder = layer_dir(scope, project)
@@ -98,9 +102,6 @@ class CodexHost(NestedGroupsHost):
         if (folder / "config.toml").exists() and _toml_has_hooks(folder / "config.toml"):
             return folder / "config.toml"
         return folder / "hooks.json"  # never a second representation next to an existing one
-
-    def detect(self) -> bool:
-        return layer_dir("user", Path(".")).is_dir() or shutil.which("codex") is not None
 
     def parse(self, text: str, path: str) -> Any:
         if path.endswith(".toml"):

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
 from hookweave.core.contract.reads import Reads
-from hookweave.core.contract.shapes import FlatHost
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 from hookweave.core.model import names
@@ -44,32 +44,32 @@ def _user_dir() -> Path:
     return paths.from_env("COPILOT_HOME", paths.home() / ".copilot")
 
 
-class CopilotHost(FlatHost):
-    name = "copilot"
-    owns_file = True  # hookweave's own file; the operator's hooks are in other files it never edits
-    title = "Copilot CLI"
-    command_keys = SHELLS
-    scopes = ("user", "project")
-    verify_scopes = ("user", "project")
-    events = names.column("copilot", names.EVENTS)
-    tools = names.column("copilot", names.TOOLS)
-    native_events = frozenset(
-        "sessionStart sessionEnd userPromptSubmitted preToolUse postToolUse postToolUseFailure agentStop "
-        "subagentStart subagentStop errorOccurred preCompact permissionRequest notification".split()
-    )
-    project_ref = '"${COPILOT_PROJECT_DIR}"'
-    required = {"version": 1}
+COPILOT = Description(
+    name="copilot",
+    title="Copilot CLI",
+    files={"user": f"${{COPILOT_HOME:-~/.copilot}}/hooks/{FILE_NAME}", "project": f"{{project}}/.github/hooks/{FILE_NAME}"},
+    shape="flat",
+    events=names.column("copilot", names.EVENTS),
+    tools=names.column("copilot", names.TOOLS),
+    native_events=tuple("sessionStart sessionEnd userPromptSubmitted preToolUse postToolUse postToolUseFailure agentStop "
+                        "subagentStart subagentStop errorOccurred preCompact permissionRequest notification".split()),
+    project_variable="${COPILOT_PROJECT_DIR}",
+    required={"version": 1},
     # Measured on 1.0.102: a hook in .claude/settings.json fires in Copilot too, and Claude's "Bash"
     # matcher matches Copilot's bash tool (tests/e2e/test_copilot_real.py).
-    also_reads = (Reads("claude", ("project", "local"), "honoured", "", True),)
-    execution = "Copilot runs an event's hooks one after another, in file order"
+    also_reads=(Reads("claude", ("project", "local"), "honoured", "", True),),
+    programs=("copilot",),
+    dedup="none",
+    order="file",
+    execution="Copilot runs an event's hooks one after another, in file order",
+    source="GitHub's hooks reference (shared/HOSTS-MORE.md section 1.2); Copilot CLI 1.0.102, measured (tests/e2e)",
+)
 
-    def settings_path(self, scope: str, project: Path) -> Path:
-        if scope == "user":
-            return _user_dir() / "hooks" / FILE_NAME
-        if scope == "project":
-            return project / ".github" / "hooks" / FILE_NAME
-        raise ValueError(scope)
+
+class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    owns_file = True  # hookweave's own file; the operator's hooks are in other files it never edits
+    command_keys = SHELLS
+    project_root_ref = None  # a bundle inside the project: absolute paths (Copilot's variable there is not measured)
 
     def record_path(self, settings: Path) -> Path:
         """Beside the hooks folder, not in it: Copilot would load a ``.json`` record as hooks."""
@@ -88,7 +88,7 @@ class CopilotHost(FlatHost):
         return inline_findings(self, read_inline(inline_paths(project, _user_dir())), ours)
 
     def detect(self) -> bool:
-        return _user_dir().is_dir() or shutil.which("copilot") is not None
+        return _user_dir().is_dir() or super().detect()  # its own hooks folder may not exist yet
 
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         command = self.command(hook, bundle)

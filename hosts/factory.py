@@ -15,11 +15,11 @@ an event's hooks is not measured.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.contract.shapes import NestedGroupsHost, TopLevelEvents
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
 from hookweave.core.files import fileio, paths
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
@@ -48,23 +48,26 @@ def _has_hooks(text: str | None) -> bool:
     return isinstance(doc, dict) and "hooks" in doc
 
 
-class FactoryHost(TopLevelEvents, NestedGroupsHost):
-    name = "factory"
-    title = "Factory Droid"
-    events = names.column("factory", names.EVENTS)
-    tools = names.column("factory", names.TOOLS)
-    native_events = frozenset(
-        "PreToolUse PostToolUse Notification UserPromptSubmit Stop SubagentStop PreCompact "
-        "SessionStart SessionEnd".split()
-    )
-    project_ref = '"$FACTORY_PROJECT_DIR"'
-    project_root_ref = project_ref  # a bundle inside the project is written through it (core/plan/portable.py)
-    # Measured on 0.225.2 (tests/e2e): the same command in the user and the project hooks.json runs twice.
-    execution = (
-        "Factory's documentation does not say whether an event's hooks run in file order or at once; "
-        "hookweave checks file order only"
-    )
+FACTORY = Description(
+    name="factory",
+    title="Factory Droid",
+    files={"user": "~/.factory/hooks.json", "project": "{project}/.factory/hooks.json"},  # or settings.json: below
+    shape="top-level-groups",
+    events=names.column("factory", names.EVENTS),
+    tools=names.column("factory", names.TOOLS),
+    native_events=tuple("PreToolUse PostToolUse Notification UserPromptSubmit Stop SubagentStop PreCompact "
+                        "SessionStart SessionEnd".split()),
+    project_variable="FACTORY_PROJECT_DIR",  # also for a bundle inside the project (core/plan/portable.py)
+    programs=("droid",),
+    dedup="none",  # measured on 0.225.2 (tests/e2e): the same command in the user and the project hooks.json runs twice
+    order="unknown",
+    execution="Factory's documentation does not say whether an event's hooks run in file order or at once; "
+              "hookweave checks file order only",
+    source="Factory Droid 0.225.2, measured (tests/e2e/test_factory_real.py)",
+)
 
+
+class FactoryHost(host_class(FACTORY)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
     def settings_path(self, scope: str, project: Path) -> Path:
         """The file Droid reads this scope's hooks from: ``hooks.json``, or while there is none, a
         ``settings.json`` that holds hooks (or ours, recorded beside it)."""
@@ -86,9 +89,6 @@ class FactoryHost(TopLevelEvents, NestedGroupsHost):
     def context_paths(self, project: Path) -> dict[str, Path]:
         """The settings.json files Droid reads hooks from while no hooks.json sits beside them."""
         return {f"settings:{scope}": _folder(scope, project) / "settings.json" for scope in self.scopes}
-
-    def detect(self) -> bool:
-        return _user_dir().is_dir() or shutil.which("droid") is not None
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found = []

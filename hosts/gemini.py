@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.contract.shapes import NestedGroupsHost, group_with
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
+from hookweave.core.contract.shapes import group_with
 from hookweave.core.files import paths
 from hookweave.core.model import hookenv, names
 from hookweave.core.model.findings import Finding
@@ -26,40 +27,44 @@ if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost
 
 
-def _system_dir() -> Path:
-    return paths.by_platform("/etc/gemini-cli", "/Library/Application Support/GeminiCli", "C:/ProgramData/gemini-cli")
-
-
-def _user_root() -> Path:
-    return paths.from_env("GEMINI_CLI_HOME", paths.home())  # the folder that holds .gemini
+def _system(file: str) -> dict[str, str]:
+    return {"linux": f"/etc/gemini-cli/{file}", "macos": f"/Library/Application Support/GeminiCli/{file}",
+            "windows": f"C:/ProgramData/gemini-cli/{file}"}
 
 
 def hook_name(bundle: str, hook_id: str) -> str:
     return f"{bundle}/{hook_id}"
 
 
-class GeminiHost(NestedGroupsHost):
-    name = "gemini"
-    title = "Gemini CLI"
-    scopes = ("user", "project")
-    verify_scopes = ("system-defaults", "user", "project", "system")  # Gemini's precedence, lowest first
-    events = names.column("gemini", names.EVENTS)
-    tools = names.column("gemini", names.TOOLS)
-    native_events = frozenset(
-        "BeforeTool AfterTool BeforeAgent AfterAgent BeforeModel AfterModel BeforeToolSelection "
-        "SessionStart SessionEnd PreCompress Notification".split()
-    )
-    comments = True
-    project_ref = '"${GEMINI_PROJECT_DIR}"'  # braced: out of reach of Gemini's textual substitution (above)
-    project_root_ref = project_ref
-    dedup_across_scopes = True  # by name and command: run_key
-    dedup_keeps = "first"  # tests/e2e: the user copy's timeout applied
-    order = "sequential-flag"
-    hook_env = True
-    execution = (
-        "Gemini runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
-        "then all of them run one after another in file order, user scope before project scope"
-    )
+GEMINI = Description(
+    name="gemini",
+    title="Gemini CLI",
+    files={  # Gemini's precedence, lowest first
+        "system-defaults": {system: f"${{GEMINI_CLI_SYSTEM_DEFAULTS_PATH:-{path}}}"
+                            for system, path in _system("system-defaults.json").items()},
+        "user": "${GEMINI_CLI_HOME:-~}/.gemini/settings.json",
+        "project": "{project}/.gemini/settings.json",
+        "system": {system: f"${{GEMINI_CLI_SYSTEM_SETTINGS_PATH:-{path}}}" for system, path in _system("settings.json").items()},
+    },
+    read_only=("system-defaults", "system"),
+    format="jsonc",
+    events=names.column("gemini", names.EVENTS),
+    tools=names.column("gemini", names.TOOLS),
+    native_events=tuple("BeforeTool AfterTool BeforeAgent AfterAgent BeforeModel AfterModel BeforeToolSelection "
+                        "SessionStart SessionEnd PreCompress Notification".split()),
+    timeout_unit="ms",
+    project_variable="${GEMINI_PROJECT_DIR}",  # braced: out of reach of Gemini's textual substitution (above)
+    programs=("gemini",),
+    dedup="first",  # by name and command (run_key); tests/e2e: the user copy's timeout applied
+    order="sequential-flag",  # only where Gemini merges answers field by field (order_holds)
+    execution="Gemini runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
+              "then all of them run one after another in file order, user scope before project scope",
+    source="shared/HOSTS.md section 4; gemini-cli 0.61.0, measured (tests/e2e)",
+)
+
+
+class GeminiHost(host_class(GEMINI)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    hook_env = True  # no settings-level env: the bundle's env goes into each hook's own
 
     def run_key(self, event: str, entry: Any) -> tuple | None:
         """Gemini 0.61 keeps the first of an event's matching hooks per ``getHookKey``:
@@ -71,23 +76,10 @@ class GeminiHost(NestedGroupsHost):
         name = handler.get("name")
         return (event, name if isinstance(name, str) else repr(name) if name else "", command)
 
-    def settings_path(self, scope: str, project: Path) -> Path:
-        if scope == "user":
-            return _user_root() / ".gemini" / "settings.json"
-        if scope == "project":
-            return project / ".gemini" / "settings.json"
-        if scope == "system-defaults":
-            return paths.from_env("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", _system_dir() / "system-defaults.json")
-        if scope == "system":
-            return paths.from_env("GEMINI_CLI_SYSTEM_SETTINGS_PATH", _system_dir() / "settings.json")
-        raise ValueError(scope)
-
     def context_paths(self, project: Path) -> dict[str, Path]:
-        trusted = paths.from_env("GEMINI_CLI_TRUSTED_FOLDERS_PATH", _user_root() / ".gemini" / "trustedFolders.json")
+        trusted = paths.from_env("GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+                                 self.settings_path("user", project).with_name("trustedFolders.json"))
         return {"trustedFolders": trusted}
-
-    def detect(self) -> bool:
-        return (_user_root() / ".gemini").is_dir() or shutil.which("gemini") is not None
 
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         handler: dict[str, Any] = {
@@ -96,7 +88,7 @@ class GeminiHost(NestedGroupsHost):
             "command": self.command(hook, bundle),
         }
         if hook.timeout is not None:
-            handler["timeout"] = hook.timeout * 1000  # Gemini counts milliseconds
+            handler["timeout"] = self.native_timeout(hook.timeout)  # Gemini counts milliseconds
         env = {v.name: hookenv.hook_env_value(v) for v in bundle.env if v.hosts is None or self.name in v.hosts}
         if env:
             handler["env"] = env

@@ -19,12 +19,12 @@ Facts read in Qwen Code 0.24.4's bundled code (``packages/core/src/hooks``), the
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.contract.shapes import NestedGroupsHost, group_with
-from hookweave.core.files import paths
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
+from hookweave.core.contract.shapes import group_with
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
@@ -34,42 +34,30 @@ if TYPE_CHECKING:
 LEGACY_MS = 1000  # Qwen reads a timeout of this many or more as milliseconds
 
 
-def _user_dir() -> Path:
-    return paths.from_env("QWEN_HOME", paths.home() / ".qwen")
-
-
-class QwenHost(NestedGroupsHost):
-    name = "qwen"
-    title = "Qwen Code"
-    events = names.column("qwen", names.EVENTS)
-    tools = names.column("qwen", names.TOOLS)
-    native_events = frozenset(
+QWEN = Description(
+    name="qwen",
+    title="Qwen Code",
+    files={"user": "${QWEN_HOME:-~/.qwen}/settings.json", "project": "{project}/.qwen/settings.json"},
+    format="jsonc",
+    events=names.column("qwen", names.EVENTS),
+    tools=names.column("qwen", names.TOOLS),
+    native_events=tuple(
         "PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification UserPromptSubmit "
         "UserPromptExpansion SessionStart Stop MessageDisplay SubagentStart SubagentStop PreCompact "
         "PostCompact SessionEnd SessionDelete PermissionRequest PermissionDenied StopFailure "
         "TodoCreated TodoCompleted InstructionsLoaded".split()
-    )
-    comments = True
-    project_ref = '"$QWEN_PROJECT_DIR"'
-    project_root_ref = project_ref  # a bundle inside the project is written through it (core/plan/portable.py)
-    dedup_across_scopes = True  # by name and command: run_key
-    dedup_keeps = "last"  # project before user at run time, and the first copy is kept
-    order = "sequential-flag"
-    execution = (
-        "Qwen runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
-        "then all of them run one after another, project hooks before user hooks"
-    )
+    ),
+    project_variable="QWEN_PROJECT_DIR",  # also for a bundle inside the project (core/plan/portable.py)
+    programs=("qwen",),
+    dedup="last",  # by name and command (run_key); project before user at run time, and the first copy is kept
+    order="sequential-flag",
+    execution="Qwen runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
+              "then all of them run one after another, project hooks before user hooks",
+    source="Qwen Code 0.24.4's bundled code (packages/core/src/hooks)",
+)
 
-    def settings_path(self, scope: str, project: Path) -> Path:
-        if scope == "user":
-            return _user_dir() / "settings.json"
-        if scope == "project":
-            return project / ".qwen" / "settings.json"
-        raise ValueError(scope)
 
-    def detect(self) -> bool:
-        return _user_dir().is_dir() or shutil.which("qwen") is not None
-
+class QwenHost(host_class(QWEN)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
     def run_key(self, event: str, entry: Any) -> tuple | None:
         handler = self.handler_of(entry)
         if handler is None:
@@ -86,10 +74,6 @@ class QwenHost(NestedGroupsHost):
         if hook.timeout is not None:  # seconds, except where Qwen would read the number as ms
             handler["timeout"] = hook.timeout if hook.timeout < LEGACY_MS else hook.timeout * 1000
         return group_with(self, hook, bundle, handler)
-
-    def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
-        return any(isinstance(g, dict) and g.get("sequential") is True
-                   for s in self.verify_scopes for g in _groups(docs.get(s), event))
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found = []
@@ -113,12 +97,6 @@ def _get(doc: Any, keys: tuple[str, ...]) -> Any:
             return None
         doc = doc.get(key)
     return doc
-
-
-def _groups(doc: Any, event: str) -> list:
-    hooks = doc.get("hooks") if isinstance(doc, dict) else None
-    groups = hooks.get(event) if isinstance(hooks, dict) else None
-    return groups if isinstance(groups, list) else []
 
 
 def hookweave_register_hosts(register) -> None:

@@ -18,11 +18,12 @@ under each event would give one hook several places the record cannot tell apart
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.contract.shapes import FlatHost, every_entry
+from hookweave.core.contract.describe import host_class
+from hookweave.core.contract.description import Description
+from hookweave.core.contract.shapes import every_entry
 from hookweave.core.files import paths
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
@@ -40,34 +41,32 @@ def _system_dir() -> Path:
     return paths.from_env(SYSTEM_DIR_ENV, default)
 
 
-class WindsurfHost(FlatHost):
-    name = "windsurf"
-    title = "Windsurf"
-    command_keys = SHELLS  # FlatHost's checks: "powershell" alone runs too
-    scopes = ("user", "project")
-    verify_scopes = ("user", "project")  # the system file is read for gates (context_paths), never written
-    events = names.column("windsurf", names.EVENTS)
-    tools = names.column("windsurf", names.TOOLS)
-    native_events = frozenset(
+WINDSURF = Description(
+    name="windsurf",
+    title="Windsurf",
+    files={"user": "~/.codeium/windsurf/hooks.json", "project": "{project}/.windsurf/hooks.json"},
+    shape="flat",
+    events=names.column("windsurf", names.EVENTS),
+    tools=names.column("windsurf", names.TOOLS),
+    native_events=tuple(
         [f"{side}_{stem}" for side in ("pre", "post") for stem in TOOL_STEMS]
         + ["pre_user_prompt", "post_cascade_response", "post_cascade_response_with_transcript", "post_setup_worktree"]
-    )
-    project_lookup = "git"  # the workspace the editor opens: the repository, in practice, as for Cursor [not measured]
-    execution = "Windsurf runs an event's hooks one after another: the system file's, the user's, then the workspace's"
-    dedup_known = True  # documented: every configured hook runs, so a copy in two files runs twice
+    ),
+    project_lookup="git",  # the workspace the editor opens: the repository, in practice, as for Cursor [not measured]
+    programs=("windsurf",),
+    dedup="none",  # documented: every configured hook runs, so a copy in two files runs twice
+    order="file",
+    execution="Windsurf runs an event's hooks one after another: the system file's, the user's, then the workspace's",
+    source="docs.windsurf.com/windsurf/cascade/hooks (documentation only)",
+)
 
-    def settings_path(self, scope: str, project: Path) -> Path:
-        if scope == "user":
-            return paths.home() / ".codeium" / "windsurf" / "hooks.json"
-        if scope == "project":
-            return project / ".windsurf" / "hooks.json"
-        raise ValueError(scope)
+
+class WindsurfHost(host_class(WINDSURF)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    command_keys = SHELLS  # FlatHost's checks: "powershell" alone runs too
+    # the system file is read for gates (context_paths), never written
 
     def context_paths(self, project: Path) -> dict[str, Path]:
         return {"system": _system_dir() / "hooks.json"}
-
-    def detect(self) -> bool:
-        return (paths.home() / ".codeium" / "windsurf").is_dir() or shutil.which("windsurf") is not None
 
     def event_for(self, native: str, hook: HookForHost) -> tuple[str | None, str]:
         side = native.split("_", 1)[0]

@@ -33,7 +33,7 @@ class HostContract:
         found = registry().get(host_name)
         described = getattr(found, "description", None)
         for template in getattr(described, "files", {}).values():  # a described host's own variables
-            for variable, _ in VARIABLE.findall(template):
+            for variable, _ in VARIABLE.findall(template if isinstance(template, str) else " ".join(template.values())):
                 monkeypatch.setenv(variable, str(tmp_path / "env" / variable.lower()))
         return found
 

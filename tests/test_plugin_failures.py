@@ -40,7 +40,7 @@ CASES = {  # a broken plugin: its source, and what its warning says
     "a settings path that fails": (HEAD + GOOD_CLASS.replace("return project / '.good' / 'settings.json'", "raise KeyError(scope)")
                                    + REGISTER.format("Good"), "settings_path('user') fails: KeyError: 'user'"),
     "a bad description": (HEAD + DESCRIPTION.format(name="bad", events={"stop": "Stop"}, extra=", order='random'")
-                          + REGISTER.format("D"), "description 'bad': order: 'random' is not one of parallel, file, unknown"),
+                          + REGISTER.format("D"), "description 'bad': order: 'random' is not one of parallel, file, sequential-flag, unknown"),
     "a description with no file": (HEAD + "D = Description(name='nofile', title='T', files={}, events={'stop': 'Stop'})\n"
                                     + REGISTER.format("D"), "description 'nofile': files: names no settings file"),
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hookweave.core.contract.description import NAME, Description, check
+from hookweave.core.contract.description import DEDUP, NAME, Description, check
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
 from hookweave.core.model import names
@@ -21,13 +21,7 @@ PROBE_PROJECT = Path("/nonexistent-hookweave-project")  # settings_path must ans
 def host_class_of(registered: object) -> type[Host]:
     """The ``Host`` class for what a plugin registered, checked; ``BadInput`` naming the field."""
     if isinstance(registered, Description):
-        from hookweave.core.standalone.protocol import (
-            known,  # the answer protocols a description may name
-        )
-
-        problem = check(registered, set(names.EVENTS), set(names.TOOLS), set(known()))
-        if problem:
-            raise BadInput(f"description {getattr(registered, 'name', '?')!r}: {problem}")
+        checked_description(registered)
         from hookweave.core.contract.describe import host_class
 
         return host_class(registered)
@@ -36,8 +30,19 @@ def host_class_of(registered: object) -> type[Host]:
     return checked(registered)
 
 
+def checked_description(description: Description) -> None:
+    from hookweave.core.standalone.protocol import known  # the answer protocols a description may name
+
+    problem = check(description, set(names.EVENTS), set(names.TOOLS), set(known()))
+    if problem:
+        raise BadInput(f"description {getattr(description, 'name', '?')!r}: {problem}")
+
+
 def checked(cls: type[Host]) -> type[Host]:
+    """``cls``, when its facts hold (and those of the description it was built from, if any)."""
     where = f"host class {cls.__module__}.{cls.__qualname__}"
+    if isinstance(getattr(cls, "description", None), Description):
+        checked_description(cls.description)  # type: ignore[attr-defined]
     if not cls.name:
         raise BadInput(f"{where} does not set `name`")
     problem = _class_problem(cls)
@@ -57,6 +62,8 @@ def _class_problem(cls: type[Host]) -> str | None:
             return f"{label}: {', '.join(map(repr, unknown))} not a neutral name (known: {', '.join(sorted(known))})"
     if cls.order not in ORDERS:
         return f"order {cls.order!r} is not one of {', '.join(ORDERS)}"
+    if cls.dedup not in DEDUP:
+        return f"dedup {cls.dedup!r} is not one of {', '.join(DEDUP)}"
     if cls.runs not in ("shell", "argv"):
         return f"runs {cls.runs!r} is not shell or argv"
     if cls.timeout_unit not in ("s", "ms"):

@@ -4,6 +4,8 @@ command reads, so a described agent installs, verifies, uninstalls and adopts li
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -16,14 +18,19 @@ from hookweave.core.model.findings import Finding
 _EXECUTION = {
     "parallel": "{title} starts all of an event's matching hooks at once, so file order is not execution order",
     "file": "{title} runs an event's hooks one after another, in file order",
+    "sequential-flag": "{title} runs an event's hooks in parallel unless any matching group sets "
+                       "\"sequential\": true; then all of them run one after another",
     "unknown": "{title}'s documentation does not say whether an event's hooks run in file order or at once; "
                "hookweave checks file order only",
 }
 
 
-def expand(template: str, project: Path) -> Path:
+def expand(template: str | Mapping[str, str], project: Path) -> Path:
     """A path template of a description as a path: ``${VAR:-default}`` from the environment, ``~``
-    the home folder (``HOME``, as the agents read it), ``{project}`` the project folder."""
+    the home folder (``HOME``, as the agents read it), ``{project}`` the project folder; of a
+    per-platform template, this platform's."""
+    if not isinstance(template, str):
+        template = template[{"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux")]
     text = VARIABLE.sub(lambda m: os.environ.get(m.group(1)) or m.group(2), template)
     if text == "~" or text.startswith("~/"):
         text = str(paths.home()) + text[1:]
@@ -35,18 +42,19 @@ def host_class(d: Description) -> type[Host]:
     shape: tuple[type, ...] = (NestedGroupsHost,) if d.shape.endswith("groups") else (FlatHost,)
     if d.shape.startswith("top-level"):
         shape = (TopLevelEvents, *shape)
-    project_ref = f'"${d.project_variable}"' if d.project_variable else "."
+    variable = d.project_variable
+    project_ref = "." if not variable else f'"{variable}"' if variable.startswith("$") else f'"${variable}"'
     facts: dict[str, Any] = {
         "name": d.name, "title": d.title, "description": d, "__doc__": f"{d.title}, described as data ({d.source}).",
         "scopes": tuple(s for s in d.files if s not in d.read_only), "verify_scopes": tuple(d.files),
         "events": dict(d.events), "tools": dict(d.tools),
         "native_events": frozenset([*(n for n in d.events.values() if n), *d.native_events]),
-        "comments": d.format == "jsonc", "env_key": d.env_key, "timeout_unit": d.timeout_unit,
-        "project_ref": project_ref, "project_root_ref": project_ref if d.project_variable else None,
-        "order": "parallel" if d.order == "parallel" else "file",
-        "execution": _EXECUTION[d.order].format(title=d.title),
-        "dedup_across_scopes": d.dedup == "command", "dedup_known": d.dedup != "unknown",
-        "restart": d.restart, "protocol": d.protocol, "runs": d.runs,
+        "comments": d.format != "json", "json5": d.format == "json5", "comment_fix": d.comment_fix, "env_key": d.env_key,
+        "hooks_key": d.hooks_key, "required": dict(d.required), "also_reads": tuple(d.also_reads),
+        "timeout_unit": d.timeout_unit, "project_ref": project_ref, "project_lookup": d.project_lookup,
+        "order": "file" if d.order == "unknown" else d.order,
+        "execution": d.execution or _EXECUTION[d.order].format(title=d.title),
+        "dedup": d.dedup, "restart": d.restart, "protocol": d.protocol, "runs": d.runs,
         "settings_path": _settings_path, "detect": _detect, "gates": _gates, "verify_extra": _notes,
         "__module__": f"hookweave.described.{d.name}",
     }
@@ -54,12 +62,18 @@ def host_class(d: Description) -> type[Host]:
 
 
 def _settings_path(self: Host, scope: str, project: Path) -> Path:
-    return expand(self.description.files[scope], project)  # type: ignore[attr-defined]
+    files = self.description.files  # type: ignore[attr-defined]
+    if scope not in files:
+        raise ValueError(scope)
+    return expand(files[scope], project)
 
 
 def _detect(self: Host) -> bool:
-    """In use here when the folder of a file it would write exists (its user folder, usually)."""
-    return any(self.settings_path(scope, paths.cwd()).parent.is_dir() for scope in self.scopes)
+    """In use here when one of its programs is on PATH or the folder of its user file exists."""
+    programs = self.description.programs  # type: ignore[attr-defined]
+    if any(shutil.which(program) for program in programs):
+        return True
+    return "user" in self.scopes and self.settings_path("user", Path("/")).parent.is_dir()
 
 
 def _notes(self: Host, project: Path, scopes: list[str]) -> list[Finding]:

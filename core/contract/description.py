@@ -11,13 +11,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
-FORMATS = ("json", "jsonc")  # strict JSON; JSON with // and /* */ comments
+from hookweave.core.contract.reads import Reads
+
+# strict JSON; JSON with // and /* */ comments; JSON5, of which hookweave reads and edits the JSONC part
+# and refuses the rest (a trailing comma, say), saying the agent reads it
+FORMATS = ("json", "jsonc", "json5")
 SHAPES = ("groups", "flat", "top-level-groups", "top-level-flat")  # what an event's list holds, and where
 RUNS = ("shell", "argv")  # the command goes to a POSIX shell; split on spaces unless it holds a shell character
-ORDERS = ("parallel", "file", "unknown")  # an event's hooks: started at once; one after another; not documented
-DEDUP = ("none", "command", "unknown")  # identical commands: every copy runs; run once; not documented
+# an event's hooks: started at once; one after another; at once unless a group of the event sets
+# "sequential": true (Gemini, Qwen); not documented
+ORDERS = ("parallel", "file", "sequential-flag", "unknown")
+# identical commands of one event: every copy runs; run once, with the first copy's settings (its
+# timeout) or the last one's; not documented
+DEDUP = ("none", "first", "last", "unknown")
+LOOKUPS = ("cwd", "git", "codex")  # the project: the folder the agent starts in; the git root; Codex's layers
+PLATFORMS = ("linux", "macos", "windows")  # the keys of a per-platform path template
 TIMEOUT_UNITS = ("s", "ms")
 NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
@@ -29,7 +39,7 @@ class Description:
 
     name: str  # used with --host: lowercase letters, digits and dashes
     title: str  # as the agent calls itself, e.g. "Auggie CLI"
-    files: Mapping[str, str]  # scope -> path template, in the agent's precedence, lowest first
+    files: Mapping[str, str | Mapping[str, str]]  # scope -> path template (or one per platform), lowest precedence first
     events: Mapping[str, str | None]  # neutral event -> the agent's name (None: it has no such event)
     tools: Mapping[str, str | None] = field(default_factory=dict)  # neutral tool -> matcher name(s), "a|b"
     read_only: tuple[str, ...] = ()  # scopes verify reads and install never writes (system, managed)
@@ -37,11 +47,18 @@ class Description:
     shape: str = "groups"
     native_events: tuple[str, ...] = ()  # more event names a manifest may use as host overrides
     timeout_unit: str = "s"
-    project_variable: str | None = None  # the env var holding the project folder when a hook runs
+    project_variable: str | None = None  # the env var holding the project folder when a hook runs ("${NAME}": braced)
+    project_lookup: str = "cwd"  # which folder the agent takes as the project (LOOKUPS)
     runs: str = "shell"
     order: str = "unknown"
     dedup: str = "unknown"
     env_key: str | None = None  # a settings-level env object the agent exports to hooks, if any
+    hooks_key: str = "hooks"  # the top-level key holding the events (ignored by the top-level shapes)
+    required: Mapping[str, Any] = field(default_factory=dict)  # top-level keys a file needs before the agent loads it
+    also_reads: tuple[Reads, ...] = ()  # other agents' files this agent runs the hooks of, too
+    programs: tuple[str, ...] = ()  # commands on PATH that say the agent is installed here
+    comment_fix: str = "remove the comment"  # the fix for a comment in a strict-JSON file
+    execution: str = ""  # verify's sentence on how an event's hooks run ("": said from ``order``)
     switches: Mapping[str, object] = field(default_factory=dict)  # a top-level key and the value that turns hooks off
     restart: str = "hooks load at session start"  # why running sessions need a restart ("": the agent reloads)
     notes: tuple[str, ...] = ()  # facts verify states on every run (a gate hookweave cannot see, say)
@@ -64,6 +81,10 @@ def check(description: object, known_events: set[str], known_tools: set[str],
         ("shape", d.shape in SHAPES, f"{d.shape!r} is not one of {', '.join(SHAPES)}"),
         ("runs", d.runs in RUNS, f"{d.runs!r} is not one of {', '.join(RUNS)}"),
         ("order", d.order in ORDERS, f"{d.order!r} is not one of {', '.join(ORDERS)}"),
+        ("project_lookup", d.project_lookup in LOOKUPS, f"{d.project_lookup!r} is not one of {', '.join(LOOKUPS)}"),
+        ("project_variable", d.project_variable is None or PROJECT_VARIABLE.fullmatch(str(d.project_variable)) is not None,
+         f"{d.project_variable!r} is not a variable name (NAME or ${{NAME}})"),
+        ("also_reads", all(isinstance(r, Reads) for r in d.also_reads), "holds a row that is not a Reads"),
         ("dedup", d.dedup in DEDUP, f"{d.dedup!r} is not one of {', '.join(DEDUP)}"),
         ("timeout_unit", d.timeout_unit in TIMEOUT_UNITS, f"{d.timeout_unit!r} is not s or ms"),
         ("protocol", d.protocol == "" or d.protocol in known_protocols,
@@ -84,16 +105,26 @@ def check(description: object, known_events: set[str], known_tools: set[str],
     if all(scope in d.read_only for scope in d.files):
         return "files: every scope is read_only, so there is nothing to install into"
     for scope, template in d.files.items():
-        problem = template_problem(template)
+        if isinstance(template, Mapping):
+            missing = [p for p in PLATFORMS if p not in template] + [p for p in template if p not in PLATFORMS]
+            if missing:
+                return f"files.{scope}: a per-platform template names exactly {', '.join(PLATFORMS)}"
+            problem = next(filter(None, (template_problem(t, p == "windows") for p, t in template.items())), None)
+        else:
+            problem = template_problem(template)
         if problem:
             return f"files.{scope}: {problem}"
     return None
 
 
+PROJECT_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
+DRIVE = re.compile(r"[A-Za-z]:/")  # a Windows path, in a per-platform template
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")  # ${NAME:-default} in a path template
 
 
-def template_problem(template: object) -> str | None:
+def template_problem(template: object, windows: bool = False) -> str | None:
     if not isinstance(template, str) or not template:
         return "a path template must be a non-empty string"
     rest = VARIABLE.sub("", template)
@@ -102,6 +133,6 @@ def template_problem(template: object) -> str | None:
     if "{" in rest.replace("{project}", "") or "}" in rest.replace("{project}", ""):
         return f"{template!r}: the only placeholder is {{project}}"
     start = VARIABLE.sub(lambda m: m.group(2), template)
-    if not (start.startswith(("/", "~/", "{project}/")) or start in ("~", "{project}")):
-        return f"{template!r}: start with /, ~/ or {{project}}/"
+    if not (start.startswith(("/", "~/", "{project}/")) or start in ("~", "{project}") or windows and DRIVE.match(start)):
+        return f"{template!r}: start with /, ~/ or {{project}}/" + (" or a drive (C:/)" if windows else "")
     return None

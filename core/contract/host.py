@@ -21,43 +21,18 @@ if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
 
 
 class Host(ABC):
-    """Base class of a host plugin. Subclass a shape and register the class with ``register(MyHost)``.
+    """Base class of a host: the facts of one agent as class attributes, and the methods every command calls.
 
-    A plugin author sets four things; everything else has a default that fits most hosts:
-
-    - ``name`` (used with ``--host``; lowercase, unique) and ``title`` (e.g. ``"Claude Code"``);
-    - ``events``: neutral event name to native name (``None`` where the host lacks it);
-    - ``settings_path(scope, project)``: the file of each scope;
-    - a shape to inherit, which brings ``render``/``owner``: ``NestedGroupsHost`` (events hold
-      ``{matcher, hooks: [handler]}`` groups), ``FlatHost`` (events hold handlers), and
-      ``TopLevelEvents`` in front of either for a file whose top level *is* the events object.
-
-    Optional facts, by topic (defaults in brackets):
-
-    - Files: ``scopes`` [user, project] (written); ``verify_scopes`` [= ``scopes``] (read by verify,
-      in the host's precedence order, lowest first); ``hooks_key`` ["hooks"]; ``env_key`` [None]:
-      the settings-level env object (``"env"`` for Claude); ``comments`` [False]: JSONC allowed, and
-      ``comment_fix``; ``required`` [{}]: top-level keys a file needs before the host loads its hooks
-      (Cursor's ``{"version": 1}``): install adds them, removing the last bundle takes them away.
-    - Names: ``tools`` [{}]: neutral tool to native matcher; ``native_events`` [the values of
-      ``events``]: every event name accepted in a manifest's host overrides.
-    - Commands: ``project_ref`` ["."]: the project folder as a shell word; ``project_root_ref``
-      [None]: the same for a bundle inside the project (``None``: absolute paths, and a warning at
-      project scope); ``project_lookup`` ["cwd"]: which folder the host takes as the project
-      (``"git"``, ``"codex"``: core/reading/projects.py); ``hook_env`` [False]: the bundle's env goes into
-      each hook's own ``env`` (Gemini), which replaces a variable the agent exports.
-    - Running: ``execution`` [""]: one sentence on how the host runs an event's hooks (verify shows
-      it); ``order`` ["file"]: ``"parallel"`` (an event's hooks start at once: out of order is a
-      note), ``"file"`` (in file order, or nobody knows: out of order is a problem),
-      ``"sequential-flag"`` (Gemini: see ``order_holds``); ``dedup_across_scopes`` [False],
-      ``dedup_keeps`` ["first"], ``dedup_known`` [True]: how the host runs an identical command
-      found twice (see ``run_key``); ``positional`` [True]: ``False`` when the host's own
-      bookkeeping is keyed by index (Codex trust), so we only append; ``needs_trust`` [False]: the
-      host runs only hooks the operator trusted, install asks (or takes ``--trust``);
-      ``also_reads`` [()]: other hosts' files this agent runs too (``contract.reads.Reads`` rows).
-
-    Later facts (``timeout_unit``, ``restart``, ``runs``, ``owns_file``, ``owns_key``, ``protocol``)
-    are commented where declared. Optional methods each say what they are for.
+    A host is built from a ``Description`` (``describe.host_class``), which sets every fact below
+    from data (docs/PLUGINS.md lists the fields); a class derived from that one adds code for what
+    data cannot say (Codex trust hashes, Cline's dispatchers), as the built-in hosts do. Facts
+    without a Description field: ``project_root_ref`` [``project_ref`` unless that is "."]: the
+    project folder as a shell word for a bundle inside the project (``None``: absolute paths, and a
+    warning at project scope); ``hook_env`` [False]: the bundle's env goes into each hook's own
+    ``env`` (Gemini); ``positional`` [True]: ``False`` when the host's own bookkeeping is keyed by
+    index (Codex trust), so we only append; ``needs_trust`` [False]: the host runs only hooks the
+    operator trusted, install asks (or takes ``--trust``); ``owns_file``/``owns_key``: the file or
+    key is hookweave's own. Optional methods each say what they are for.
     """
 
     name: ClassVar[str] = ""
@@ -77,9 +52,7 @@ class Host(ABC):
     execution: ClassVar[str] = ""
     order: ClassVar[str] = "file"
     hook_env: ClassVar[bool] = False
-    dedup_across_scopes: ClassVar[bool] = False
-    dedup_known: ClassVar[bool] = True
-    dedup_keeps: ClassVar[str] = "first"
+    dedup: ClassVar[str] = "none"  # identical commands of one event: "none", "first", "last", "unknown" (run_key)
     required: ClassVar[Mapping[str, Any]] = {}
     positional: ClassVar[bool] = True
     needs_trust: ClassVar[bool] = False
@@ -90,12 +63,16 @@ class Host(ABC):
     owns_file: ClassVar[bool] = False  # the settings file is hookweave's own (the operator's hooks are elsewhere)
     runs: ClassVar[str] = "shell"  # "argv": the agent splits a command with no shell character on spaces
     owns_key: ClassVar[bool] = False  # ``hooks_key`` is hookweave's own key in a file the operator shares
+    json5: ClassVar[bool] = False  # the agent reads JSON5: a file hookweave cannot read may still run
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         derived = set()
         if not _declared(cls, "verify_scopes"):
             cls.verify_scopes, derived = tuple(cls.scopes), derived | {"verify_scopes"}
+        if not _declared(cls, "project_root_ref"):
+            cls.project_root_ref = cls.project_ref if cls.project_ref != "." else None
+            derived.add("project_root_ref")
         if not _declared(cls, "native_events"):
             cls.native_events = frozenset(native for native in cls.events.values() if native)
             derived.add("native_events")
@@ -272,10 +249,10 @@ class Host(ABC):
 
         Copies with equal keys, in any scopes the host loads (``running_docs``), run once per event
         even when their timeouts or matchers differ (as long as one of them matches). The default
-        keys by event and command when ``dedup_across_scopes`` is set, else runs every copy.
+        keys by event and command when ``dedup`` is ``"first"`` or ``"last"``, else runs every copy.
         """
         handler = self.handler_of(entry)
-        if not self.dedup_across_scopes or handler is None:
+        if self.dedup not in ("first", "last") or handler is None:
             return None
         return (event, handler.get("command"))
 
@@ -294,8 +271,12 @@ class Host(ABC):
         """Whether the file order of ``event``'s hooks decides anything when the host runs them.
 
         ``docs``: every ``verify_scopes`` file's data by scope (``None`` when missing). ``True``
-        makes a hook out of order a problem for verify, ``False`` a note. By ``order`` by default.
+        makes a hook out of order a problem for verify, ``False`` a note. By ``order`` by default;
+        under ``"sequential-flag"``, when a group of the event sets ``"sequential": true`` anywhere.
         """
+        if self.order == "sequential-flag":
+            return any(isinstance(group, dict) and group.get("sequential") is True
+                       for scope in self.verify_scopes for group in _groups(docs.get(scope), self.hooks_key, event))
         return self.order != "parallel"
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
@@ -313,6 +294,12 @@ def _declared(cls: type, attribute: str) -> bool:
     """Whether a class between ``cls`` and ``Host`` sets ``attribute`` itself (not derived)."""
     return any(attribute in klass.__dict__ and attribute not in klass.__dict__.get("_derived", ())
                for klass in cls.__mro__ if klass is not Host and issubclass(klass, Host))
+
+
+def _groups(doc: Any, key: str, event: str) -> list:
+    hooks = doc.get(key) if isinstance(doc, dict) else None
+    groups = hooks.get(event) if isinstance(hooks, dict) else None
+    return groups if isinstance(groups, list) else []
 
 
 def kind_of(value: Any) -> str:

@@ -43,6 +43,9 @@ def read_scope(
                 drop_in = _settings_object(host.parse(extra_text, paths.display(extra)), paths.display(extra))
                 doc = {**(doc or {}), **drop_in}
     except BadInput as exc:
+        if host.json5:  # a trailing comma, say: the agent runs the file, hookweave can neither check nor edit it
+            return None, record.Record(), (f"{exc} ({host.title} reads JSON5 and runs this file's hooks, but hookweave "
+                                           "reads JSON with comments only: it can neither check nor edit the file)")
         return None, record.Record(), f"{exc} ({host.title} ignores a file it cannot read)"
     try:
         rec_path = host.record_path(path)

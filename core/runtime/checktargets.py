@@ -46,7 +46,7 @@ def _seconds(host: Host, handler: dict) -> float | None:
     value = handler.get("timeoutSec", handler.get("timeout")) if host.name == "copilot" else handler.get("timeout")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         return None
-    if host.name == "gemini" or host.timeout_unit == "ms" or (host.name == "qwen" and value >= 1000):  # milliseconds (Qwen: from 1000 on)
+    if host.timeout_unit == "ms" or (host.name == "qwen" and value >= 1000):  # milliseconds (Qwen: from 1000 on)
         return value / 1000
     return float(value)
 

@@ -35,7 +35,7 @@ def cross_scope(host: Host, docs: dict[str, Any], records: dict[str, Record], pr
         twice = {hook: found for hook, found in copies.items() if fires(found) > 1}
         for (event, hook_id), found in sorted(twice.items()):
             n, from_scopes = fires(found), " and ".join(dict.fromkeys(scope for scope, _, _, _ in found))
-            if host.dedup_known:
+            if host.dedup != "unknown":
                 out.append(Finding("problem", f"installed at {where} scope; {host.title} runs the copies in "
                                    f"{from_scopes} each, so it fires {n} times per {event}: uninstall it from all "
                                    "but one scope", name, hook_id))
@@ -56,7 +56,7 @@ def same_file(host: Host, event: str, entries: Any, owner: tuple[str, str]) -> s
     if fires(found) <= 1:
         return f"{host.title} runs it once, but hookweave neither updates nor removes the copies"
     trusted = " it trusts" if host.needs_trust else ""  # Codex: an operator's copy runs once trusted in /hooks
-    return f"{host.title} {'runs' if host.dedup_known else 'may run'} each copy{trusted}"
+    return f"{host.title} {'may run' if host.dedup == 'unknown' else 'runs'} each copy{trusted}"
 
 
 def _once(host: Host, where: str, scopes: list[str], copies: dict[tuple[str, str], list[Copy]]) -> str:
@@ -77,7 +77,7 @@ def _whose_timeout(host: Host, copies: dict[tuple[str, str], list[Copy]]) -> str
     differ = [found for found in copies.values() if len({repr(timeout) for *_, timeout in found}) > 1]
     if not differ:
         return ""
-    keeps = differ[0][0 if host.dedup_keeps == "first" else -1][0]
+    keeps = differ[0][-1 if host.dedup == "last" else 0][0]
     return f", with the timeout of the {keeps} copy where the timeouts differ"
 
 

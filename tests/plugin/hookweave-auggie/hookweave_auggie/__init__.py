@@ -16,7 +16,7 @@ AUGGIE = Description(
         "system": "${HOOKWEAVE_AUGMENT_SYSTEM_DIR:-/etc/augment}/settings.json",
     },
     read_only=("system",),
-    format="jsonc",
+    format="json5",  # comments and trailing commas load
     events={"session_start": "SessionStart", "session_end": "SessionEnd", "user_prompt_submit": "PromptSubmit",
             "pre_tool_use": "PreToolUse", "post_tool_use": "PostToolUse", "stop": "Stop",
             "notification": "Notification"},
@@ -26,7 +26,8 @@ AUGGIE = Description(
     project_variable="AUGMENT_PROJECT_DIR",
     runs="argv",
     order="parallel",
-    dedup="command",
+    dedup="first",
+    project_lookup="git",  # the git root above the folder it starts in (not when that holds HOME)
     protocol="auggie",
     notes=("Auggie runs hooks only when Augment's server turns them on for your account (enable_hooks), "
            "which hookweave cannot see; Auggie reads settings at start only",),
