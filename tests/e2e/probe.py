@@ -1,4 +1,5 @@
-"""Logging probe hook: appends one JSON line per call (hook id, event, start, end, chosen env vars).
+"""Logging probe hook: appends one JSON line per call (hook id, event, start, end, chosen env vars, its
+arguments, Auggie's project variable).
 
 Usage: probe.py <hook id> <log file> [<seconds to sleep>]. Reads the hook payload on stdin,
 prints nothing (so no host reads a decision from it) and exits 0.
@@ -18,6 +19,7 @@ time.sleep(float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
 call = payload.get("preToolUse") or {}  # Cline names the event hookName and the tool preToolUse.toolName
 line = {"id": hook_id, "event": payload.get("hook_event_name") or payload.get("hookName"),
         "tool": payload.get("tool_name") or call.get("toolName"),
-        "start": start, "end": time.time(), "env": {k: os.environ.get(k) for k in ENV}}
+        "start": start, "end": time.time(), "env": {k: os.environ.get(k) for k in ENV}, "argv": sys.argv[1:],
+        "augment_project_dir": os.environ.get("AUGMENT_PROJECT_DIR")}
 with open(log, "a", encoding="utf-8") as out:
     out.write(json.dumps(line) + "\n")

@@ -104,14 +104,15 @@ def model_text(mock) -> str:
                        if any(k in r["body"] for k in ("messages", "input", "contents", "system"))])
 
 
-def run_agent(argv: list[str], cwd: Path, env: dict[str, str], returncode: int = 0) -> subprocess.CompletedProcess:
+def run_agent(argv: list[str], cwd: Path, env: dict[str, str], returncode: int = 0,
+              timeout: float = AGENT_TIMEOUT) -> subprocess.CompletedProcess:
     """Run an agent to completion (it must exit with ``returncode``); where strace exists, prove it
     connected to nothing but loopback."""
     base = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "NO_COLOR": "1"}
     trace = cwd.parent / f"connect-{len(list(cwd.parent.glob('connect-*')))}.strace"
     traced = ["strace", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv] if shutil.which("strace") else argv
     result = subprocess.run(traced, cwd=cwd, env={**base, **env}, capture_output=True, text=True,
-                            timeout=AGENT_TIMEOUT, stdin=subprocess.DEVNULL)
+                            timeout=timeout, stdin=subprocess.DEVNULL)
     assert result.returncode == returncode, f"{argv[0]} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
     if trace.exists():
         outside = off_loopback(trace.read_text())
