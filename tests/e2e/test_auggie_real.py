@@ -226,7 +226,8 @@ def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(hooks
 def test_a_trailing_comma_file_auggie_reads_is_one_hookweave_will_not_edit(hooks, auggie, augment, project,
                                                                           tmp_path) -> None:
     """Auggie reads its settings as JSON5: the operator's hook in a file with a trailing comma runs.
-    hookweave reads the file as JSONC, which has none: install refuses and leaves it as it was."""
+    hookweave reads the file as JSONC, which has none: install refuses and leaves it as it was, and
+    verify says the agent runs it (not that the agent ignores it, as for a JSONC agent)."""
     op_log = tmp_path / "op.log"
     settings = project / ".augment" / "settings.json"
     settings.parent.mkdir()
@@ -237,6 +238,9 @@ def test_a_trailing_comma_file_auggie_reads_is_one_hookweave_will_not_edit(hooks
                     code=2)
     assert "trailing comma" in refused.stdout + refused.stderr
     assert settings.read_text() == text
+    verified = hooks("verify", "--host", "auggie", code=1)  # true to the agent: it runs the file (below)
+    assert "Auggie CLI reads JSON5 and runs this file's hooks, but hookweave reads JSON with comments only" in (
+        verified.stdout + verified.stderr)
     augment.commands = ["touch ran-mode-pass"]
     auggie()
     assert op_log.read_text() == "op\n"
