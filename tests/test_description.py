@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
 from hookweave.core.contract.admission import host_class_of
 from hookweave.core.contract.describe import expand
-from hookweave.core.contract.description import Description, template_problem
+from hookweave.core.contract.description import FIELDS, Description, template_problem
 from hookweave.core.errors import BadInput
 
 PLUGINS = (Path(__file__).parent.parent / "docs" / "PLUGINS.md").read_text(encoding="utf-8")
@@ -18,8 +17,9 @@ BASE = dict(name="agent", title="An Agent", files={"project": "{project}/.agent/
 
 
 def test_every_field_is_documented_for_plugin_authors() -> None:
-    for field in dataclasses.fields(Description):
-        assert f"| `{field.name}` |" in PLUGINS, field.name
+    assert len(FIELDS) == 27 and FIELDS[:4] == ("name", "title", "files", "events")
+    for field in FIELDS:
+        assert f"| `{field}` |" in PLUGINS, field
 
 
 @pytest.mark.parametrize("template, problem", [
@@ -165,3 +165,17 @@ def test_the_readme_class_example_is_a_host_with_its_gate() -> None:
     assert host.name == "myagent" and host.project_ref == '"$MYAGENT_PROJECT_DIR"' and host.scopes == ("user", "project")
     assert [f.message for f in host.gates({"user": {"safeMode": True}}, set(), Path("."))] == [
         "My Agent's safe mode runs no hooks"]
+
+
+def test_a_description_is_frozen_keyword_data() -> None:
+    described = Description(**BASE)
+    assert described.tools == {} and described.order == "unknown" and described == Description(**BASE)
+    assert described != Description(**{**BASE, "title": "Other"})
+    with pytest.raises(AttributeError, match="frozen"):
+        described.title = "x"  # type: ignore[misc]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        Description(**BASE, colour="red")
+    with pytest.raises(TypeError, match="missing required keyword argument 'events'"):
+        Description(name="a", title="A", files={"user": "~/.a.json"})
+    with pytest.raises(TypeError):
+        described.tools["shell"] = "Bash"  # type: ignore[index]  # a shared default is read-only
