@@ -9,8 +9,10 @@ A host plugin's tests subclass ``HostContract`` and name their hosts::
 
 Each test then runs once per host and per operator file: golden round trips on files full of
 foreign hooks (CRLF, a BOM, tab indentation, comments where the host allows them) that must come
-back byte for byte, a reinstall that writes nothing, an edit that is reported and kept, and
-``hooks check`` answering for every hook. The fixtures come from the ``pytest11`` entry point
+back byte for byte, a reinstall that writes nothing, an edit that is reported and kept,
+``hooks check`` answering for every hook, ``hooks adopt`` taking over a hand-written copy of a hook
+in every writable scope, and a chained bundle that round-trips and, run as the agent runs it, lets
+the first block win. The fixtures come from the ``pytest11`` entry point
 ``hookweave`` (``hookweave.testing.plugin``); they point HOME and every variable a described
 host's paths name at the test's folder.
 """

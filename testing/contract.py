@@ -14,13 +14,15 @@ import pytest
 from hookweave.core.contract.description import VARIABLE
 from hookweave.core.contract.registry import registry
 from hookweave.core.model.render import marker_in
+from hookweave.testing.adopting import AdoptContract
+from hookweave.testing.chaining import ChainContract
 from hookweave.testing.files import variants
 
 BUNDLE = Path(__file__).parent / "bundle"
 NAME = "contract"
 
 
-class HostContract:
+class HostContract(AdoptContract, ChainContract):
     """Subclass as ``class TestMine(HostContract): hosts = ["mine"]``; pytest finds the tests."""
 
     hosts: ClassVar[list[str]] = []

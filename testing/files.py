@@ -8,7 +8,7 @@ to an unrelated setting. The spellings are the ones real files come in.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import TopLevelEvents
@@ -19,31 +19,43 @@ from hookweave.core.model.render import marker_in
 EVENTS = ("pre_tool_use", "stop", "session_start")
 
 
-def _foreign(value: Any) -> Any:
-    """``value`` with every string that carries hookweave's marker replaced by an operator's command."""
+def _foreign(value: Any, command: str) -> Any:
+    """``value`` with every string that carries hookweave's marker replaced by the operator's ``command``."""
     if isinstance(value, str):
-        return "echo operator-hook" if marker_in(value) else value
+        return command if marker_in(value) else value
     if isinstance(value, dict):
-        return {key: _foreign(item) for key, item in value.items()}
+        return {key: _foreign(item, command) for key, item in value.items()}
     if isinstance(value, list):
-        return [_foreign(item) for item in value]
+        return [_foreign(item, command) for item in value]
     return value
 
 
-def operator_text(host: Host, path: Path) -> str:
+def event_of(host: Host, neutral: str) -> str | None:
+    """The native event an operator's hook of ``neutral`` goes under (a tool hook's: a shell one's)."""
+    native = host.events.get(neutral)
+    if not native:
+        return None
+    return host.event_for(native, _hook(host, neutral, ""))[0]
+
+
+def _hook(host: Host, neutral: str, command: str) -> HookForHost:
+    shell = ("shell",) if neutral == "pre_tool_use" and host.native_tools("shell") else None
+    return HookForHost("operator-" + neutral.replace("_", "-"), neutral, command, shell, 5, "last")
+
+
+def operator_text(host: Host, path: Path, own: Mapping[str, str | None] | None = None) -> str:
     """The host's settings file as an operator left it: foreign hooks, and a setting of their own
-    where the host allows one (Codex refuses a hooks.json with any other key)."""
+    where the host allows one (Codex refuses a hooks.json with any other key). ``own``: the command
+    of an event's hook by neutral name (``None``: the event's list is there, empty)."""
     bundle = Bundle("operator", "1.0", "", (), (), path.parent / "hookweave.toml", path.parent)
     hooks: dict[str, list] = {}
     for neutral in EVENTS:
-        native = host.events.get(neutral)
-        if not native:
-            continue
-        hook = HookForHost("operator-" + neutral.replace("_", "-"), neutral, "echo operator-hook",
-                           ("shell",) if neutral == "pre_tool_use" and host.native_tools("shell") else None, 5, "last")
-        event, _ = host.event_for(native, hook)
+        event = event_of(host, neutral)
         if event:
-            hooks.setdefault(event, []).append(_foreign(host.render(hook, event, bundle)))
+            command = (own or {}).get(neutral, "echo operator-hook")
+            entries = hooks.setdefault(event, [])
+            if command is not None:
+                entries.append(_foreign(host.render(_hook(host, neutral, command), event, bundle), command))
     # where hookweave owns a key of its own (Antigravity's named hook), the operator's hooks are another
     key = "operator" if host.owns_key else host.hooks_key
     ops = [{"op": "add", "path": f"/{escape(k)}", "value": v} for k, v in host.required.items()]
@@ -71,10 +83,10 @@ def spellings(host: Host) -> list[str]:
     return ["none", "plain", "crlf", "bom", "tabs", *(["comments"] if host.comments else [])]
 
 
-def variants(host: Host, path: Path) -> dict[str, str]:
+def variants(host: Host, path: Path, own: Mapping[str, str | None] | None = None) -> dict[str, str]:
     """The file as real files come: as rendered, with CRLF, with a BOM, indented with tabs, and
     commented where the host allows comments. A variant the host cannot read is left out."""
-    plain = operator_text(host, path)
+    plain = operator_text(host, path, own)
     found = {"plain": plain, "crlf": plain.replace("\n", "\r\n"), "bom": "\ufeff" + plain,
              "tabs": "\n".join(_tabs(line) for line in plain.split("\n"))}
     if host.comments:

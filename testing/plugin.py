@@ -42,7 +42,8 @@ def hookweave_run():
     result (``exit_code``, ``stdout``, ``stderr``); an exception is raised, never swallowed."""
     from typer.testing import CliRunner
 
-    import hookweave.core.cli.check  # noqa: F401 - commands the console entry point loads on demand
+    import hookweave.core.cli.adopt  # noqa: F401 - commands the console entry point loads on demand
+    import hookweave.core.cli.check  # noqa: F401
     import hookweave.core.cli.setup  # noqa: F401
     from hookweave.core.cli.app import app
 
@@ -60,8 +61,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
     hosts = registry()
     names = list(cls.hosts) or hosts.names()
-    if "spelling" in metafunc.fixturenames:
-        pairs = [(name, spelling) for name in names for spelling in spellings(hosts.get(name)) if spelling in cls.spellings]
+    if "scope" in metafunc.fixturenames:  # each scope hookweave writes, each operator file there is
+        cases = [(name, scope, spelling) for name in names for scope in hosts.get(name).scopes
+                 for spelling in [s for s in spellings(hosts.get(name)) if s != "none"] or ["none"]
+                 if spelling in cls.spellings]
+        metafunc.parametrize(("host_name", "scope", "spelling"), cases, ids=["-".join(c) for c in cases])
+    elif "spelling" in metafunc.fixturenames:
+        pairs = [(name, spelling) for name in names for spelling in spellings(hosts.get(name))
+                 if spelling in cls.spellings]
         metafunc.parametrize(("host_name", "spelling"), pairs, ids=[f"{n}-{s}" for n, s in pairs])
     else:
         metafunc.parametrize("host_name", names)

@@ -419,3 +419,81 @@ def test_adopt_messages_stay_one_line(run, project, tmp_path, args, message) -> 
     result = run("adopt", "--host", "claude", *args)
     assert result.exit_code == 2 and result.stderr.startswith(message) and result.stderr.count("\n") == 1
     assert _files(tmp_path) == before
+
+
+# -- an agent that runs a command with no shell character without a shell (Auggie: runs = "argv") --------------
+
+@pytest.fixture
+def argv_agent(monkeypatch):
+    """A described host that splits such a command on spaces, registered as a plugin's would be."""
+    from hookweave.core.contract import registry as registries
+    from hookweave.core.contract.admission import host_class_of
+    from hookweave.core.contract.description import Description
+    from hookweave.core.contract.hookspecs import hookimpl
+
+    agent = host_class_of(Description(name="splitter", title="Splitter", events={"stop": "Stop"}, runs="argv",
+                                      files={"project": "{project}/.split/hooks.json"}, protocol="claude"))
+
+    class Plugin:
+        @hookimpl
+        def hookweave_register_hosts(self, register):
+            register(agent)
+
+    def with_agent():
+        pm = registries.get_plugin_manager(load_entrypoints=False)
+        pm.register(Plugin(), name="splitter")
+        return registries.HostRegistry(pm)
+
+    monkeypatch.setattr(registries, "registry", with_agent)
+    return "splitter"
+
+
+def test_adopt_on_an_argv_agent_marks_as_install_renders_and_undo_gives_the_bytes_back(run, project, argv_agent):
+    """The marker after a plain command would be arguments to an agent that splits it on spaces: adopt
+    puts it after `` ;`` (the agent then runs a shell, where it is a comment), as install renders it,
+    so the manifest installs as is; ``--undo`` takes both off again."""
+    path = project / ".split" / "hooks.json"
+    path.parent.mkdir()
+    original = '{\n  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}\n}\n'
+    path.write_text(original)
+    result = run("adopt", "--host", argv_agent, "--name", "mine", "--out", "own")
+    assert result.exit_code == 0, result.output
+    assert path.read_text() == original.replace('"say done"', '"say done ; # hookweave:mine/stop-1"')
+    assert run("verify", "--host", argv_agent).exit_code == 0
+    again = run("install", "own", "--host", argv_agent)
+    assert again.exit_code == 0 and "already installed; nothing written" in again.stdout, again.output
+    assert run("adopt", "--undo", "mine", "--host", argv_agent).exit_code == 0
+    assert path.read_text() == original
+
+
+@pytest.mark.parametrize("command, message", [
+    ('echo \\"a b\\"', "Splitter runs it without a shell (it holds none of | & ; > < $ `), and hookweave's "
+                       "marker needs one, which would read its quotes, spacing or patterns otherwise; end it with "
+                       "';', then adopt"),
+    ("ls *.py", "Splitter runs it without a shell"),
+    ("say  twice", "Splitter runs it without a shell"),
+    ("say done ;", "ends with ' ;', which hookweave's marker adds on Splitter, so --undo could not give it back; "
+                   "remove it, then adopt"),
+])
+def test_adopt_on_an_argv_agent_refuses_what_a_shell_would_read_otherwise(run, project, tmp_path, argv_agent,
+                                                                          command, message):
+    path = project / ".split" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "%s"}]}]}}' % command)
+    before = _files(tmp_path)
+    result = run("adopt", "--host", argv_agent)
+    assert result.exit_code == 2
+    where = ".split/hooks.json: /hooks/Stop/0/hooks/0/command"
+    assert result.stderr.startswith(f"hooks: {where}: {message}"), result.stderr
+    assert _files(tmp_path) == before
+
+
+def test_adopt_on_an_argv_agent_keeps_a_command_it_runs_in_a_shell_as_is(run, project, argv_agent):
+    path = project / ".split" / "hooks.json"
+    path.parent.mkdir()
+    original = '{"hooks": {"Stop": [{"hooks": [{"command": "say \\"a  b\\" | tee log"}]}]}}'
+    path.write_text(original)
+    assert run("adopt", "--host", argv_agent, "--name", "mine").exit_code == 0
+    assert path.read_text() == original.replace('tee log"', 'tee log # hookweave:mine/stop-1"')
+    assert run("adopt", "--undo", "mine", "--host", argv_agent).exit_code == 0
+    assert path.read_text() == original

@@ -22,7 +22,7 @@ from hookweave.core.files.paths import printable
 from hookweave.core.formats.patch import escape, same
 from hookweave.core.model import manifest
 from hookweave.core.model.bundle import Bundle, BundleHook
-from hookweave.core.model.render import marker
+from hookweave.core.model.render import SHELL_CHARACTERS, marker, through_a_shell
 from hookweave.core.plan import resolve
 
 VERSION = "1.0.0"
@@ -90,7 +90,7 @@ def _check_entry(host: Host, entry: Any, where: str) -> None:
         raise BadInput(f"{where}: a hook of type {json.dumps(kind)}; hookweave adopts command hooks only: adopt "
                        "the other events with --event")
     command = handler.get("command")
-    bad = _unfit_command(command) if isinstance(command, str) else "no command string"
+    bad = _unfit_command(command) or _unfit_argv(host, command) if isinstance(command, str) else "no command string"
     if bad:
         raise BadInput(f"{where}/command: {bad}")
     null = _null_at(entry, base)
@@ -114,6 +114,33 @@ def _unfit_command(command: str) -> str | None:
     if command.rstrip(" \t").endswith("\\"):
         return "ends with a line continuation, which would swallow hookweave's marker; remove it, then adopt"
     return None
+
+
+# Words of characters that mean the same to a shell as to an agent that splits a command on spaces.
+ARGV_ALIKE = re.compile(r"[\w./:=,+@%^-]+(?: [\w./:=,+@%^-]+)*")
+
+
+def argv_alike(command: str) -> bool:
+    """Whether a shell runs ``command`` as an agent that splits it on spaces does (Auggie: ``runs = "argv"``)."""
+    return ARGV_ALIKE.fullmatch(command) is not None
+
+
+def _unfit_argv(host: Host, command: str) -> str | None:
+    """Why ``command`` cannot carry hookweave's marker unchanged on a host that runs a command with no
+    shell character without a shell: there the marker goes after `` ;`` (``render.through_a_shell``),
+    so the agent runs the command in a shell, which must read it as the agent did, and ``--undo``
+    takes that `` ;`` off again, so a command of the operator's may not end in one."""
+    if host.runs != "argv":
+        return None
+    if command.lstrip().startswith("~") or SHELL_CHARACTERS.search(command):  # the agent runs it in a shell already
+        if command.endswith(" ;") and argv_alike(command[:-2]):
+            return (f"ends with ' ;', which hookweave's marker adds on {host.title}, so --undo could not give it "
+                    "back; remove it, then adopt")
+        return None
+    if argv_alike(command):
+        return None
+    return (f"{host.title} runs it without a shell (it holds none of | & ; > < $ `), and hookweave's marker needs "
+            "one, which would read its quotes, spacing or patterns otherwise; end it with ';', then adopt")
 
 
 def _null_at(value: Any, where: str) -> str | None:
@@ -158,10 +185,11 @@ def manifest_text(host: Host, name: str, found: list[Found], manifest_path: Path
 
 
 def marked(host: Host, entry: dict, tag: str) -> dict:
-    """``entry`` with ``tag`` appended to its command as hookweave renders one (``render.shell_command``)."""
+    """``entry`` with ``tag`` appended to its command as hookweave renders one (``render.shell_command``,
+    and ``render.through_a_shell`` where the agent splits a command with no shell character on spaces)."""
     handler = entry["hooks"][0] if isinstance(host, NestedGroupsHost) else entry
-    command = handler["command"]
-    new = {**handler, "command": command + ("\n" if "\n" in command else " ") + tag}
+    command = handler["command"] + ("\n" if "\n" in handler["command"] else " ") + tag
+    new = {**handler, "command": through_a_shell(command) if host.runs == "argv" else command}
     return {**entry, "hooks": [new]} if handler is not entry else new
 
 

@@ -170,10 +170,13 @@ def _spellings(host, text: str | None, ops: list[dict], doc: dict) -> dict[str, 
         new = op["value"]
         if new.startswith(old):  # adopt: the marker appended
             out[op["path"]] = spelled[:-1] + json.dumps(new[len(old):], ensure_ascii=False)[1:]
-        else:  # --undo: the marker, however the file spells its separator, taken off
-            cut = re.sub(r'(?: |\\n|\\u00(?:0[aA]|20))# hookweave:[a-z0-9-]+/[a-z0-9-]+[ \t]*"$', '"', spelled)
-            if cut != spelled and json.loads(cut) == new:
-                out[op["path"]] = cut
+        else:  # --undo: the marker, however the file spells its separator, taken off (and the " ;" before it)
+            for before in ("", " ;"):
+                pattern = before + r'(?: |\\n|\\u00(?:0[aA]|20))# hookweave:[a-z0-9-]+/[a-z0-9-]+[ \t]*"$'
+                cut = re.sub(pattern, '"', spelled)
+                if cut != spelled and json.loads(cut) == new:
+                    out[op["path"]] = cut
+                    break
     return out
 
 
@@ -187,8 +190,10 @@ def _at(doc, tokens: list[str]):
 def _unmarked(host, entry: dict) -> dict:
     handler = host.handler_of(entry)
     command = handler["command"]
-    m = MARKER_RE.search(command)
-    new = {**handler, "command": command[: m.start()]}
+    kept = command[: MARKER_RE.search(command).start()]
+    if host.runs == "argv" and kept.endswith(" ;") and adopt.argv_alike(kept[:-2]):
+        kept = kept[:-2]  # the marker brought it (render.through_a_shell); adopt refuses it in an operator's
+    new = {**handler, "command": kept}
     if handler is entry:
         return new
     return {**entry, "hooks": [new if h is handler else h for h in entry["hooks"]]}
