@@ -497,3 +497,17 @@ def test_adopt_on_an_argv_agent_keeps_a_command_it_runs_in_a_shell_as_is(run, pr
     assert path.read_text() == original.replace('tee log"', 'tee log # hookweave:mine/stop-1"')
     assert run("adopt", "--undo", "mine", "--host", argv_agent).exit_code == 0
     assert path.read_text() == original
+
+
+def test_install_on_an_argv_agent_finds_the_hand_written_copy(run, project, tmp_path, write_bundle, argv_agent):
+    """Install renders a plain command with `` ;`` before the marker there; the operator's copy has
+    neither, and is still the same hook: it would run twice."""
+    path = project / ".split" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}\n')
+    bundle = write_bundle('[bundle]\nname = "b"\nversion = "1.0.0"\n[[hooks]]\nid = "h"\nevent = "stop"\n'
+                          'command = "say done"\n')
+    before = _files(tmp_path)
+    result = run("install", str(bundle), "--host", argv_agent)
+    assert result.exit_code == 1 and "b/h is already at /hooks/Stop/0 by hand" in result.stderr, result.output
+    assert _files(tmp_path) == before

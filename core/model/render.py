@@ -61,6 +61,18 @@ def through_a_shell(rendered: str) -> str:
     return body.rstrip(" \n") + " ;" + body[len(body.rstrip(" \n")):] + tag
 
 
+def without_marker(rendered: str, runs: str) -> str:
+    """A rendered command as the operator would write it by hand: without our marker, and on an
+    agent that runs argv (``runs``) without the `` ;`` ``through_a_shell`` put before it."""
+    found = MARKER_RE.search(rendered)
+    body = rendered[: found.start()] if found else rendered
+    if runs == "argv" and found and body.endswith(" ;"):
+        bare = body[:-2]
+        if not (bare.lstrip().startswith("~") or SHELL_CHARACTERS.search(bare)):
+            return bare
+    return body
+
+
 def portable_ref(root_ref: str, relative: str) -> str:
     """The shell word for a folder ``relative`` (POSIX, ``.`` for the root itself) to the project
     folder, which the host's shell reaches as ``root_ref``: ``"$CLAUDE_PROJECT_DIR"/tools/guard``."""

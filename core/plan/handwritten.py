@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from hookweave.core.formats.patch import escape
 from hookweave.core.model.findings import Finding
-from hookweave.core.model.render import MARKER_RE
+from hookweave.core.model.render import without_marker
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
@@ -24,8 +24,7 @@ def drop_hand_written(host: Host, scope: str, event: str, entries: list, regs: l
         handler = host.handler_of(reg.entry)
         if reg.id in known or handler is None or not isinstance(handler.get("command"), str):
             continue  # installed before (the record decides), or a dialect without `command` (Copilot's own file)
-        mark = MARKER_RE.search(handler["command"])
-        command = handler["command"][: mark.start()] if mark else handler["command"]
+        command = without_marker(handler["command"], host.runs)  # as the operator would have written it
         for i, entry in enumerate(entries):
             theirs = entry if entry is not handler and isinstance(entry, dict) and host.owner(entry) is None else None
             if theirs is None or theirs.get("matcher") != reg.entry.get("matcher"):

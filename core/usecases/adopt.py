@@ -23,7 +23,7 @@ from hookweave.core.files import fileio, paths
 from hookweave.core.formats.patch import diff, same
 from hookweave.core.model import record
 from hookweave.core.model.findings import Finding
-from hookweave.core.model.render import MARKER_RE
+from hookweave.core.model.render import without_marker
 from hookweave.core.plan import adoption as adopt
 from hookweave.core.plan import merge, spelling
 from hookweave.core.usecases.transaction import run
@@ -189,10 +189,7 @@ def _at(doc, tokens: list[str]):
 
 def _unmarked(host, entry: dict) -> dict:
     handler = host.handler_of(entry)
-    command = handler["command"]
-    kept = command[: MARKER_RE.search(command).start()]
-    if host.runs == "argv" and kept.endswith(" ;") and adopt.argv_alike(kept[:-2]):
-        kept = kept[:-2]  # the marker brought it (render.through_a_shell); adopt refuses it in an operator's
+    kept = without_marker(handler["command"], host.runs)  # and the " ;" through_a_shell brought on argv hosts
     new = {**handler, "command": kept}
     if handler is entry:
         return new
