@@ -144,12 +144,15 @@ def _ps_word(arg: str) -> str:
 
 def _trusted(config: Any, project: Path) -> bool:
     """Whether Copilot 1.0.102 loads the project's hooks: measured, it skips ``.github/hooks`` until
-    the folder is in ``trustedFolders`` (or ``COPILOT_ALLOW_ALL=true`` is exported)."""
+    the folder or one of its parents is in ``trustedFolders`` (a sibling whose name starts the same
+    is not), or ``COPILOT_ALLOW_ALL=true`` is exported."""
     if os.environ.get("COPILOT_ALLOW_ALL") == "true":
         return True
     folders = config.get("trustedFolders") if isinstance(config, dict) else None
-    here = os.path.realpath(project)
-    return isinstance(folders, list) and any(isinstance(f, str) and os.path.realpath(f) == here for f in folders)
+    here = Path(os.path.realpath(project))
+    return isinstance(folders, list) and any(
+        isinstance(f, str) and f and (here == Path(os.path.realpath(f)) or Path(os.path.realpath(f)) in here.parents)
+        for f in folders)
 
 
 def hookweave_register_hosts(register) -> None:

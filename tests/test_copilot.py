@@ -120,3 +120,17 @@ def test_an_untrusted_project_is_a_problem_copilot_skips_its_hooks(run, project:
     assert verify.exit_code == 1 and problem in verify.stdout
     trusted.unlink()
     assert problem in run("verify", "--host", "copilot").stdout
+
+
+@pytest.mark.parametrize("listed, trusted_here", [
+    ("{project}", True), ("{project}/", True), ("{parent}", True), ("/", True),
+    ("{project}2", False), ("{project}/sub", False), ("", False), ("{parent}/other", False)])
+def test_a_trusted_parent_folder_trusts_the_project_a_sibling_does_not(run, project: Path, trusted: Path,
+                                                                       listed: str, trusted_here: bool) -> None:
+    """Measured on Copilot CLI 1.0.102 (tests/e2e/test_copilot_real.py): a parent in trustedFolders
+    lets the project's hooks run; a sibling whose name starts the same, or a subfolder, does not."""
+    folder = listed.format(project=project, parent=project.parent)
+    trusted.write_text(json.dumps({"trustedFolders": [folder]}) + "\n")
+    run("install", BUNDLE, "--host", "copilot")
+    verify = run("verify", "--host", "copilot")
+    assert ("the project folder is not trusted by Copilot" not in verify.stdout) is trusted_here, verify.stdout

@@ -117,3 +117,17 @@ def test_claude_project_and_inline_hooks_run_in_copilot_as_verify_says(run, copi
     assert starts[0] == ("inline-user", None)
     assert sorted(starts[1:3]) == [("op-sessionStart", None), ("probe-start", None)]
     assert starts[3:] == [("probe-start", "SessionStart"), ("inline-project", None)]
+
+
+@pytest.mark.parametrize("which", ["parent", "sibling"])
+def test_a_trusted_parent_runs_the_project_hooks_a_sibling_does_not_as_verify_says(run, copilot, probe, project,
+                                                                                  home, which) -> None:
+    """Measured on 1.0.102: trustedFolders holding a parent of the project trusts it; a sibling
+    whose name starts with the project's (``<project>2``) does not. verify says the same."""
+    run("install", probe.bundle(), "--host", "copilot")
+    trust(home, project, [str(project.parent) if which == "parent" else f"{project}2"])
+    verify = run("verify", "--host", "copilot")
+    said_untrusted = "the project folder is not trusted by Copilot" in verify.stdout
+    copilot()
+    ran = probe.calls() != []
+    assert ran is (which == "parent") and said_untrusted is (which == "sibling"), (which, ids(probe.calls()))
