@@ -215,8 +215,14 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
         level = codex_layers.project_trust(docs, project)  # its own entry, else the project or repository root's
         if "project" in installed_scopes and level != "trusted":
             why = "marked untrusted" if level == "untrusted" else "not trusted"
-            found.append(Finding("problem", f"this project is {why} in the user config.toml, so Codex ignores "
-                                 ".codex/ here; trust it when Codex asks, or run codex exec --trust once"))
+            ours = {scope: {h.owner for h in _trust().handler_keys(docs.get(scope), scope, self.owner,
+                                                                   self.native_events) if h.owner}
+                    for scope in ("user", "project")}
+            covered = ours["project"] <= ours["user"]  # every hook of ours there runs from the user layer anyway
+            found.append(Finding("note" if covered else "problem", (
+                f"this project is {why} in the user config.toml, so Codex ignores .codex/ here" + (
+                    "; the user layer's copies of hookweave's hooks run instead" if covered else
+                    "; trust it when Codex asks, or run codex exec --trust once"))))
         return found
 
     def rejects(self, doc: Any, path: str) -> str | None:

@@ -147,3 +147,14 @@ def test_trust_hashes_equal_what_codex_app_server_reports(run, trusted_project, 
     assert {h["trustStatus"] for h in foreign} == {"untrusted"}  # never trusted on the operator's behalf
     monkeypatch.setenv("HOOKWEAVE_CODEX_BIN", CODEX)  # verify asks the binary too
     assert run("verify", "--host", "codex").exit_code == 0
+
+
+def test_an_untrusted_project_is_a_note_when_the_user_layer_runs_the_same_hooks(run, codex_home) -> None:
+    """A finding is a problem exactly when the agent does otherwise than the bundle asks: with the
+    bundle at user scope too, its hooks still run once (measured: tests/e2e/test_codex_real.py)."""
+    assert run("install", BUNDLE, "--host", "codex", "--scope", "user", "--trust").exit_code == 0
+    assert run("install", BUNDLE, "--host", "codex", "--scope", "project", "--trust").exit_code == 0
+    verify = run("verify", "--host", "codex")
+    assert verify.exit_code == 0, verify.stdout
+    assert ("  note: this project is not trusted in the user config.toml, so Codex ignores .codex/ here; the user "
+            "layer's copies of hookweave's hooks run instead\n") in verify.stdout

@@ -57,3 +57,24 @@ def test_untrusted_install_is_reported_by_verify_and_codex_skips_it(run, codex, 
     assert "codex app-server reports it untrusted" in verify.stdout  # Codex itself agrees
     codex()
     assert ids(probe.calls()) == ["op-PreToolUse", "op-SessionStart", "op-Stop"]
+
+
+def test_an_untrusted_project_with_the_bundle_at_user_scope_too_runs_it_once_and_verify_agrees(
+        run, codex, codex_env, probe, project) -> None:
+    """Issue 23 case 5: the project layer is ignored, and the user layer's copy runs, once, as the
+    bundle asks: a note, not a problem. The same without the user copy is a problem (Codex runs none)."""
+    assert run("install", probe.bundle(), "--host", "codex", "--scope", "user", "--trust").exit_code == 0
+    assert run("install", probe.bundle(), "--host", "codex", "--scope", "project", "--trust").exit_code == 0
+    config = Path(codex_env["CODEX_HOME"]) / "config.toml"
+    config.write_text(config.read_text().replace(f'[projects."{project}"]\ntrust_level = "trusted"\n', ""))
+    verify = run("verify", "--host", "codex")
+    assert verify.exit_code == 0, verify.stdout
+    assert ("  note: this project is not trusted in the user config.toml, so Codex ignores .codex/ here; the user "
+            "layer's copies of hookweave's hooks run instead\n") in verify.stdout
+    codex()
+    assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
+    assert run("uninstall", "probe", "--host", "codex", "--scope", "user").exit_code == 0
+    verify = run("verify", "--host", "codex")
+    assert verify.exit_code == 1 and "  problem: this project is not trusted" in verify.stdout, verify.stdout
+    codex()
+    assert probe.calls() == []  # none ran: the project layer is ignored
