@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core.contract.describe import host_class
 from hookweave.core.contract.description import Description
 from hookweave.core.contract.shapes import group_with
+from hookweave.core.files import paths
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
@@ -86,9 +87,29 @@ class QwenHost(host_class(QWEN)):  # type: ignore[misc]  # built like a plugin's
             found.append(Finding("problem", f"{merged[1]} settings set disableAllHooks: Qwen runs no hooks; remove "
                                  "the key or set it to false"))
         if "project" in installed_scopes and _get(docs.get("user"), ("security", "folderTrust", "enabled")) is True:
-            found.append(Finding("warning", "folder trust is on in user settings: Qwen runs project hooks only "
-                                 "in a folder the operator trusted"))
+            found += _folder_trust(docs.get("trustedFolders"), self.context_paths(project)["trustedFolders"], project)
         return found
+
+    def context_paths(self, project: Path) -> dict[str, Path]:
+        default = self.settings_path("user", project).with_name("trustedFolders.json")
+        return {"trustedFolders": paths.from_env("QWEN_CODE_TRUSTED_FOLDERS_PATH", default)}
+
+
+def _folder_trust(rules: Any, where: Path, project: Path) -> list[Finding]:
+    """Folder trust on: Qwen loads the project's settings, hooks included, only where a rule of
+    trustedFolders.json trusts the folder, and no rule means untrusted (measured on 0.24.4 with
+    ``-p``: tests/e2e/test_qwen_real.py); the rules are Gemini's, longest path first."""
+    from hookweave.hosts.gemini_trust import trust
+
+    trusted, why = trust(rules, where.exists(), True, project, {})
+    shown = paths.display(where)
+    if trusted is None:
+        return [Finding("problem", f"{shown} {why}: Qwen stops at start; fix the file")]
+    if trusted:
+        return [Finding("note", f"folder trust is on in user settings, and {shown} trusts this project ({why})")]
+    return [Finding("problem", f"folder trust is on in user settings, and this project is not trusted in {shown} "
+                    f"({why}): Qwen ignores .qwen/settings.json here, hooks included; trust the folder when Qwen "
+                    "asks (or /permissions), or add a TRUST_FOLDER rule for it")]
 
 
 def _get(doc: Any, keys: tuple[str, ...]) -> Any:

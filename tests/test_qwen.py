@@ -63,7 +63,7 @@ def test_the_same_hook_at_both_scopes_runs_once_in_qwen(run) -> None:
     assert "  note: guard: installed at user and project scope; Qwen Code runs identical commands once\n" in verify.stdout
 
 
-def test_disable_all_hooks_is_a_problem_and_folder_trust_a_warning(run, home: Path) -> None:
+def test_disable_all_hooks_and_an_untrusted_folder_are_problems(run, home: Path, project: Path) -> None:
     user = home / ".qwen" / "settings.json"
     user.parent.mkdir()
     user.write_text(json.dumps({"disableAllHooks": True, "security": {"folderTrust": {"enabled": True}}}))
@@ -73,5 +73,18 @@ def test_disable_all_hooks_is_a_problem_and_folder_trust_a_warning(run, home: Pa
     assert verify.exit_code == 1
     assert ("  problem: user settings set disableAllHooks: Qwen runs no hooks; remove the key or set it to false\n"
             in verify.stdout)
-    assert ("  warning: folder trust is on in user settings: Qwen runs project hooks only in a folder the operator "
-            "trusted\n") in verify.stdout
+    rules = home / ".qwen" / "trustedFolders.json"
+    assert ("  problem: folder trust is on in user settings, and this project is not trusted in "
+            f"{rules} (no rule covers it): Qwen ignores .qwen/settings.json here, hooks included; "
+            "trust the folder when Qwen asks (or /permissions), or add a TRUST_FOLDER rule for it\n") in verify.stdout
+    (home / ".qwen" / "trustedFolders.json").write_text(json.dumps({str(project): "TRUST_FOLDER"}))
+    user.write_text(json.dumps({"security": {"folderTrust": {"enabled": True}}}))
+    verify = run("verify", "--host", "qwen")
+    assert verify.exit_code == 0, verify.stdout
+    assert (f"  note: folder trust is on in user settings, and {rules} trusts this project "
+            f"(TRUST_FOLDER on {project})\n") in verify.stdout
+    (home / ".qwen" / "trustedFolders.json").write_text('{"/x": "TRUST_ALWAYS"}')
+    verify = run("verify", "--host", "qwen")
+    assert verify.exit_code == 1 and (f"  problem: {rules} holds the trust level \"TRUST_ALWAYS\", "
+                                      "which is not one of TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST: Qwen stops at "
+                                      "start; fix the file\n") in verify.stdout, verify.stdout

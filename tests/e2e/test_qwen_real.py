@@ -85,3 +85,21 @@ def test_the_same_bundle_at_user_and_project_scope_runs_once_as_verify_says(run,
     assert "  note: probe: installed at user and project scope; Qwen Code runs identical commands once\n" in verify.stdout
     qwen()  # name + command keys the copies (getHookKey): one run each
     assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
+
+
+@pytest.mark.parametrize("rule", ["none", "DO_NOT_TRUST", "TRUST_FOLDER", "TRUST_PARENT"])
+def test_folder_trust_decides_whether_project_hooks_run_as_verify_says(run, qwen, probe, project, home, rule) -> None:
+    """With security.folderTrust.enabled in user settings, Qwen loads the project's settings (and its
+    hooks) only in a trusted folder (~/.qwen/trustedFolders.json): verify says a problem exactly when
+    the agent will not run them (issue 23 case 5)."""
+    user = home / ".qwen" / "settings.json"
+    user.write_text(json.dumps({**OFFLINE, "security": {"folderTrust": {"enabled": True}}}) + "\n")
+    if rule != "none":
+        folder = project.parent if rule == "TRUST_PARENT" else project
+        (home / ".qwen" / "trustedFolders.json").write_text(json.dumps({str(folder): rule}) + "\n")
+    assert run("install", probe.bundle(), "--host", "qwen").exit_code == 0
+    verify = run("verify", "--host", "qwen")
+    qwen()
+    ran = probe.calls() != []
+    assert ran is (rule in ("TRUST_FOLDER", "TRUST_PARENT")), rule
+    assert (verify.exit_code == 0) is ran, verify.stdout
