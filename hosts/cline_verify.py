@@ -15,6 +15,10 @@ from hookweave.core.model.render import marker_in
 def findings(scope: str, event: str, members: list[dict], there: Any, path: Path) -> list[Finding]:
     shown = paths.display(path)
     ours = [marker_in(h.get("command")) for h in members if marker_in(h.get("command"))]
+    if ours and path.is_symlink():  # measured on 3.0.65: even a link to an identical copy (a linked folder runs)
+        return [Finding("problem", f"{shown} is a symlink, and Cline skips a hook file that is one, so it runs none "
+                        f"of the {scope} {event} hooks; delete the link and install the bundle again", b, i)
+                for b, i in ours]
     if there is None:
         if not ours:
             return []

@@ -449,7 +449,7 @@ styles/prompt-note  Factory Droid UserPromptSubmit
   a non-ASCII prompt                   allows             exit 0    0.12s/60s: Follow docs/STYLE.md.
   note: Factory Droid: plain stdout is added to the model's context (read in its code) (on every payload)
     fix: hookSpecificOutput.additionalContext says the same in JSON
-styles/claude-deny  Cline PreToolUse [run_commands]
+styles/claude-deny  Cline PreToolUse [run_commands|execute_command]
   an ordinary shell command            allows             exit 0    0.12s/120s
   a heredoc whose body says rm -rf     allows             exit 0    0.12s/120s
   non-ASCII text                       allows             exit 0    0.12s/120s
