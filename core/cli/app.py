@@ -125,6 +125,8 @@ def uninstall(
     scope: Annotated[Optional[str], typer.Option("--scope", "-s", help=SCOPE_HELP)] = None,
     project: ProjectOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
+    by_marker: Annotated[bool, typer.Option("--by-marker", help="Where no record lists the bundle (deleted, never "
+                                            "committed), remove the entries that carry its marker.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     dry_run: DryRunOpt = False,
     patch: PatchOpt = False,
@@ -140,10 +142,10 @@ def uninstall(
     if asked and not yes and not dry_run:
         from hookweave.core.cli import interactive
 
-        preview = installer.uninstall(targets, name, folder, force=force, dry_run=True)
+        preview = installer.uninstall(targets, name, folder, force=force, dry_run=True, by_marker=by_marker)
         if not interactive.confirmed(preview, f"Remove {name} as shown?"):
             return interactive.nothing_written()
-    plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run)
+    plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run, by_marker=by_marker)
     projects.annotate(plans, folder, explicit=bool(project))
     _show("uninstall", plans, dry_run, as_json, patch)
 
