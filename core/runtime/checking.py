@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
-from hookweave.core.runtime import hookrun, payloads, pitfalls
+from hookweave.core.runtime import causes, hookrun, payloads, pitfalls
 from hookweave.core.runtime.checktargets import Target
 from hookweave.core.runtime.pitfalls import Pitfall
 from hookweave.core.standalone import protocol
@@ -23,6 +23,9 @@ SLOW = 0.5  # of the timeout: a run slower than this is flagged
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "BeforeTool", "AfterTool", "preToolUse", "postToolUse",
                          "beforeShellExecution", "pre_run_command", "post_run_command", "pre_write_code",
                          "pre_read_code", "pre_mcp_tool_use"})
+ORDINARY = "an ordinary shell command"  # the payload every host's tool events get first (payloads.py)
+DOES = {"error": "shows a hook error", "block": "blocks the call", "allow": "goes on as if the hook allowed it",
+        "ignored": "goes on as if the hook allowed it", "stop": "stops the session", "ask": "asks the user"}
 # How to block on each host, for a hook whose block the host ignores (protocol.py has the facts).
 HOW_TO_BLOCK = {
     "claude": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
@@ -78,12 +81,13 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
         payloads.for_event(target.host, target.event, str(project), transcript)
     chosen = [p for p in chosen if matches(target.matcher, p.tool)]
     found: list[Pitfall] = []
+    field = payloads.COMMAND_FIELD.get(target.host) if target.event in TOOL_EVENTS else None
     for path in pitfalls.candidates(target.command, project, {**target.env, "CLAUDE_PROJECT_DIR": str(project)}):
         text = _script(path)
         if text is not None and pitfalls.is_shell(path, text):
-            found += pitfalls.static(text, path.name)
+            found += pitfalls.static(text, path.name, field)
     inline = re.sub(r"\s*# hookweave:\S+\s*$", "", target.command)
-    found += [p for p in pitfalls.static(inline, "the command") if p.name != "set-e-no-exit-0"]
+    found += [p for p in pitfalls.static(inline, "the command", field) if p.name != "ends-on-a-test"]
     if not chosen:
         why = (f"no payload of {target.event} matches its matcher {target.matcher!r}; pass one with --payload"
                if not own or any(p.event == target.event for p in own) else
@@ -97,6 +101,10 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
         run = hookrun.run(target.host, target.command, data, env, project, min(timeout, CAP))
         verdict = protocol.judge(target.host, target.event, run.exit_code, run.stdout, run.stderr, run.timed_out)
         outcomes.append(Outcome(payload, run, timeout, verdict, tuple(_judge_outcome(target, payload, run, timeout, verdict))))
+    everything = next((p for o in outcomes if o.payload.name == ORDINARY for p in o.pitfalls if p.name == "false-block"), None)
+    if everything is not None:  # blocks whatever it is sent: one finding, not a heredoc story per payload
+        outcomes = [o._replace(pitfalls=tuple(everything if p.name == "false-block" else p for p in o.pitfalls))
+                    for o in outcomes]
     return Checked(target, tuple(outcomes), tuple(found) + _merged(outcomes), "")
 
 
@@ -127,17 +135,18 @@ def _script(path: Path) -> str | None:
 def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, verdict) -> list[Pitfall]:
     host, event, v = target.title, target.event, verdict
     found = []
+    cause = None if run.timed_out else causes.of(run.exit_code, run.stderr, run.timed_out)
     if run.timed_out:
         found.append(Pitfall("problem", "timeout", f"{host}: timed out after {run.seconds:.0f}s"
                              + (f" (check stops at {CAP:.0f}s; {host} waits {timeout:.0f}s)" if timeout > CAP else ""),
                              "make it finish well inside its timeout, or raise the hook's timeout"))
+    elif cause is not None:  # the hook never decided: say why, whatever the host makes of the exit code
+        found.append(Pitfall("problem", cause.name, f"{host} {DOES.get(v.action, v.action)}: {cause.what}", cause.fix))
     elif v.action == "error":
         found.append(Pitfall("problem", "hook-error", f"{host} shows a hook error: "
                              f"{_short(v.reason) or f'exit {run.exit_code}'} ({'; '.join(v.notes)[:160]})", _fix(target, run, v)))
     elif v.action == "block" and payload.should_pass:
-        found.append(Pitfall("problem", "false-block", f"{host} blocks a payload that should pass: {_short(v.reason)}",
-                             "parse the payload (jq -r '.tool_input.command') and match the command itself, "
-                             "not data in a heredoc body, a description or another field"))
+        found.append(_false_block(target, payload, v))
     elif v.action in ("allow", "ignored") and event in protocol.BLOCKS[target.host] and _meant_to_block(run, v):
         why = [n for n in v.notes if not n.startswith(("unknown field", "unmeasured", "stderr never"))]
         found.append(Pitfall("problem", "block-ignored", f"{host} does not block on this answer: "
@@ -170,12 +179,23 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
         elif note.startswith("stdout is empty, so Gemini reads stderr") and run.exit_code == 0:
             found.append(Pitfall("warning", "stderr-noise", f"{host}: with stdout empty, Gemini shows the hook's stderr "
                                  "to the user as a message on every call", "keep stderr empty on success, or log to a file"))
-    if not run.timed_out and run.seconds > SLOW * min(timeout, CAP):
+    if not run.timed_out and run.seconds > SLOW * timeout:
         found.append(Pitfall("warning", "slow", f"{host}: takes more than half of its {timeout:g}s timeout",
                              "make it faster, or raise its timeout"))
     elif event in TOOL_EVENTS and run.seconds > 2:
         found.append(Pitfall("note", "slow", f"{host}: adds more than 2s to every tool call", "make it faster"))
     return found
+
+
+def _false_block(target: Target, payload, verdict) -> Pitfall:
+    """A block on a payload that should pass; where the ordinary payload is blocked too, the hook
+    blocks whatever it is sent, which no advice about heredocs would mend."""
+    field = payloads.COMMAND_FIELD.get(target.host, "the tool's input")
+    if payload.name == ORDINARY:
+        return Pitfall("problem", "false-block", f"{target.title} blocks even an ordinary call: {_short(verdict.reason)}",
+                       f"read the payload's {field} (JSON on stdin) and block only the commands you mean to")
+    return Pitfall("problem", "false-block", f"{target.title} blocks a payload that should pass: {_short(verdict.reason)}",
+                   f"parse the payload and match {field} itself, not data in a heredoc body, a description or another field")
 
 
 def _meant_to_block(run: hookrun.Run, verdict) -> bool:
@@ -197,14 +217,14 @@ def _meant_to_block(run: hookrun.Run, verdict) -> bool:
 
 
 def _fix(target: Target, run: hookrun.Run, verdict) -> str:
+    blocks = target.event in protocol.BLOCKS[target.host]
     if run.exit_code not in (0, 2, None) and not verdict.output:
-        return "exit 0 to let the call through, or exit 2 with the reason on stderr to block it"
-    if run.exit_code == 2 and target.event not in protocol.BLOCKS[target.host]:
+        go_on = "exit 0 to let the call through" if target.event in TOOL_EVENTS else "exit 0 to let the agent go on"
+        return go_on + (", or exit 2 with the reason on stderr to block it" if blocks else f" ({target.event} cannot be blocked)")
+    if run.exit_code == 2 and not blocks:
         return f"{target.event} cannot be blocked: exit 0"
     if run.exit_code == 2:
         return "write the reason to stderr when you exit 2"
-    if run.exit_code is None or (run.exit_code or 0) < 0:
-        return "do not let the hook be killed (a missing tool, a signal): guard the calls and exit 0"
     return "print only the JSON fields the host reads, with their documented values (see the notes)"
 
 
@@ -249,7 +269,7 @@ def _let_through(done: list[Checked]) -> list[Checked]:
         if any(p.name == "block-ignored" for p in c.pitfalls):
             out.append(c)  # the host ignores its block: that pitfall says so, with the fix
             continue
-        missed = [o.payload.name for o in c.outcomes if not o.payload.should_pass
+        missed = [o.payload.name for o in c.outcomes if not o.payload.should_pass and not _undecided(o)
                   and o.verdict.action in ("allow", "ignored") and stopped.get((c.target.label, o.payload.name))]
         if not missed:
             out.append(c)
@@ -264,6 +284,12 @@ def _let_through(done: list[Checked]) -> list[Checked]:
                         f"to block on {c.target.title}: {HOW_TO_BLOCK.get(c.target.host, 'see the notes')}")
         out.append(c._replace(pitfalls=c.pitfalls + (extra,)))
     return out
+
+
+def _undecided(outcome: Outcome) -> bool:
+    """A run that never got to decide (timed out, a missing program, a crash): its own pitfall
+    says why, so it is no sign that the hook misreads the host's payload."""
+    return outcome.run.timed_out or causes.of(outcome.run.exit_code, outcome.run.stderr, False) is not None
 
 
 def combined(done: list[Checked]) -> list[tuple[str, str, str, protocol.ChainVerdict, list[str]]]:
