@@ -55,17 +55,21 @@ def collect(host: Host, doc: Any, shown: str, event: str | None) -> list[Found]:
     events = [event] if event is not None else [e for e in hooks if e in host.native_events]
     found: list[Found] = []
     owned = 0
+    skipped = host.skipped_entries(doc if event is None else {host.hooks_key: {event: hooks.get(event)}}, shown)
     for name in events:
         entries = hooks.get(name)
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
             if host.owner(entry) is not None:
                 owned += 1
                 continue
+            if isinstance(host, NestedGroupsHost) and host.is_loose(entry) and host.loose_entries == "skipped":
+                continue  # the host never runs it: adopting it would start it (plan_install says so)
             _check_entry(host, entry, f"{shown}: /{escape(host.hooks_key)}/{escape(name)}/{i}")
             found.append(Found(name, i, entry))
     if not found:
         where = f"under {event}" if event is not None else "in it"
         why = f" ({owned} {'entry is' if owned == 1 else 'entries are'} a bundle's already)" if owned else ""
+        why += f" ({skipped[0]})" if skipped else ""
         raise BadInput(f"{shown}: no hand-written hooks {where}{why}; nothing to adopt: name another --event "
                        "or --scope")
     return found
