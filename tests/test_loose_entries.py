@@ -1,9 +1,9 @@
-"""Issue 22 class 6: verify, install and adopt say the same true thing about real files.
+"""Issue 22 classes 6 and 7: verify, install and adopt say the same true thing about real files.
 
 A handler written straight under an event where a ``{matcher, hooks}`` group belongs (two public
 Gemini files): measured on the real agents (tests/e2e/test_flat_entries_real.py), Gemini, Qwen and
-Codex skip that entry and run the rest; Claude and Factory refuse the whole file. An event the
-host does not know is skipped by every measured host.
+Codex skip that entry and run the rest; Claude and Factory refuse the whole file. A plain Windsurf
+entry (``{"command", "show_output"}`` under ``pre_run_command``) adopts and installs back exactly.
 """
 
 from __future__ import annotations
@@ -67,6 +67,19 @@ def test_a_file_the_host_refuses_is_reported_and_refused_in_the_same_words(host,
         refused = run(*args, "--host", host)
         assert refused.exit_code == 2 and f"{pointer}: {said}" in refused.stderr
     assert path.read_text() == original and not (tmp_path / "out").exists()
+
+
+def test_a_plain_windsurf_entry_adopts_and_gives_back_the_same_bytes(run, project, tmp_path) -> None:
+    text = '{\n  "hooks": {\n    "pre_run_command": [\n      {"command": "echo hi", "show_output": true}\n    ]\n  }\n}\n'
+    path, original = _write(project, ".windsurf/hooks.json", json.loads(text))
+    adopt = run("adopt", "--host", "windsurf", "--out", str(tmp_path / "out"))
+    assert adopt.exit_code == 0, adopt.stderr
+    manifest = (tmp_path / "out" / "hookweave.toml").read_text()
+    assert 'event = "pre_run_command"' in manifest
+    assert "nothing written" in run("install", str(tmp_path / "out"), "--host", "windsurf").stdout
+    assert run("verify", "--host", "windsurf").exit_code == 0
+    assert run("adopt", "--undo", "adopted", "--host", "windsurf").exit_code == 0
+    assert path.read_text() == original
 
 
 @pytest.mark.parametrize("host", ["claude", "gemini", "qwen", "codex", "factory"])

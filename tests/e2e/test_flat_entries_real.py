@@ -128,3 +128,32 @@ def test_an_event_the_host_does_not_know(host, run, mock, home, project, probe, 
     pointer = f"/{UNKNOWN[host]}" if host == "factory" else f"/hooks/{UNKNOWN[host]}"
     assert f"{pointer}: not an event" in run("verify", "--host", host).stdout
 
+
+def test_codex_keeps_trusting_a_group_of_three_adopted_as_three_groups(run, codex_env, project, probe, tmp_path,
+                                                                      monkeypatch) -> None:
+    """Issue 22 class 7: adopt splits a trusted group of three handlers; Codex 0.169 (hooks/list)
+    still trusts all three, under their new keys, and again after --undo."""
+    from hookweave.hosts.codex import trust_hash
+    from hookweave.hosts.codex_appserver import hooks_list
+
+    binary = str(agent_binary("codex"))
+    path = project / ".codex" / "hooks.json"
+    path.parent.mkdir(parents=True)
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": probe.command(f"op-{i}")} for i in range(3)]}
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}, indent=2) + "\n")
+    config = Path(codex_env["CODEX_HOME"]) / "config.toml"
+    config.write_text(config.read_text() + "".join(
+        f'\n[hooks.state."{path}:pre_tool_use:0:{h}"]\ntrusted_hash = "{trust_hash("PreToolUse", group, hd)}"\n'
+        for h, hd in enumerate(group["hooks"])))
+    env = {**os.environ, **codex_env}
+
+    def trusted() -> list[str]:
+        return [h["trustStatus"] for h in hooks_list(binary, project, env=env)["hooks"]]
+
+    assert trusted() == ["trusted"] * 3
+    monkeypatch.setenv("CODEX_HOME", codex_env["CODEX_HOME"])
+    assert run("adopt", "--host", "codex", "--out", str(tmp_path / "out")).exit_code == 0
+    assert len(json.loads(path.read_text())["hooks"]["PreToolUse"]) == 3
+    assert trusted() == ["trusted"] * 3
+    assert run("adopt", "--undo", "adopted", "--host", "codex").exit_code == 0
+    assert trusted() == ["trusted"] * 3
