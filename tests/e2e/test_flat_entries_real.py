@@ -109,6 +109,21 @@ def test_codex_skips_a_flat_handler_and_so_does_verify(run, codex_env, project, 
     assert settings.read_text() == original
 
 
+
+def test_codex_skips_a_flat_handler_inline_in_config_toml_too(run, codex_env, project, monkeypatch) -> None:
+    from hookweave.hosts.codex_appserver import hooks_list
+
+    path = project / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('[[hooks.PreToolUse]]\ntype = "command"\ncommand = "echo flat"\n\n'
+                    '[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "echo group"\n')
+    listed = hooks_list(str(agent_binary("codex")), project, env={**os.environ, **codex_env})
+    assert [h["command"] for h in listed["hooks"]] == ["echo group"] and not listed["warnings"]
+    monkeypatch.setenv("CODEX_HOME", codex_env["CODEX_HOME"])
+    assert "/hooks/PreToolUse/0: a hook outside a {matcher, hooks} group, which Codex skips" in \
+        run("verify", "--host", "codex").stdout
+
+
 UNKNOWN = {"gemini": "PostToolUse", "claude": "BeforeTool", "qwen": "BeforeTool", "factory": "BeforeTool"}
 
 
