@@ -49,6 +49,7 @@ CLAUDE = Description(
     order="parallel",  # measured on 2.1.197: the hooks of one event overlap, whatever the file order
     execution="Claude starts all of an event's matching hooks at once and does not wait for one before "
               "the next, so file order is not execution order",
+    loose_entries="refused",  # 2.1.197, measured: none of the file's hooks run, nor its env (tests/e2e)
     source="shared/HOSTS.md section 2; Claude Code 2.1.197, measured (tests/e2e)",
 )
 

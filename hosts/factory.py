@@ -63,6 +63,7 @@ FACTORY = Description(
     order="unknown",
     execution="Factory's documentation does not say whether an event's hooks run in file order or at once; "
               "hookweave checks file order only",
+    loose_entries="refused",  # 0.225.2, measured: the whole hooks.json fails Droid's schema (tests/e2e)
     source="Factory Droid 0.225.2, measured (tests/e2e/test_factory_real.py)",
 )
 

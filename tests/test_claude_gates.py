@@ -33,7 +33,8 @@ def _settings(project: Path, text: str, name: str = "settings.json") -> Path:
         ('{"hooks": {"Stop": {}}}',
          ".claude/settings.json: /hooks/Stop must be a list of hook groups, not dict; fix the file by hand"),
         ('{"hooks": {"Stop": [{"matcher": "x"}]}}',
-         '.claude/settings.json: /hooks/Stop/0 must be an object with a "hooks" list; fix the file by hand'),
+         '.claude/settings.json: /hooks/Stop/0: a group without a "hooks" list: Claude Code refuses the whole file '
+         'for it and runs none of its hooks; give it a "hooks" list or remove it'),
         ('{"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}',
          '.claude/settings.json: /hooks/Stop/0/hooks/0 has no "command" string; fix the file by hand'),
         ('{"env": ["A=1"]}', ".claude/settings.json: /env must be an object; fix the file by hand"),

@@ -267,6 +267,11 @@ class Host(ABC):
         (``"<place>: <cause>"``), or ``None`` when it loads it. Checked on every verify."""
         return None
 
+    def skipped_entries(self, doc: Any, path: str) -> list[str]:
+        """One sentence per entry of the settings file ``doc`` that the host skips while it runs the
+        rest (``"<place>: <cause>"``): verify warns of each, install and adopt leave them as they are."""
+        return []
+
     def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
         """Whether the file order of ``event``'s hooks decides anything when the host runs them.
 

@@ -29,11 +29,15 @@ VERSION = "1.0.0"
 
 
 class Found(NamedTuple):
-    """One hand-written entry: its event (native), index in the event's list, and its data."""
+    """One hand-written entry: its event (native), index in the event's list, and its data. A group
+    of several handlers is adopted as one group per handler (``part`` of ``parts``, each with the
+    group's matcher and other keys): hookweave owns one handler per group."""
 
     event: str
     index: int
     entry: dict
+    part: int = 0
+    parts: int = 1
 
 
 def native_event(host: Host, event: str) -> str:
@@ -55,31 +59,45 @@ def collect(host: Host, doc: Any, shown: str, event: str | None) -> list[Found]:
     events = [event] if event is not None else [e for e in hooks if e in host.native_events]
     found: list[Found] = []
     owned = 0
+    skipped = host.skipped_entries(doc if event is None else {host.hooks_key: {event: hooks.get(event)}}, shown)
     for name in events:
         entries = hooks.get(name)
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
             if host.owner(entry) is not None:
                 owned += 1
                 continue
-            _check_entry(host, entry, f"{shown}: /{escape(host.hooks_key)}/{escape(name)}/{i}")
-            found.append(Found(name, i, entry))
+            if isinstance(host, NestedGroupsHost) and host.is_loose(entry) and host.loose_entries == "skipped":
+                continue  # the host never runs it: adopting it would start it (plan_install says so)
+            where = f"{shown}: /{escape(host.hooks_key)}/{escape(name)}/{i}"
+            for part, piece in enumerate(pieces := _pieces(host, entry)):
+                _check_entry(host, piece, where, part)
+                found.append(Found(name, i, piece, part, len(pieces)))
     if not found:
         where = f"under {event}" if event is not None else "in it"
         why = f" ({owned} {'entry is' if owned == 1 else 'entries are'} a bundle's already)" if owned else ""
+        why += f" ({skipped[0]})" if skipped else ""
         raise BadInput(f"{shown}: no hand-written hooks {where}{why}; nothing to adopt: name another --event "
                        "or --scope")
     return found
 
 
-def _check_entry(host: Host, entry: Any, where: str) -> None:
+def _pieces(host: Host, entry: Any) -> list[Any]:
+    """The entry as hookweave owns it: a group of several handlers as one group per handler (the
+    hosts run them all the same: Claude, Gemini, Qwen and Codex run a group's handlers side by side
+    or, under Gemini's ``sequential``, in file order, which the copies keep); an empty group: none."""
+    handlers = entry.get("hooks") if isinstance(host, NestedGroupsHost) and isinstance(entry, dict) else None
+    if not isinstance(handlers, list) or len(handlers) == 1:
+        return [entry]
+    return [{**entry, "hooks": [handler]} for handler in handlers]
+
+
+def _check_entry(host: Host, entry: Any, where: str, part: int = 0) -> None:
     base = where
     if isinstance(host, NestedGroupsHost):
         handlers = entry.get("hooks") if isinstance(entry, dict) else None
-        if not isinstance(handlers, list) or len(handlers) != 1:
-            count = len(handlers) if isinstance(handlers, list) else 0
-            raise BadInput(f"{where}: a group of {count} hooks, and hookweave owns one hook per group; split it "
-                           "into one group per hook (same matcher), then adopt")
-        handler, where = handlers[0], where + "/hooks/0"
+        if not isinstance(handlers, list):
+            raise BadInput(f'{where}: a group without a "hooks" list; adopt the other events with --event')
+        handler, where = handlers[0], where + f"/hooks/{part}"
     elif isinstance(host, FlatHost):
         handler = entry
     else:
@@ -208,6 +226,8 @@ def _hook_table(host: Host, name: str, hook_id: str, item: Found, manifest_path:
     entry = item.entry
     handler = entry["hooks"][0] if isinstance(host, NestedGroupsHost) else entry
     neutral = next((n for n, native in host.events.items() if native == item.event), None)
+    if neutral and not _lands_in(host, neutral, item, manifest_path):
+        neutral = None  # Windsurf's pre_tool_use needs a matcher to find pre_run_command: name the event itself
     top: dict[str, Any] = {"id": hook_id}
     native: dict[str, Any] = {}
     if neutral:
@@ -244,6 +264,18 @@ def _hook_table(host: Host, name: str, hook_id: str, item: Found, manifest_path:
     if native:
         text += f"\n[hooks.host.{_toml_key(host.name)}]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in native.items())
     return text
+
+
+def _lands_in(host: Host, neutral: str, item: Found, manifest_path: Path) -> bool:
+    """Whether a hook of the ``neutral`` event, with the entry's matcher, is written under the entry's own event."""
+    matcher = item.entry.get("matcher") if isinstance(item.entry.get("matcher"), str) else None
+    hook = BundleHook("probe", neutral, "true", hosts=(host.name,), overrides={host.name: {"matcher": matcher}}
+                      if matcher else {})
+    try:
+        regs, _ = resolve.registrations(host, Bundle("probe", VERSION, "", (hook,), (), manifest_path, manifest_path.parent))
+    except BadInput:
+        return False
+    return len(regs) == 1 and regs[0].event == item.event
 
 
 def _timeout_factor(host: Host, manifest_path: Path) -> int | None:

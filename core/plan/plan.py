@@ -92,6 +92,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
 
         runner = chain.runner_word(host, chain.runner_path(target.path), project)
     regs, findings = resolve.registrations(host, bundle, runner)
+    findings += [Finding("warning", said) for said in host.skipped_entries(doc, target.shown)]
     env_wanted, env_notes = resolve.env_vars(host, bundle)
     findings += env_notes
     prev = rec.bundles.get(bundle.name)
