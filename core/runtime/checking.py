@@ -93,11 +93,21 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
     env = hookrun.host_env(target.host, project, target.env)
     outcomes = []
     for payload in chosen:
-        data = json.dumps(payload.data, ensure_ascii=False).encode("utf-8")
+        data = _payload_bytes(payload.data)
         run = hookrun.run(target.host, target.command, data, env, project, min(timeout, CAP))
         verdict = protocol.judge(target.host, target.event, run.exit_code, run.stdout, run.stderr, run.timed_out)
         outcomes.append(Outcome(payload, run, timeout, verdict, tuple(_judge_outcome(target, payload, run, timeout, verdict))))
     return Checked(target, tuple(outcomes), tuple(found) + _merged(outcomes), "")
+
+
+def _payload_bytes(data) -> bytes:
+    """The payload as a host sends it: UTF-8 JSON; a string no UTF-8 can hold (a lone surrogate, from
+    a ``\\ud800`` in a ``--payload`` file) stays escaped, as that file spelled it."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, ensure_ascii=True).encode("ascii")
 
 
 def _merged(outcomes: list[Outcome]) -> tuple:
@@ -131,6 +141,11 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
         found.append(Pitfall("problem", "timeout", f"{host}: timed out after {run.seconds:.0f}s"
                              + (f" (check stops at {CAP:.0f}s; {host} waits {timeout:.0f}s)" if timeout > CAP else ""),
                              "make it finish well inside its timeout, or raise the hook's timeout"))
+    elif run.held:
+        found.append(Pitfall("warning", "output-held", f"{host}: exited, but a process it started kept its stdout or "
+                             f"stderr open; an agent that reads a hook's output to its end waits for that process, up to "
+                             f"the {timeout:g}s timeout, on every call; check stopped reading after {run.seconds:.1f}s",
+                             "send the background command's output elsewhere: cmd >/dev/null 2>&1 &"))
     elif v.action == "error":
         found.append(Pitfall("problem", "hook-error", f"{host} shows a hook error: "
                              f"{_short(v.reason) or f'exit {run.exit_code}'} ({'; '.join(v.notes)[:160]})", _fix(target, run, v)))
