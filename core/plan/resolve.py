@@ -115,8 +115,9 @@ def _check_timeout(host: Host, bundle: Bundle, hook_id: str, seconds: int | None
     if chained:
         raise BadInput(f"{bundle.manifest}: hooks: the chain {hook_id} needs a timeout of {seconds} s (its members' "
                        f"together), more than {host.title} can keep ({host.timeout_max} s); lower the members' timeouts")
-    raise BadInput(f"{bundle.manifest}: hooks ({hook_id}).timeout: {seconds} s is more than {host.title} can keep "
-                   f"({host.timeout_max} s, some 24 days); use a timeout of at most {host.timeout_max}")
+    why = host.timeout_max_why or (f"{seconds} s is more than {host.title} can keep ({host.timeout_max} s, some 24 "
+                                   "days: past 2^31 - 1 ms Node's timer fires at once)")
+    raise BadInput(f"{bundle.manifest}: hooks ({hook_id}).timeout: {why}; use at most {host.timeout_max}")
 
 
 def _for_host(hook: BundleHook, host: str) -> HookForHost:
