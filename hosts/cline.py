@@ -125,7 +125,7 @@ class ClineHost(host_class(CLINE)):  # type: ignore[misc]  # built like a plugin
                                   f"(Cline also runs {event}.sh beside it), and install again")
                 continue  # the operator's file: never touched, even when our members go
             listed = there.get("hooks", {}).get(event)
-            if listed == members and before.get(event, []) == after.get(event, []):
+            if listed == members and before.get(event, []) == after.get(event, []) and not there.get("earlier"):
                 continue
             if there and not (there.get("exact") and listed == written):  # not what we wrote last time
                 raise Refused(f"{paths.display(path)}: was edited by hand since hookweave wrote it, and hookweave never "

@@ -34,6 +34,10 @@ def findings(scope: str, event: str, members: list[dict], there: Any, path: Path
     if not ours and not members:
         return [Finding("problem", f"{shown} is hookweave's, but no bundle lists a {event} hook any more; "
                         "delete the file")]
+    if listed == members and there.get("earlier"):
+        return [Finding("note", f"{shown} runs the code of an earlier hookweave's dispatcher, which waits for a child "
+                        "a hook leaves holding its output and fails on a command with an emoji; install the bundle "
+                        "again to update it")]
     if listed == members and there.get("exact"):
         return []
     return [Finding("problem", f"modified: {shown} was edited by hand and no longer runs exactly what hookweave "

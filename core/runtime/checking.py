@@ -13,7 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
-from hookweave.core.runtime import causes, hookrun, payloads, pitfalls
+from hookweave.core.runtime import acrosshooks, causes, hookrun, payloads, pitfalls
+from hookweave.core.runtime.blocking import HOW_TO_BLOCK
 from hookweave.core.runtime.checktargets import Target
 from hookweave.core.runtime.pitfalls import Pitfall
 from hookweave.core.standalone import protocol
@@ -26,21 +27,6 @@ TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "BeforeTool", "AfterTool",
 ORDINARY = "an ordinary shell command"  # the payload every host's tool events get first (payloads.py)
 DOES = {"error": "shows a hook error", "block": "blocks the call", "allow": "goes on as if the hook allowed it",
         "ignored": "goes on as if the hook allowed it", "stop": "stops the session", "ask": "asks the user"}
-# How to block on each host, for a hook whose block the host ignores (protocol.py has the facts).
-HOW_TO_BLOCK = {
-    "claude": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
-    "codex": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
-    "gemini": 'exit 2 with the reason on stderr, or print {"decision": "deny", "reason": "..."}',
-    "cursor": 'print {"permission": "deny", "agent_message": "..."}, or exit 2',
-    "copilot": 'print {"permissionDecision": "deny", "permissionDecisionReason": "..."} (preToolUse) or '
-               '{"decision": "block", "reason": "..."} (userPromptSubmitted); Claude\'s hookSpecificOutput means nothing here',
-    "qwen": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
-    "factory": 'exit 2 with the reason on stderr, or print {"hookSpecificOutput": {"hookEventName": "PreToolUse", '
-               '"permissionDecision": "deny", "permissionDecisionReason": "..."}}',
-    "cline": 'print {"cancel": true, "errorMessage": "..."} (Cline ignores exit codes; a cancel ends the whole run)',
-    "windsurf": "exit 2 (the only block Windsurf documents)",
-    "antigravity": 'print {"decision": "deny", "reason": "..."}',
-}
 
 
 class Outcome(NamedTuple):
@@ -73,7 +59,7 @@ def check(targets: list[Target], project: Path, own: list[payloads.Payload]) -> 
         transcript = Path(scratch) / "transcript.jsonl"
         transcript.write_text("")
         done = [_check_one(t, project, own, str(transcript)) for t in targets]
-    return _across(done)
+    return acrosshooks.across(done)
 
 
 def _check_one(target: Target, project: Path, own: list[payloads.Payload], transcript: str) -> Checked:
@@ -97,7 +83,7 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
     env = hookrun.host_env(target.host, project, target.env)
     outcomes = []
     for payload in chosen:
-        data = json.dumps(payload.data, ensure_ascii=False).encode("utf-8")
+        data = _payload_bytes(payload.data)
         run = hookrun.run(target.host, target.command, data, env, project, min(timeout, CAP))
         verdict = protocol.judge(target.host, target.event, run.exit_code, run.stdout, run.stderr, run.timed_out)
         outcomes.append(Outcome(payload, run, timeout, verdict, tuple(_judge_outcome(target, payload, run, timeout, verdict))))
@@ -106,6 +92,16 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
         outcomes = [o._replace(pitfalls=tuple(everything if p.name == "false-block" else p for p in o.pitfalls))
                     for o in outcomes]
     return Checked(target, tuple(outcomes), tuple(found) + _merged(outcomes), "")
+
+
+def _payload_bytes(data) -> bytes:
+    """The payload as a host sends it: UTF-8 JSON; a string no UTF-8 can hold (a lone surrogate, from
+    a ``\\ud800`` in a ``--payload`` file) stays escaped, as that file spelled it."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, ensure_ascii=True).encode("ascii")
 
 
 def _merged(outcomes: list[Outcome]) -> tuple:
@@ -142,6 +138,11 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
                              "make it finish well inside its timeout, or raise the hook's timeout"))
     elif cause is not None:  # the hook never decided: say why, whatever the host makes of the exit code
         found.append(Pitfall("problem", cause.name, f"{host} {DOES.get(v.action, v.action)}: {cause.what}", cause.fix))
+    elif run.held:
+        found.append(Pitfall("warning", "output-held", f"{host}: exited, but a process it started kept its stdout or "
+                             f"stderr open; an agent that reads a hook's output to its end waits for that process, up to "
+                             f"the {timeout:g}s timeout, on every call; check stopped reading after {run.seconds:.1f}s",
+                             "send the background command's output elsewhere: cmd >/dev/null 2>&1 &"))
     elif v.action == "error":
         found.append(Pitfall("problem", "hook-error", f"{host} shows a hook error: "
                              f"{_short(v.reason) or f'exit {run.exit_code}'} ({'; '.join(v.notes)[:160]})", _fix(target, run, v)))
@@ -235,76 +236,7 @@ def _short(text) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _across(done: list[Checked]) -> list[Checked]:
-    """Pitfalls only several hooks show together: two that both write stderr on success, and one
-    hook that blocks a payload on some hosts and lets the same payload through on others."""
-    done = _let_through(done)
-    noisy: dict[tuple[str, str], list[int]] = {}
-    for i, c in enumerate(done):
-        if any(o.run.exit_code == 0 and o.run.stderr.strip() for o in c.outcomes):
-            noisy.setdefault((c.target.host, c.target.event), []).append(i)
-    out = list(done)
-    for (host, event), members in noisy.items():
-        if len(members) < 2:
-            continue
-        names = ", ".join(done[i].target.label for i in members)
-        for i in members:
-            extra = Pitfall("note", "stderr-noise", f"{len(members)} hooks on {event} write to stderr on success "
-                            f"({names}); {done[i].target.title} does not show stderr on exit 0 (read in its code), older versions "
-                            "showed a hook error line per hook", "keep stderr empty on success, or log to a file")
-            out[i] = out[i]._replace(pitfalls=out[i].pitfalls + (extra,))
-    return out
-
-
-def _let_through(done: list[Checked]) -> list[Checked]:
-    """A hook that blocks a payload that should not pass on one host and lets it through on another
-    most likely does not read the other host's payload (or answers in a way it ignores)."""
-    stopped: dict[tuple[str, str], list[str]] = {}
-    for c in done:
-        for o in c.outcomes:
-            if not o.payload.should_pass and o.verdict.action in ("block", "stop"):
-                stopped.setdefault((c.target.label, o.payload.name), []).append(c.target.title)
-    out = []
-    for c in done:
-        if any(p.name == "block-ignored" for p in c.pitfalls):
-            out.append(c)  # the host ignores its block: that pitfall says so, with the fix
-            continue
-        missed = [o.payload.name for o in c.outcomes if not o.payload.should_pass and not _undecided(o)
-                  and o.verdict.action in ("allow", "ignored") and stopped.get((c.target.label, o.payload.name))]
-        if not missed:
-            out.append(c)
-            continue
-        others = sorted({t for name in missed for t in stopped[(c.target.label, name)]})
-        level = "warning" if c.target.host in protocol.UNMEASURED_NOTES else "problem"
-        where = payloads.COMMAND_FIELD.get(c.target.host)
-        extra = Pitfall(level, "let-through", f"{c.target.title} lets {', '.join(missed)} through, which "
-                        f"{', '.join(others)} {'blocks' if len(others) == 1 else 'block'}: the hook may not read "
-                        f"{c.target.title}'s payload or answer",
-                        (f"read the command from {where}; " if where else "") +
-                        f"to block on {c.target.title}: {HOW_TO_BLOCK.get(c.target.host, 'see the notes')}")
-        out.append(c._replace(pitfalls=c.pitfalls + (extra,)))
-    return out
-
-
-def _undecided(outcome: Outcome) -> bool:
-    """A run that never got to decide (timed out, a missing program, a crash): its own pitfall
-    says why, so it is no sign that the hook misreads the host's payload."""
-    return outcome.run.timed_out or causes.of(outcome.run.exit_code, outcome.run.stderr, False) is not None
-
-
-def combined(done: list[Checked]) -> list[tuple[str, str, str, protocol.ChainVerdict, list[str]]]:
-    """Per host, event and payload where several hooks ran: what the agent does with all of them
-    together (the host's own combination), and which hook decided."""
-    groups: dict[tuple[str, str, str], list[tuple[str, protocol.Verdict]]] = {}
-    for c in done:
-        for o in c.outcomes:
-            groups.setdefault((c.target.host, c.target.event, o.payload.name), []).append((c.target.label, o.verdict))
-    out = []
-    for (host, event, name), members in groups.items():
-        if len(members) > 1:
-            out.append((host, event, name, protocol.chain_verdict(host, event, [v for _, v in members]),
-                        [label for label, _ in members]))
-    return out
+combined = acrosshooks.combined  # what the agent does with several hooks together (checkreport reads it)
 
 
 def problems(done: list[Checked]) -> int:
