@@ -113,7 +113,7 @@ def nothing_for(host: Host, bundle: Bundle) -> str | None:
     why = [n.message.removeprefix("skipped: ") for n in notes]
     for hook in named:
         why.insert(0, f"hook {hook.id} has hosts = {list(hook.hosts)}")
-    return "; ".join(why) or "no hook applies"
+    return "; ".join(dict.fromkeys(why)) or "no hook applies"  # one reason shared by several hooks is said once
 
 
 def hosts_with_something(hosts: list[Host], bundle: Bundle, everyone: bool) -> tuple[list[Host], list[str]]:
