@@ -45,6 +45,15 @@ def findings(scope: str, event: str, members: list[dict], there: Any, path: Path
         Finding("problem", f"modified: {shown} was edited by hand; undo the edit, or delete the file")]
 
 
+def unmarked(data: Path, event: str, entries: list, folder: Path) -> list[Finding]:
+    """Entries without our marker in hookweave's own data file: Cline never reads that file and the
+    dispatcher runs only hookweave's entries, so such an entry runs nowhere."""
+    return [Finding("problem", f"{paths.display(data)}: /hooks/{event}/{i} has no hookweave marker; this file is "
+                    f"hookweave's own and Cline never reads it, so that entry runs nowhere: put its command in a hook "
+                    f"file of your own ({paths.display(folder / (event + '.sh'))}) and remove it here")
+            for i, entry in enumerate(entries) if not (isinstance(entry, dict) and marker_in(entry.get("command")))]
+
+
 def interpreter() -> list[Finding]:
     """The dispatchers start with ``#!/usr/bin/env python3``: without one on PATH Cline runs none of them."""
     if shutil.which("python3") is not None:

@@ -273,3 +273,24 @@ def test_a_dispatcher_that_is_a_symlink_is_a_problem_a_linked_folder_is_not(run,
     hooks.rename(tmp_path / "folder")
     hooks.symlink_to(tmp_path / "folder")
     assert run("verify", "--host", "cline").exit_code == 0
+
+
+def test_an_unmarked_entry_in_our_data_file_is_never_run_never_lost_and_reported(run, project: Path) -> None:
+    """Issue 22 class 3: a foreign entry in hookweave's own data file. The dispatcher runs ours only;
+    the entry stays in the file through install and uninstall (never lost), and verify names it."""
+    data = project / ".cline" / "hookweave-hooks.json"
+    data.parent.mkdir()
+    text = '{\n  "hooks": {\n    "PreToolUse": [\n      {"command": "touch theirs-ran"}\n    ]\n  }\n}\n'
+    data.write_text(text)
+    assert run("install", BUNDLE, "--host", "cline").exit_code == 0
+    dispatcher = project / ".clinerules" / "hooks" / "PreToolUse"
+    assert "theirs-ran" not in dispatcher.read_text() and "# hookweave:guard/one-strike" in dispatcher.read_text()
+    verify = run("verify", "--host", "cline")
+    assert verify.exit_code == 1
+    assert ("  problem: .cline/hookweave-hooks.json: /hooks/PreToolUse/1 has no hookweave marker; this file is "
+            "hookweave's own and Cline never reads it, so that entry runs nowhere: put its command in a hook file of "
+            "your own (.clinerules/hooks/PreToolUse.sh) and remove it here\n") in verify.stdout, verify.stdout
+    assert run("uninstall", "guard", "--host", "cline").exit_code == 0
+    assert data.read_text() == text
+    assert not dispatcher.exists() and sorted(p.name for p in project.rglob("*") if p.is_file()) == [
+        "hookweave-hooks.json"]
