@@ -17,6 +17,7 @@ import json
 import re
 from typing import Any
 
+from hookweave.core.errors import BadInput
 from hookweave.core.formats.jsonedit import split_pointer
 
 BARE = re.compile(r"[A-Za-z0-9_-]+")
@@ -107,23 +108,29 @@ def _scalar(value: Any) -> bool:
 
 
 def _render(path: tuple[str, ...], value: dict, nl: str) -> str:
-    header = "[" + ".".join(_key(k) for k in path) + "]"
-    return nl.join([header] + [f"{_key(k)} = {_value(v)}" for k, v in value.items()]) + nl
+    header = "[" + ".".join(key(k) for k in path) + "]"
+    return nl.join([header] + [f"{key(k)} = {literal(v)}" for k, v in value.items()]) + nl
 
 
-def _key(key: str) -> str:
-    return key if BARE.fullmatch(key) else _string(key)
+def key(name: str) -> str:
+    """A TOML key: bare when it can be, else a basic string."""
+    return name if BARE.fullmatch(name) else literal(name)
 
 
-def _value(value: Any) -> str:
+def literal(value: Any) -> str:
+    """A JSON value as TOML; strings as basic strings (JSON's escapes are TOML's, but DEL, which
+    TOML wants escaped and JSON writes as it is)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value) if isinstance(value, int) else _string(value)
-
-
-def _string(value: str) -> str:
-    """A TOML basic string: JSON's escapes are TOML's, less ``\\/``, which JSON never writes."""
-    return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{key(k)} = {literal(v)}" for k, v in value.items()) + " }" if value else "{}"
+    raise BadInput(f"a value of type {type(value).__name__} cannot be written as TOML")
 
 
 def _append(text: str, block: str, nl: str) -> str:

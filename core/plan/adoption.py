@@ -20,6 +20,8 @@ from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import printable
 from hookweave.core.formats.patch import escape, same
+from hookweave.core.formats.tomltables import key as toml_key
+from hookweave.core.formats.tomltables import literal as toml
 from hookweave.core.model import manifest
 from hookweave.core.model.bundle import Bundle, BundleHook
 from hookweave.core.model.render import SHELL_CHARACTERS, marker, through_a_shell
@@ -191,8 +193,8 @@ def manifest_text(host: Host, name: str, found: list[Found], manifest_path: Path
     tables = [_hook_table(host, name, hook_id, item, manifest_path) for hook_id, item in zip(ids, found)]
     text = (f"# Written by `hooks adopt` from {about}: the operator's own hooks, in file order.\n"
             f"# Undo with `hooks adopt --undo {name}` (same --host and --scope).\n\n"
-            f"[bundle]\nname = {_toml(name)}\nversion = {_toml(VERSION)}\n"
-            f"description = {_toml('Hooks adopted from ' + about)}\n" + "".join(tables))
+            f"[bundle]\nname = {toml(name)}\nversion = {toml(VERSION)}\n"
+            f"description = {toml('Hooks adopted from ' + about)}\n" + "".join(tables))
     bundle = manifest.parse_manifest(text, manifest_path)
     regs, _ = resolve.registrations(host, bundle)
     for reg, item in zip(regs, found):
@@ -260,9 +262,9 @@ def _hook_table(host: Host, name: str, hook_id: str, item: Found, manifest_path:
             native["group"] = group
     if omit:
         native["omit"] = omit
-    text = "\n[[hooks]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in top.items())
+    text = "\n[[hooks]]\n" + "".join(f"{k} = {toml(v)}\n" for k, v in top.items())
     if native:
-        text += f"\n[hooks.host.{_toml_key(host.name)}]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in native.items())
+        text += f"\n[hooks.host.{toml_key(host.name)}]\n" + "".join(f"{k} = {toml(v)}\n" for k, v in native.items())
     return text
 
 
@@ -286,22 +288,3 @@ def _timeout_factor(host: Host, manifest_path: Path) -> int | None:
     handler = host.handler_of(regs[0].entry) if regs else None
     value = handler.get("timeout") if handler else None
     return value if isinstance(value, int) and value > 0 else None
-
-
-def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml(key)
-
-
-def _toml(value: Any) -> str:
-    """A JSON value as TOML (strings as basic strings: JSON's escapes are TOML's, but DEL)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml(v)}" for k, v in value.items()) + " }" if value else "{}"
-    raise BadInput(f"a value of type {type(value).__name__} cannot be written to a manifest")
