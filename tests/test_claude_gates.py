@@ -206,3 +206,16 @@ def test_install_into_a_setup_that_disables_hooks_says_so(run, project) -> None:
     assert result.exit_code == 0
     (problem,) = json.loads(result.stdout)["files"][0]["problems"]
     assert problem["message"].startswith("local settings set disableAllHooks: Claude runs only managed hooks")
+
+
+@pytest.mark.parametrize("event", ["PreModelSwitch", "PostModelSwitch", "DirectoryAdded", "PreSkillShellCommand"])
+def test_the_events_new_in_2_1_332_install_as_host_overrides(run, project, write_bundle, event) -> None:
+    """Claude Code 2.1.332's list of events has these four more; no other host has them, so no
+    neutral name: a manifest names them in [hooks.host.claude]."""
+    bundle = write_bundle('[bundle]\nname = "new"\nversion = "1"\n[[hooks]]\nid = "x"\nhosts = ["claude"]\n'
+                          f'command = "true"\n[hooks.host.claude]\nevent = "{event}"\n')
+    result = run("install", str(bundle), "--host", "claude")
+    assert result.exit_code == 0, result.output
+    data = json.loads((project / ".claude" / "settings.json").read_text())
+    assert list(data["hooks"]) == [event]
+    assert run("verify", "--host", "claude").exit_code == 0

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 from mock_augment import MockAugment
-from realhosts import HERE, REPO, run_agent
+from realhosts import HERE, HOSTS, REPO, run_agent
 from test_check_real import _to_model
 
-BINARY = REPO / ".cache" / "hosts" / "auggie" / "node_modules" / ".bin" / "auggie"
+BINARY = HOSTS / "auggie" / "node_modules" / ".bin" / "auggie"
 PLUGIN = REPO / "tests" / "plugin" / "hookweave-auggie"
 RIPGREP = "v14.1.1-linux-x64" if platform.machine() in ("x86_64", "AMD64") else "v14.1.1-linux-arm64"
 RUN_TIMEOUT = 60  # one auggie run takes 2-4 s here

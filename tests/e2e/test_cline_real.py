@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from realhosts import REPO, ids, run_agent
+from realhosts import HOSTS, ids, run_agent
 
 SECOND = """[bundle]
 name = "second"
@@ -25,7 +25,7 @@ command = ["python3", "{probe}/probe.py", "second-pre", "{log}"]
 
 @pytest.fixture
 def cline(mock, home: Path, project: Path):
-    binary = REPO / ".cache" / "hosts" / "cline" / "node_modules" / ".bin" / "cline"
+    binary = HOSTS / "cline" / "node_modules" / ".bin" / "cline"
     if not binary.is_file():
         pytest.skip("cline is not installed: run scripts/install-hosts cline (needs node and npm)")
     # What `cline auth -p openai -k dummy -m mock -b <url>/v1` writes (3.0.65), written here because

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from realhosts import REPO, ids, run_agent, write_operator_file
+from realhosts import HOSTS, ids, run_agent, write_operator_file
 
 SERVICES = ("FACTORY_API_BASE_URL", "FACTORY_API_BASE_URL_EU", "FACTORY_APP_BASE_URL", "FACTORY_TELEMETRY_INGEST_BASE_URL",
             "FACTORY_WORKOS_BASE_URL", "FACTORY_PUBLIC_DOWNLOADS_BASE_URL", "FACTORY_RELAY_BASE_URL",
@@ -18,7 +18,7 @@ SERVICES = ("FACTORY_API_BASE_URL", "FACTORY_API_BASE_URL_EU", "FACTORY_APP_BASE
 
 @pytest.fixture
 def droid(mock, home: Path, project: Path):
-    binary = REPO / ".cache" / "hosts" / "factory" / "node_modules" / ".bin" / "droid"
+    binary = HOSTS / "factory" / "node_modules" / ".bin" / "droid"
     if not binary.is_file():
         pytest.skip("droid is not installed: run scripts/install-hosts factory (needs node and npm)")
     (home / ".factory").mkdir()
