@@ -102,7 +102,7 @@ def render(fmt: str, data: dict, r: random.Random) -> str:
     if fmt == "codex-toml":
         import tomlkit
 
-        from hookweave.core.formats.tomledit import to_item
+        from hookweave.core.formats.tomlkitedit import to_item
 
         doc = tomlkit.document()
         doc.add(tomlkit.comment("operator config ☕"))

@@ -85,6 +85,10 @@ def _case(seed: int, base: Path, inline: bool) -> str | None:
     text = None
     while text is None or (INLINE_HOOKS.replace("\n", "") in text.replace("\r\n", "").replace("\n", "")) != inline:
         text = _world(rng)
+    return _round_trip(text, base)
+
+
+def _round_trip(text: str, base: Path) -> str | None:
     scope = "user" if INLINE_HOOKS.replace("\n", "\r\n") in text or INLINE_HOOKS in text else "project"
     config = base / "home" / ".codex" / "config.toml"
     config.write_bytes(text.encode("utf-8"))
@@ -109,9 +113,17 @@ def _case(seed: int, base: Path, inline: bool) -> str | None:
     after = config.read_bytes() if config.exists() else None
     if after is None or _read(after) != _read(text.encode("utf-8")):
         return f"DATA: {text!r} came back as {after!r}"
+    if _comments(after.decode("utf-8")) != _comments(text):
+        return f"DATA (a comment lost): {text!r} came back as {after!r}"
     if after != text.encode("utf-8"):
         return f"not the same bytes: {text!r} came back as {after!r}"
     return None
+
+
+def _comments(text: str) -> list[str]:
+    """The comments, in order (no piece has a ``#`` inside a string; after the uninstall, neither
+    has the file)."""
+    return [line[line.index("#"):] for line in text.splitlines() if "#" in line]
 
 
 def _read(data: bytes):
@@ -145,12 +157,33 @@ def test_codex_trust_round_trips_every_toml_spelling(tmp_path, home, attack_repo
     assert not failures, f"{len(failures)} of {cases}:\n" + "\n".join(failures[:5])
 
 
+@pytest.mark.parametrize("text", [
+    "",  # the trust blocks appended to an empty file: the first has no blank line before it
+    "\n",
+    # valid TOML that tomlkit cannot read once a block is appended ("Key state already exists"):
+    '[hooks.state."/e/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"\n[hooks.state]\n'
+    '"/y/hooks.json:stop:0:0" = { trusted_hash = "sha256:22" }\n[hooks]\n# operator comment in hooks\n',
+    '[hooks.state."/q/hooks.json:stop:0:0"]\r\ntrusted_hash = "sha256:01"\r\n[hooks.state]\r\n[hooks]\r\nmode = 1\r\n',
+    # hooks inline (user scope): a [hooks] holding only a comment, which tomlkit dropped with our last
+    # PreToolUse; tables without blank lines between them; a file without a final newline, whose
+    # trust block tomlkit moved on the upgrade
+    INLINE_HOOKS + '[hooks]\n# operator comment in hooks\n[features]\nhooks = true\n',
+    INLINE_HOOKS + '[hooks.state."/e/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"\n[x]\nk = 1\n',
+    INLINE_HOOKS + '[features]\nhooks = true\n[hooks.state."/e/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:00"',
+], ids=["empty", "one newline", "super-table after its sub-table", "the same, CRLF", "a comment-only [hooks]",
+        "tight tables", "no final newline"])
+def test_worlds_the_attack_found_come_back_byte_for_byte(text, tmp_path, home) -> None:
+    (home / ".codex").mkdir()
+    (tmp_path / "bundle").mkdir()
+    assert _round_trip(text, tmp_path) is None
+
+
 def test_codex_inline_hooks_and_trust_in_one_toml(tmp_path, home, attack_report):
-    """Hooks inline in the user config.toml and their trust beside them: never a value lost, never a
-    traceback or a wrong exit; the bytes that still differ (a blank line tomlkit adds between tables
-    when it writes into an array of tables) are counted, a limit in docs/RELIABILITY.md."""
+    """Hooks inline in the user config.toml and their trust beside them: every world comes back
+    byte for byte, comments included (tomlkit's blank lines between tight tables, its moves on an
+    upgrade and its dropped ``[hooks]`` holding only a comment were each a difference once)."""
     cases = attack_size(60, 1000)
     failures = _attack(tmp_path, home, True, cases)
     lost = [f for f in failures if not f.startswith("not the same bytes")]
     attack_report("TOML inline hooks + trust", cases=cases, data_lost=len(lost), bytes_differ=len(failures) - len(lost))
-    assert not lost, f"{len(lost)} of {cases}:\n" + "\n".join(lost[:5])
+    assert not failures, f"{len(failures)} of {cases}:\n" + "\n".join(failures[:5])

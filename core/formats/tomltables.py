@@ -33,6 +33,11 @@ def apply(text: str, ops: list[dict], doc: dict) -> str | None:
         if not tokens or op["op"] not in ("add", "remove", "replace"):
             return None
         table = _owner(current, tokens, op)
+        if table is None and op["op"] == "replace":  # a string changed in place (a hook's command upgraded)
+            text = _replace_string(text, _at(doc, tokens), op["value"])
+            if text is None:
+                return None
+            continue
         if table is None:
             if op["op"] != "add" or _exists(current, tokens):
                 return None
@@ -72,6 +77,33 @@ def _leaves(doc: Any, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], dic
                 out[prefix + (key,)] = value
             out.update(_leaves(value, prefix + (key,)))
     return out
+
+
+def _at(doc: Any, tokens: tuple[str, ...]) -> Any:
+    for token in tokens:
+        if isinstance(doc, list) and token.isdigit() and int(token) < len(doc):
+            doc = doc[int(token)]
+        elif isinstance(doc, dict) and token in doc:
+            doc = doc[token]
+        else:
+            return None
+    return doc
+
+
+def _replace_string(text: str, old: Any, new: Any) -> str | None:
+    """``text`` with the one value ``old`` spelled as a basic or a literal string replaced by
+    ``new`` in the same spelling; ``None`` unless both are one-line strings and ``old`` is there
+    exactly once (the caller reads the result again)."""
+    if not (isinstance(old, str) and isinstance(new, str)) or "\n" in old or "\n" in new:
+        return None
+    spellings = [(literal(old), literal(new))]
+    if "'" not in old and "'" not in new and all(c >= " " and c != "\x7f" for c in new):
+        spellings.append((f"'{old}'", f"'{new}'"))
+    found = [(was, now) for was, now in spellings if text.count(f"= {was}") == 1]
+    if len(found) != 1 or sum(text.count(f"= {was}") for was, _ in spellings) != 1:
+        return None
+    was, now = found[0]
+    return text.replace(f"= {was}", f"= {now}", 1)
 
 
 def _exists(current: dict, tokens: tuple[str, ...]) -> bool:
@@ -148,6 +180,8 @@ def _cut(text: str, block: str, nl: str) -> str | None:
     block is there exactly once, spelled as ``_append`` spells it."""
     if text == block:
         return ""
+    if text.startswith(block + nl) and text.count(block) == 1:  # appended to an empty file, then more after it
+        return text[len(block + nl):]
     bare = block[: -len(nl)]
     if text.endswith(nl + nl + bare) and text.count(bare) == 1:
         return text[: -len(nl + nl + bare)]
