@@ -63,6 +63,8 @@ ANTIGRAVITY = Description(
 
 class AntigravityHost(host_class(ANTIGRAVITY)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
     owns_key = True  # the "hookweave" named hook; the operator's named hooks are other keys
+    timeout_max = antigravity_shape.INT32[1]
+    timeout_max_why = "Antigravity reads a 32-bit number of seconds and drops the whole file over a larger one"
 
     def context_paths(self, project: Path) -> dict[str, Path]:
         """Other hooks.json files agy is reported to load [3P]: the shared ``~/.gemini/config`` one

@@ -39,23 +39,26 @@ CLAUDE = Description(
         "UserPromptExpansion SessionStart SessionEnd Stop StopFailure SubagentStart SubagentStop "
         "PreCompact PostCompact PermissionRequest PermissionDenied Setup TeammateIdle TaskCreated "
         "TaskCompleted Elicitation ElicitationResult ConfigChange WorktreeCreate WorktreeRemove "
-        "InstructionsLoaded CwdChanged FileChanged MessageDisplay".split()
+        "InstructionsLoaded CwdChanged FileChanged MessageDisplay "
+        # new in 2.1.332 (its list of events, 34 in all): no neutral name, as no other host has them
+        "PreModelSwitch PostModelSwitch DirectoryAdded PreSkillShellCommand".split()
     ),
     env_key="env",
     comment_fix="Claude ignores the whole file when it has a comment: remove it",
     project_variable="CLAUDE_PROJECT_DIR",
     programs=("claude",),
     dedup="last",  # keyed by type, shell, command, args and if (run_key): a Map, the last copy's handler (tests/e2e: its timeout)
-    order="parallel",  # measured on 2.1.197: the hooks of one event overlap, whatever the file order
+    order="parallel",  # measured on 2.1.197 and 2.1.332: the hooks of one event overlap, whatever the file order
     execution="Claude starts all of an event's matching hooks at once and does not wait for one before "
               "the next, so file order is not execution order",
-    source="shared/HOSTS.md section 2; Claude Code 2.1.197, measured (tests/e2e)",
+    loose_entries="refused",  # 2.1.197, measured: none of the file's hooks run, nor its env (tests/e2e)
+    source="shared/HOSTS.md section 2; Claude Code 2.1.332 (and 2.1.197 before it), measured (tests/e2e)",
 )
 
 
 class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
     def run_key(self, event: str, entry: Any) -> tuple | None:
-        """Claude 2.1.197 collects an event's matching handlers from every scope and keeps one per
+        """Claude 2.1.197 and 2.1.332 collect an event's matching handlers from every scope and keep one per
         ``shell + command + JSON(args) + if`` (a ``Map``; settings hooks have no plugin or skill
         root), whatever the timeout, matcher or scope: read in its bundled code, measured in
         tests/e2e/test_duplicates_real.py."""
@@ -78,7 +81,7 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
         return sorted(p for p in folder.glob("*.json") if not p.name.startswith("."))
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        return claude_gates(docs, os.environ)
+        return claude_gates(docs, os.environ, installed_scopes)
 
 
 GATE_KEYS = ("disableAllHooks", "allowManagedHooksOnly")
@@ -86,12 +89,15 @@ PRECEDENCE = ("user", "project", "local", "managed")  # Claude's merge order, lo
 ONLY_MANAGED = "Claude runs only managed hooks, none of hookweave's"
 
 
-def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str]) -> list[Finding]:
-    """Claude's kill switches as it applies them (2.1.197, functions ``K7r``/``Xce``): policy
-    ``disableAllHooks`` stops every hook; policy ``allowManagedHooksOnly`` or
-    ``strictPluginOnlyCustomization`` covering hooks keeps managed hooks only; otherwise the
-    *merged* ``disableAllHooks`` (user < project < local < managed, the later scalar wins) does.
-    ``allowManagedHooksOnly`` outside managed settings is never read."""
+def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
+                 installed_scopes: set[str] | frozenset[str] = frozenset()) -> list[Finding]:
+    """Claude's kill switches as it applies them (2.1.197, functions ``K7r``/``Xce``; the same on
+    2.1.332, tests/e2e/test_gates_real.py): policy ``disableAllHooks`` stops every hook; policy
+    ``allowManagedHooksOnly`` or ``strictPluginOnlyCustomization`` covering hooks keeps managed
+    hooks only; otherwise the *merged* ``disableAllHooks`` (user < project < local < managed, the
+    later scalar wins) does. ``allowManagedHooksOnly`` outside managed settings is never read.
+    2.1.332 with ``CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG`` set: a merged ``true`` that the user
+    settings do not set themselves leaves the user settings' hooks running (measured)."""
     found = [Finding("warning", f"{scope} settings: {key} should be true or false; hookweave reads it as unset, and "
                      "Claude may reject the file: fix it")
              for scope in PRECEDENCE for key in GATE_KEYS
@@ -107,6 +113,10 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str]) -> list[Fi
     elif strict is True or (isinstance(strict, list) and "hooks" in strict):
         found.append(Finding("problem", "managed settings set strictPluginOnlyCustomization for hooks: "
                              f"{ONLY_MANAGED}"))
+    elif value is True and _personal_kept(docs, environ):
+        level = "note" if installed_scopes and installed_scopes <= {"user"} else "problem"
+        found.append(Finding(level, f"{winner} settings set disableAllHooks, but CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG "
+                             "is set in this shell: a Claude started from it runs only the user and managed settings' hooks"))
     elif value is True:
         found.append(Finding("problem", f"{winner} settings set disableAllHooks: {ONLY_MANAGED}; remove the key or "
                              "set it to false" + (f" (it overrides {' and '.join(overridden)})" if overridden else "")))
@@ -134,16 +144,34 @@ def _merged(docs: Mapping[str, Any], key: str) -> tuple[bool | None, str, list[s
     return value, winner, [scope for scope, v in setters if v is not value and scope != winner]
 
 
+def _personal_kept(docs: Mapping[str, Any], environ: Mapping[str, str]) -> bool:
+    """Whether 2.1.332 keeps the user settings' hooks under a merged ``disableAllHooks: true``:
+    with CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG set, unless the user settings set it true themselves."""
+    user = docs.get("user") if isinstance(docs.get("user"), dict) else {}
+    return _truthy(environ.get("CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG")) and user.get("disableAllHooks") is not True
+
+
+# Variables that switch hooks off in a Claude started from this shell (--bare, --safe-mode and
+# --restricted set the same on the command line, which verify cannot see). Measured on 2.1.332
+# (tests/e2e/test_gates_real.py); 2.1.197 ran no hook at all in bare mode and knew no RESTRICTED.
+SWITCHES = {
+    "CLAUDE_CODE_SIMPLE": "(bare mode) runs only managed hooks, and none on SessionStart",
+    "CLAUDE_CODE_SAFE_MODE": "(safe mode) runs only managed hooks",
+    "CLAUDE_CODE_RESTRICTED": "(restricted mode) runs only managed hooks",
+}
+
+
 def _environment_gates(environ: Mapping[str, str]) -> list[Finding]:
-    """Variables in this shell that switch hooks off in a Claude started from it (``--bare`` and
-    ``--safe-mode`` set the same on the command line, which verify cannot see)."""
-    out = []
-    if _truthy(environ.get("CLAUDE_CODE_SIMPLE")):
-        out.append(Finding("warning", "CLAUDE_CODE_SIMPLE is set in this shell: a Claude started from it (bare "
-                           "mode) runs no hooks"))
-    if _truthy(environ.get("CLAUDE_CODE_SAFE_MODE")):
-        out.append(Finding("warning", "CLAUDE_CODE_SAFE_MODE is set in this shell: a Claude started from it "
-                           "(safe mode) runs only managed hooks"))
+    """The switches above, and the 2.1.332 variables that look like switches and are not:
+    ``CLAUDE_CODE_PERSONAL_HOOKS_OFF`` words a notice (read only with
+    CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG, then unset before any hook runs), and every hook ran with
+    it set; ``CLAUDE_CODE_HOOKS_SAME_THREAD`` picks where plugin function hooks run."""
+    out = [Finding("warning", f"{name} is set in this shell: a Claude started from it {does}")
+           for name, does in SWITCHES.items() if _truthy(environ.get(name))]
+    notice = (environ.get("CLAUDE_CODE_PERSONAL_HOOKS_OFF") or "").strip().lower()
+    if notice not in ("", "none", "0", "false", "no", "off"):  # Claude's own reading
+        out.append(Finding("note", "CLAUDE_CODE_PERSONAL_HOOKS_OFF is set in this shell: Claude only words a notice "
+                           "with it and still runs every hook"))
     return out
 
 

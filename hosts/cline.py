@@ -125,7 +125,7 @@ class ClineHost(host_class(CLINE)):  # type: ignore[misc]  # built like a plugin
                                   f"(Cline also runs {event}.sh beside it), and install again")
                 continue  # the operator's file: never touched, even when our members go
             listed = there.get("hooks", {}).get(event)
-            if listed == members and before.get(event, []) == after.get(event, []):
+            if listed == members and before.get(event, []) == after.get(event, []) and not there.get("earlier"):
                 continue
             if there and not (there.get("exact") and listed == written):  # not what we wrote last time
                 raise Refused(f"{paths.display(path)}: was edited by hand since hookweave wrote it, and hookweave never "
@@ -156,10 +156,12 @@ class ClineHost(host_class(CLINE)):  # type: ignore[misc]  # built like a plugin
         found: list[Finding] = []
         for scope in sorted(installed_scopes):
             hooks = _hooks_of(docs.get(scope))
+            data = self.settings_path(scope, project)
             for event in NATIVE_EVENTS:
-                members = [h for h in hooks.get(event, []) if isinstance(h, dict)]
+                members = _members(hooks, event)
                 found += cline_verify.findings(scope, event, members, docs.get(f"{scope}:{event}"),
-                                               self.dispatcher_paths(self.settings_path(scope, project))[event])
+                                               self.dispatcher_paths(data)[event])
+                found += cline_verify.unmarked(data, event, hooks.get(event, []), self.hooks_dir(data))
         if any(_hooks_of(docs.get(scope)) for scope in installed_scopes):
             found += cline_verify.interpreter()
         return found
@@ -171,7 +173,9 @@ def _hooks_of(doc: Any) -> dict[str, list]:
 
 
 def _members(doc_hooks: dict[str, list], event: str) -> list[dict]:
-    return [h for h in doc_hooks.get(event, []) if isinstance(h, dict) and isinstance(h.get("command"), str)]
+    """The entries the dispatcher runs: ours only. The data file is hookweave's and Cline never reads
+    it, so an entry someone wrote there by hand runs nowhere, and verify says so (``gates``)."""
+    return [h for h in doc_hooks.get(event, []) if isinstance(h, dict) and marker_in(h.get("command"))]
 
 
 def _folders_to_make(path: Path) -> int:

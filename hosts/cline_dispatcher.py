@@ -26,6 +26,9 @@ FOLDERS = "# hookweave-made-folders: "  # how many folders above this file hookw
 OPEN, CLOSE = "HOOKS = [\n", "]\n"
 
 MARK = "# -- the dispatcher's code: install copies every line below this one "  # in core/standalone/cline_dispatch.py
+# The code earlier hookweave versions wrote below ``HOOKS`` (SHA-256 of it, 16 hex digits): a dispatcher
+# holding one, otherwise as hookweave writes it, is ours and unedited; install puts today's code in.
+EARLIER = frozenset({"1300c8be3bd73df2"})  # before issue 22 (children holding stdout, non-BMP commands)
 
 
 @functools.lru_cache(maxsize=1)
@@ -74,4 +77,14 @@ def read(event: str, text: str) -> dict[str, Any]:
                 hooks.append(line)
     clean = all(isinstance(h, dict) for h in hooks)
     exact = clean and text == render(event, hooks, folders)
-    return {"hooks": {event: hooks}, "folders": folders, "exact": exact}
+    earlier = clean and not exact and _earlier(text, render(event, hooks, folders))
+    return {"hooks": {event: hooks}, "folders": folders, "exact": exact or earlier, "earlier": earlier}
+
+
+def _earlier(text: str, today: str) -> bool:
+    """Whether ``text`` is ``today``'s dispatcher with the code an earlier hookweave wrote below ``HOOKS``."""
+    import hashlib
+
+    head = today[: len(today) - len(program())]
+    tail = text[len(head):]
+    return text.startswith(head) and hashlib.sha256(tail.encode("utf-8", "surrogatepass")).hexdigest()[:16] in EARLIER

@@ -82,6 +82,7 @@ CODEX = Description(
     order="parallel",  # measured on 0.169: overlapping start and end; results re-sorted, any block wins
     execution="Codex starts all of an event's matching hooks at once and runs every copy it finds (no "
               "de-duplication); it only re-sorts their results into file order",
+    loose_entries="skipped",  # 0.169, measured: serde reads it as a group without hooks; hooks/list omits it
     source="shared/HOSTS.md section 3; Codex 0.169.0, measured (tests/e2e)",
 )
 

@@ -89,6 +89,9 @@ def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str,
     at_key = {h.key: h for h in new}
     final = dict(state)
     moved: dict[str, Any] = {}
+    by_command: dict[tuple, list[Handler]] = {}  # ``hooks adopt`` splits a group: its handlers move
+    for h in new:
+        by_command.setdefault((h.key.rsplit(":", 2)[0], h.bare), []).append(h)
     for h in old:
         if h.key not in state:
             continue
@@ -96,7 +99,10 @@ def next_state(state: dict, old: list[Handler], new: list[Handler], bundle: str,
         now = where_now.get(h.identity)
         if now is None:
             now = at_key.get(h.key)
-            if now is not None and _changed_hands(h, now, bundle):
+            if now is None or not _changed_hands(h, now, bundle):
+                now = next((n for n in by_command.get((h.key.rsplit(":", 2)[0], h.bare), [])
+                            if n.key not in moved and _changed_hands(h, n, bundle)), None)
+            if now is not None:
                 # ``hooks adopt`` (or its undo) marked (unmarked) this very handler in place: its
                 # state stays, and trust given to it follows the marker into the new hash.
                 entry = state[h.key]

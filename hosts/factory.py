@@ -63,19 +63,22 @@ FACTORY = Description(
     order="unknown",
     execution="Factory's documentation does not say whether an event's hooks run in file order or at once; "
               "hookweave checks file order only",
+    loose_entries="refused",  # 0.225.2, measured: the whole hooks.json fails Droid's schema (tests/e2e)
     source="Factory Droid 0.225.2, measured (tests/e2e/test_factory_real.py)",
 )
 
 
 class FactoryHost(host_class(FACTORY)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
     def settings_path(self, scope: str, project: Path) -> Path:
-        """The file Droid reads this scope's hooks from: ``hooks.json``, or while there is none, a
-        ``settings.json`` that holds hooks (or ours, recorded beside it)."""
+        """The file hookweave writes this scope's hooks into: where it wrote before (its record beside
+        it), else ``hooks.json``, or while there is none, a ``settings.json`` that holds hooks."""
         own = _folder(scope, project) / "hooks.json"
         fallback = own.with_name("settings.json")
+        if self.record_path(fallback).exists() and not self.record_path(own).exists():
+            return fallback  # ours stay there, and run, after a hooks.json appears (event by event: gates)
         if own.exists() or not fallback.exists():
             return own
-        if self.record_path(fallback).exists() or _has_hooks(fileio.read_text(fallback)):
+        if _has_hooks(fileio.read_text(fallback)):
             return fallback
         return own
 
@@ -87,8 +90,9 @@ class FactoryHost(host_class(FACTORY)):  # type: ignore[misc]  # built like a pl
         return path.endswith("hooks.json")
 
     def context_paths(self, project: Path) -> dict[str, Path]:
-        """The settings.json files Droid reads hooks from while no hooks.json sits beside them."""
-        return {f"settings:{scope}": _folder(scope, project) / "settings.json" for scope in self.scopes}
+        """Both files of each scope: Droid takes an event's hooks from hooks.json, else settings.json."""
+        return {f"{kind}:{scope}": _folder(scope, project) / f"{kind}.json"
+                for scope in self.scopes for kind in ("settings", "hooks")}
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found = []
@@ -98,18 +102,32 @@ class FactoryHost(host_class(FACTORY)):  # type: ignore[misc]  # built like a pl
                 found.append(Finding("warning", f"{scope} hooks.json has a \"hooks\" key, but Droid reads the events at "
                                      "the file's top level: the hooks under it never run; move them up one level"))
         for scope in sorted(installed_scopes):
-            if self.settings_path(scope, project).name != "hooks.json":
-                continue  # we are in settings.json ourselves: Droid reads it
-            legacy = docs.get(f"settings:{scope}")
-            hooks = legacy.get("hooks") if isinstance(legacy, dict) else None
-            if isinstance(hooks, dict) and any(hooks.values()):
-                shown = paths.display(_folder(scope, project) / "settings.json")
-                found.append(Finding(
-                    "warning",
-                    f"{shown} holds hooks, which Droid does not run while hooks.json exists beside it: move its "
-                    "\"hooks\" object into hooks.json",
-                ))
+            found += _replaced_events(self, scope, project, docs)
         return found
+
+
+def _replaced_events(host: FactoryHost, scope: str, project: Path, docs: Mapping[str, Any]) -> list[Finding]:
+    """Droid 0.225.2 takes an event's hooks from hooks.json when hooks.json has that event (an empty
+    list included), else from settings.json beside it: it replaces event by event, not the whole
+    file (measured, tests/e2e/test_factory_real.py)."""
+    folder = _folder(scope, project)
+    in_settings = host.settings_path(scope, project).name == "settings.json"
+    top, legacy = docs.get(f"hooks:{scope}"), docs.get(f"settings:{scope}")
+    events = top if isinstance(top, dict) else {}  # context files are read as written: events at the top
+    old = legacy.get("hooks") if isinstance(legacy, dict) else None
+    old = old if isinstance(old, dict) else {}
+    if in_settings:  # ours are in settings.json: an event hooks.json also has never runs them
+        return [Finding("problem", f"{paths.display(folder / 'hooks.json')} beside it has its own {event}, which "
+                        f"replaces settings.json's for that event: Droid does not run {bundle}/{hook}; move the "
+                        f"hooks.json {event} entries into settings.json, or uninstall and install again (into "
+                        "hooks.json)", bundle, hook)
+                for event in sorted(set(events) & set(old)) if isinstance(old[event], list)
+                for bundle, hook in sorted({host.owner(e) for e in old[event]} - {None})]
+    shadowed = sorted(event for event in set(events) & set(old) if old[event])
+    if not shadowed:
+        return []
+    return [Finding("warning", f"{paths.display(folder / 'settings.json')} holds hooks for {', '.join(shadowed)}, which "
+                    "Droid does not run while hooks.json beside it has those events: move them into hooks.json")]
 
 
 def hookweave_register_hosts(register) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.testing.files import event_of
+from hookweave.testing.files import event_of, settled_then_removed
 
 CHAIN = Path(__file__).parent / "bundle" / "chain.toml"
 NAME = "contract-chain"
@@ -82,13 +82,7 @@ class ChainContract:
         wanted = [(NAME, "first"), (NAME, "second")] if alone else [(NAME, chain.chain_id(event))]
         assert [o for o in ours if o] == wanted
         assert _bytes(runner) == (None if alone else chain.runner_text().encode("utf-8"))
-        verify = hookweave_run("verify", "--host", host.name)
-        assert verify.exit_code == 0, verify.output
-        again = hookweave_run("install", CHAIN, *flags)
-        assert again.exit_code == 0 and "already installed; nothing written" in again.stdout, again.output
-        assert path.read_bytes() == after
-        removed = hookweave_run("uninstall", NAME, "--host", host.name)
-        assert removed.exit_code == 0, removed.output
+        settled_then_removed(hookweave_run, host, CHAIN, NAME, flags, path)
         assert _bytes(path) == _encoded(before)
         assert not runner.exists()
 

@@ -16,7 +16,7 @@ from hookweave.core.contract.registry import registry
 from hookweave.core.model.render import marker_in
 from hookweave.testing.adopting import AdoptContract
 from hookweave.testing.chaining import ChainContract
-from hookweave.testing.files import variants
+from hookweave.testing.files import settled_then_removed, variants
 
 BUNDLE = Path(__file__).parent / "bundle"
 NAME = "contract"
@@ -65,14 +65,7 @@ class HostContract(AdoptContract, ChainContract):
         path, before = settings
         installed = hookweave_run("install", BUNDLE, *flags)
         assert installed.exit_code == 0, installed.output
-        after_install = path.read_bytes()
-        verify = hookweave_run("verify", "--host", host.name)
-        assert verify.exit_code == 0, verify.output
-        again = hookweave_run("install", BUNDLE, *flags)
-        assert again.exit_code == 0 and "already installed; nothing written" in again.stdout, again.output
-        assert path.read_bytes() == after_install
-        removed = hookweave_run("uninstall", NAME, "--host", host.name)
-        assert removed.exit_code == 0, removed.output
+        settled_then_removed(hookweave_run, host, BUNDLE, NAME, flags, path)
         if before is None:
             assert not path.exists()
         else:

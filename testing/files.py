@@ -97,3 +97,16 @@ def variants(host: Host, path: Path, own: Mapping[str, str | None] | None = None
 def _tabs(line: str) -> str:
     stripped = line.lstrip(" ")
     return "\t" * ((len(line) - len(stripped)) // 2) + stripped
+
+
+def settled_then_removed(hookweave_run, host: Host, bundle: str, name: str, flags: list[str], path: Path) -> None:
+    """What every install owes after its first run: verify says ok, a second install writes nothing
+    (the file keeps its bytes), and uninstall of ``name`` succeeds."""
+    after = path.read_bytes()
+    verify = hookweave_run("verify", "--host", host.name)
+    assert verify.exit_code == 0, verify.output
+    again = hookweave_run("install", bundle, *flags)
+    assert again.exit_code == 0 and "already installed; nothing written" in again.stdout, again.output
+    assert path.read_bytes() == after
+    removed = hookweave_run("uninstall", name, "--host", host.name)
+    assert removed.exit_code == 0, removed.output

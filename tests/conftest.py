@@ -36,6 +36,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CLINE_DIR", str(home / ".cline"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # the chain runner keeps its compiled code there
     for gate in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE",
+                 "CLAUDE_CODE_RESTRICTED", "CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG", "CLAUDE_CODE_PERSONAL_HOOKS_OFF",
                  "COPILOT_ALLOW_ALL"):
         monkeypatch.delenv(gate, raising=False)  # variables that switch a host's hooks off or on
     monkeypatch.delenv("HOOKWEAVE_CODEX_BIN", raising=False)

@@ -232,9 +232,9 @@ BAD = [
     ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x # hookweave:other/a"}]}]}}', [],
      ".claude/settings.json: no hand-written hooks in it (1 entry is a bundle's already); nothing to adopt: name "
      "another --event or --scope"),
-    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "a"}, {"command": "b"}]}]}}', [],
-     ".claude/settings.json: /hooks/Stop/0: a group of 2 hooks, and hookweave owns one hook per group; split it into "
-     "one group per hook (same matcher), then adopt"),
+    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "a"}, {"type": "prompt", "prompt": "ok?"}]}]}}', [],
+     '.claude/settings.json: /hooks/Stop/0/hooks/1: a hook of type "prompt"; hookweave adopts command hooks only: '
+     "adopt the other events with --event"),
     ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "ok?"}]}]}}', [],
      '.claude/settings.json: /hooks/Stop/0/hooks/0: a hook of type "prompt"; hookweave adopts command hooks only: '
      "adopt the other events with --event"),

@@ -13,7 +13,7 @@ should gain. Invariants:
 - ``adopt --undo``: the original bytes, and no record left;
 - adopt, then ``uninstall``: the data is the original without the adopted entries; then install
   of the written manifest and ``--undo``: the original data again;
-- one unadoptable entry anywhere (a group of two, null, ``{bundle_dir}``, a control character, a
+- one unadoptable entry anywhere (a group of two holding a prompt hook, null, ``{bundle_dir}``, a control character, a
   prompt hook, a trailing backslash): exit 2, one line, no byte written anywhere.
 """
 
@@ -223,7 +223,7 @@ def _bad_entry(r: random.Random, host: str, kind: str) -> dict:
         if host == "cursor":
             handler["type"] = "prompt"  # a flat host has no groups: another unadoptable kind instead
         else:
-            entry["hooks"].append({"type": "command", "command": "echo second"})
+            entry["hooks"].append({"type": "prompt", "prompt": "ok?"})  # adopted split, but for this one
     elif kind == "null":
         handler["timeout"] = None
     elif kind == "{bundle_dir}":

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from hookweave.core.errors import BadInput
 from hookweave.core.plan import chain
 from hookweave.core.standalone import protocol
 from tests.conftest import attack_size
@@ -178,8 +179,12 @@ def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path
         words = [[hostile(rng) for _ in range(rng.randint(1, 3))] for _ in range(rng.randint(2, 3))]
         hooks = "".join(f'[[hooks]]\nid = "m{i}"\nevent = "pre_tool_use"\ncommand = {json.dumps(LOGGER + w, ensure_ascii=False)}\n'
                         for i, w in enumerate(words))
-        manifest = parse_manifest(f'[bundle]\nname = "b"\nversion = "1"\norder = "chain"\n{hooks}',
-                                  tmp_path / "hookweave.toml")
+        try:
+            manifest = parse_manifest(f'[bundle]\nname = "b"\nversion = "1"\norder = "chain"\n{hooks}',
+                                      tmp_path / "hookweave.toml")
+        except BadInput as refused:  # a quoted or mistyped placeholder: refused at parse by design (issue 22)
+            assert "quotes around {" in str(refused) or "is not a placeholder" in str(refused), refused
+            continue
         word = chain.runner_word(host_obj, runner, project)
         regs, _ = resolve.registrations(host_obj, manifest, word)
         entry = regs[0].entry

@@ -231,9 +231,9 @@ def test_a_chain_the_host_stops_stops_its_running_member_too(runner, tmp_path):
     assert not mark.exists()
 
 
-def test_the_two_runner_sources_share_one_namespace_without_a_clash():
-    """The runner file runs chainanswer.py's and chainrun.py's code as one module: no name may be
-    defined in both (the second would silently replace the first)."""
+def test_the_runner_sources_share_one_namespace_without_a_clash():
+    """The runner file runs chainanswer.py's, chainproc.py's and chainrun.py's code as one module:
+    no name may be defined in two of them (the later would silently replace the earlier)."""
     import ast
 
     def defined(name: str) -> set[str]:
@@ -246,7 +246,10 @@ def test_the_two_runner_sources_share_one_namespace_without_a_clash():
                 out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
         return out
 
-    assert defined("chainanswer.py") & defined("chainrun.py") == set()
+    names = ("chainanswer.py", "chainproc.py", "chainrun.py")
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            assert defined(first) & defined(second) == set(), (first, second)
 
 
 def test_the_protocol_parts_share_one_namespace_without_a_clash():

@@ -33,7 +33,8 @@ def _settings(project: Path, text: str, name: str = "settings.json") -> Path:
         ('{"hooks": {"Stop": {}}}',
          ".claude/settings.json: /hooks/Stop must be a list of hook groups, not dict; fix the file by hand"),
         ('{"hooks": {"Stop": [{"matcher": "x"}]}}',
-         '.claude/settings.json: /hooks/Stop/0 must be an object with a "hooks" list; fix the file by hand'),
+         '.claude/settings.json: /hooks/Stop/0: a group without a "hooks" list: Claude Code refuses the whole file '
+         'for it and runs none of its hooks; give it a "hooks" list or remove it'),
         ('{"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}',
          '.claude/settings.json: /hooks/Stop/0/hooks/0 has no "command" string; fix the file by hand'),
         ('{"env": ["A=1"]}', ".claude/settings.json: /env must be an object; fix the file by hand"),
@@ -205,3 +206,16 @@ def test_install_into_a_setup_that_disables_hooks_says_so(run, project) -> None:
     assert result.exit_code == 0
     (problem,) = json.loads(result.stdout)["files"][0]["problems"]
     assert problem["message"].startswith("local settings set disableAllHooks: Claude runs only managed hooks")
+
+
+@pytest.mark.parametrize("event", ["PreModelSwitch", "PostModelSwitch", "DirectoryAdded", "PreSkillShellCommand"])
+def test_the_events_new_in_2_1_332_install_as_host_overrides(run, project, write_bundle, event) -> None:
+    """Claude Code 2.1.332's list of events has these four more; no other host has them, so no
+    neutral name: a manifest names them in [hooks.host.claude]."""
+    bundle = write_bundle('[bundle]\nname = "new"\nversion = "1"\n[[hooks]]\nid = "x"\nhosts = ["claude"]\n'
+                          f'command = "true"\n[hooks.host.claude]\nevent = "{event}"\n')
+    result = run("install", str(bundle), "--host", "claude")
+    assert result.exit_code == 0, result.output
+    data = json.loads((project / ".claude" / "settings.json").read_text())
+    assert list(data["hooks"]) == [event]
+    assert run("verify", "--host", "claude").exit_code == 0

@@ -203,6 +203,26 @@ def test_the_dispatcher_answers_once_as_cline_combines_answers(project: Path) ->
     assert _answer(project, [{"command": "true # hookweave:c/quiet"}], call) == ""
 
 
+@pytest.mark.parametrize("tool, fires", [("run_commands", True), ("execute_command", True),
+                                         ("write_to_file", False), ("read_file", False)])
+def test_a_shell_hook_fires_on_the_cli_and_the_extension_tool_names(run, project: Path, tmp_path: Path,
+                                                                  tool: str, fires: bool) -> None:
+    """The Cline extension sends ``execute_command`` where the CLI sends ``run_commands``, to the same
+    files and in the same payload shape: a ``shell`` hook must fire on both, and on no other tool."""
+    manifest = tmp_path / "b" / "hookweave.toml"
+    manifest.parent.mkdir()
+    manifest.write_text('[bundle]\nname = "b"\nversion = "1.0.0"\n[[hooks]]\nid = "shell"\nevent = "pre_tool_use"\n'
+                        'matcher = ["shell"]\ncommand = "echo \'{\\"context\\": \\"seen\\"}\'"\n')
+    assert run("install", str(manifest.parent), "--host", "cline").exit_code == 0
+    dispatcher = project / ".clinerules" / "hooks" / "PreToolUse"
+    payload = {"clineVersion": "3.36.0", "hookName": "PreToolUse", "timestamp": "1", "taskId": "t",
+               "workspaceRoots": [str(project)], "userId": "u", "preToolUse": {"toolName": tool, "parameters": {}}}
+    done = subprocess.run([str(dispatcher)], input=json.dumps(payload).encode(), capture_output=True, cwd=project,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (done.stdout.decode() == '{"contextModification": "seen"}\n') is fires, done.stdout
+
+
 def test_an_operators_binary_file_at_another_event_is_never_read(run, project: Path) -> None:
     """Found by the attack: a non-UTF-8 file at an event we have no hook on stopped install (exit 2,
     "save it as UTF-8"); one at our event is the operator's, so it is refused, not re-saved."""
@@ -232,3 +252,45 @@ def test_verify_says_when_no_python3_would_run_the_dispatchers(run, project: Pat
     assert verify.exit_code == 1
     assert ("  problem: python3 is not on PATH here, and hookweave's Cline hook files run with python3 "
             "(#!/usr/bin/env python3): Cline runs none of them; install Python 3") in verify.stdout.splitlines()
+
+
+def test_a_dispatcher_that_is_a_symlink_is_a_problem_a_linked_folder_is_not(run, project: Path, tmp_path: Path) -> None:
+    """Cline 3.0.65 skips a hook file that is a symlink, even to an identical copy; a hooks folder
+    that is one works (tests/e2e/test_cline_real.py)."""
+    assert run("install", BUNDLE, "--host", "cline").exit_code == 0
+    hooks = project / ".clinerules" / "hooks"
+    copy = tmp_path / "copy"
+    copy.write_bytes((hooks / "PreToolUse").read_bytes())
+    (hooks / "PreToolUse").unlink()
+    (hooks / "PreToolUse").symlink_to(copy)
+    verify = run("verify", "--host", "cline")
+    assert verify.exit_code == 1
+    assert ("  problem: guard/one-strike: .clinerules/hooks/PreToolUse is a symlink, and Cline skips a hook file that "
+            "is one, so it runs none of the project PreToolUse hooks; delete the link and install the bundle "
+            "again\n") in verify.stdout, verify.stdout
+    (hooks / "PreToolUse").unlink()
+    (hooks / "PreToolUse").write_bytes(copy.read_bytes())
+    hooks.rename(tmp_path / "folder")
+    hooks.symlink_to(tmp_path / "folder")
+    assert run("verify", "--host", "cline").exit_code == 0
+
+
+def test_an_unmarked_entry_in_our_data_file_is_never_run_never_lost_and_reported(run, project: Path) -> None:
+    """Issue 22 class 3: a foreign entry in hookweave's own data file. The dispatcher runs ours only;
+    the entry stays in the file through install and uninstall (never lost), and verify names it."""
+    data = project / ".cline" / "hookweave-hooks.json"
+    data.parent.mkdir()
+    text = '{\n  "hooks": {\n    "PreToolUse": [\n      {"command": "touch theirs-ran"}\n    ]\n  }\n}\n'
+    data.write_text(text)
+    assert run("install", BUNDLE, "--host", "cline").exit_code == 0
+    dispatcher = project / ".clinerules" / "hooks" / "PreToolUse"
+    assert "theirs-ran" not in dispatcher.read_text() and "# hookweave:guard/one-strike" in dispatcher.read_text()
+    verify = run("verify", "--host", "cline")
+    assert verify.exit_code == 1
+    assert ("  problem: .cline/hookweave-hooks.json: /hooks/PreToolUse/1 has no hookweave marker; this file is "
+            "hookweave's own and Cline never reads it, so that entry runs nowhere: put its command in a hook file of "
+            "your own (.clinerules/hooks/PreToolUse.sh) and remove it here\n") in verify.stdout, verify.stdout
+    assert run("uninstall", "guard", "--host", "cline").exit_code == 0
+    assert data.read_text() == text
+    assert not dispatcher.exists() and sorted(p.name for p in project.rglob("*") if p.is_file()) == [
+        "hookweave-hooks.json"]

@@ -25,6 +25,7 @@ def _repo(project: Path, monkeypatch) -> Path:
 def _bundle(folder: Path) -> Path:
     folder.mkdir(parents=True)
     (folder / "hookweave.toml").write_text(CHECK)
+    (folder / "check.py").write_text("import sys\n")  # install refuses a script that is not there (issue 22)
     return folder
 
 
@@ -175,7 +176,7 @@ def test_case2_a_template_at_project_scope_warns_and_init_from_makes_it_portable
 
 
 def test_case2_user_scope_names_the_absolute_path_without_a_warning(run, write_bundle, home) -> None:
-    result = run("install", str(write_bundle(CHECK)), "--host", "claude", "--scope", "user")
+    result = run("install", str(write_bundle(CHECK, **{"check.py": ""})), "--host", "claude", "--scope", "user")
     assert result.stdout == (f"claude user {home}/.claude/settings.json: installed tiny 1.0.0 (1 hook)\n"
                              "Restart running sessions of Claude Code: hooks load at session start.\n")
 

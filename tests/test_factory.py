@@ -35,17 +35,43 @@ def test_without_hooks_json_we_write_into_the_settings_json_droid_reads(run, pro
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
 
 
-def test_hooks_in_settings_json_beside_hooks_json_are_a_warning(run, project: Path) -> None:
+def test_hooks_in_settings_json_for_an_event_hooks_json_has_are_a_warning(run, project: Path) -> None:
+    """Droid 0.225.2 replaces settings.json's hooks event by event with hooks.json's (tests/e2e): the
+    operator's Stop hook in settings.json stops running once our Stop is in hooks.json; its other
+    events would still run."""
+    settings = project / ".factory" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(SETTINGS.replace('"Stop"', '"SubagentStop"'))
+    (project / ".factory" / "hooks.json").write_text('{}\n')
+    assert run("install", BUNDLE, "--host", "factory").stdout.startswith("factory project .factory/hooks.json: ")
+    verify = run("verify", "--host", "factory")
+    assert verify.exit_code == 0 and "settings.json holds hooks" not in verify.stdout, verify.stdout
+    settings.write_text(SETTINGS)
+    verify = run("verify", "--host", "factory")
+    assert verify.exit_code == 0
+    assert ("  warning: .factory/settings.json holds hooks for Stop, which Droid does not run while hooks.json "
+            "beside it has those events: move them into hooks.json\n") in verify.stdout
+    assert settings.read_text() == SETTINGS
+
+
+def test_ours_in_settings_json_stay_found_after_a_hooks_json_appears(run, project: Path) -> None:
+    """Installed into settings.json (no hooks.json then), ours stay there when the operator adds a
+    hooks.json: status and uninstall find them, and verify names each hook an event of hooks.json
+    replaces (measured on 0.225.2: tests/e2e/test_factory_real.py)."""
     settings = project / ".factory" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(SETTINGS)
-    (project / ".factory" / "hooks.json").write_text('{"hooks": {}}\n')
-    assert run("install", BUNDLE, "--host", "factory").stdout.startswith("factory project .factory/hooks.json: ")
+    assert run("install", BUNDLE, "--host", "factory").stdout.startswith("factory project .factory/settings.json: ")
+    hooks_json = project / ".factory" / "hooks.json"
+    hooks_json.write_text('{"PreToolUse": []}\n')
+    assert "guard" in run("status", "--host", "factory").stdout
     verify = run("verify", "--host", "factory")
-    assert verify.exit_code == 0
-    assert ('  warning: .factory/settings.json holds hooks, which Droid does not run while hooks.json exists beside '
-            'it: move its "hooks" object into hooks.json\n') in verify.stdout
-    assert settings.read_text() == SETTINGS
+    assert verify.exit_code == 1
+    assert ("  problem: guard/one-strike: .factory/hooks.json beside it has its own PreToolUse, which replaces "
+            "settings.json's for that event: Droid does not run guard/one-strike; move the hooks.json PreToolUse "
+            "entries into settings.json, or uninstall and install again (into hooks.json)\n") in verify.stdout, verify.stdout
+    assert run("uninstall", "guard", "--host", "factory").exit_code == 0
+    assert settings.read_text() == SETTINGS and hooks_json.read_text() == '{"PreToolUse": []}\n'
 
 
 def test_a_hooks_wrapper_in_hooks_json_is_a_warning(run, project: Path) -> None:

@@ -97,9 +97,12 @@ def test_claude_strict_plugin_only_customization_for_other_things_is_no_gate(run
 
 
 @pytest.mark.parametrize(("variable", "message"), [
-    ("CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SIMPLE is set in this shell: a Claude started from it (bare mode) runs no hooks"),
+    ("CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SIMPLE is set in this shell: a Claude started from it (bare mode) runs only "
+                           "managed hooks, and none on SessionStart"),
     ("CLAUDE_CODE_SAFE_MODE", "CLAUDE_CODE_SAFE_MODE is set in this shell: a Claude started from it (safe mode) runs "
                               "only managed hooks"),
+    ("CLAUDE_CODE_RESTRICTED", "CLAUDE_CODE_RESTRICTED is set in this shell: a Claude started from it (restricted mode) "
+                               "runs only managed hooks"),
 ])
 def test_claude_environment_switches_are_reported(run, project, monkeypatch, variable, message) -> None:
     run("install", BUNDLE, "--host", "claude")
@@ -107,6 +110,49 @@ def test_claude_environment_switches_are_reported(run, project, monkeypatch, var
     assert f"  warning: {message}\n" in run("verify", "--host", "claude").stdout
     monkeypatch.setenv(variable, "0")
     assert variable not in run("verify", "--host", "claude").stdout
+
+
+@pytest.mark.parametrize("value", ["1", "launch", "host", "Retry "])
+def test_claude_personal_hooks_off_is_a_note_not_a_gate(run, project, monkeypatch, value) -> None:
+    """Measured (claude 2.1.332): every hook ran with it set, alone or beside CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG."""
+    run("install", BUNDLE, "--host", "claude")
+    monkeypatch.setenv("CLAUDE_CODE_PERSONAL_HOOKS_OFF", value)
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 0
+    assert "  note: CLAUDE_CODE_PERSONAL_HOOKS_OFF is set in this shell: Claude only words a notice" in result.stdout
+    for off in ("0", "off", "none", ""):
+        monkeypatch.setenv("CLAUDE_CODE_PERSONAL_HOOKS_OFF", off)
+        assert "PERSONAL_HOOKS_OFF" not in run("verify", "--host", "claude").stdout
+
+
+@pytest.mark.parametrize(("scope", "user", "exit_code", "level"), [
+    ("user", {}, 0, "note"), ("user", {"disableAllHooks": False}, 0, "note"), ("project", {}, 1, "problem"),
+])
+def test_claude_restrict_personal_config_keeps_user_hooks(run, project, home, monkeypatch, scope, user, exit_code,
+                                                          level) -> None:
+    """Measured (claude 2.1.332): with CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG set, a project or local
+    disableAllHooks: true left the user settings' hooks running (user false too), the others not."""
+    _write(project / ".claude" / "settings.local.json", '{"disableAllHooks": true}')
+    if user:
+        _write(home / ".claude" / "settings.json", json.dumps(user))
+    run("install", BUNDLE, "--host", "claude", "--scope", scope)
+    monkeypatch.setenv("CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG", "true")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == exit_code, result.stdout
+    assert (f"  {level}: local settings set disableAllHooks, but CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG is set in this "
+            "shell: a Claude started from it runs only the user and managed settings' hooks") in result.stdout
+
+
+def test_claude_restrict_personal_config_with_the_user_switch_runs_nothing(run, project, home, monkeypatch) -> None:
+    """Measured (claude 2.1.332): user and project disableAllHooks: true, the variable set: nothing ran."""
+    _write(project / ".claude" / "settings.json", '{"disableAllHooks": true}')
+    run("install", BUNDLE, "--host", "claude", "--scope", "user")
+    settings = home / ".claude" / "settings.json"
+    settings.write_text(json.dumps({**json.loads(settings.read_text()), "disableAllHooks": True}))
+    monkeypatch.setenv("CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG", "1")
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 1
+    assert "  problem: project settings set disableAllHooks: Claude runs only managed" in result.stdout
 
 
 # -- Codex: system < user < project layers (root to cwd, trusted only) < managed_config ----------

@@ -47,7 +47,7 @@ def _answer(host: str, mode: str) -> tuple[int, str, str]:
     }[mode]
 
 
-# Measured on Claude Code 2.1.197, Codex 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code
+# Measured on Claude Code 2.1.332, Codex 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code
 # 0.24.4, Factory Droid 0.225.2 and Cline 3.0.65 (offline, one agent run per host, every mode a shell
 # call of the same reply; tests/e2e/test_check_real.py): the modes after which the call did not run.
 # The rest ran. Copilot and Qwen cannot ask in a -p run: an ask does not run the call there.
@@ -95,6 +95,12 @@ def test_the_reasons_the_model_was_told() -> None:
     trimmed reason, Gemini the text even from exit 3 and from a stdout that is not JSON."""
     assert judge("claude", "PreToolUse", *_answer("claude", "exit2")).reason == "reason-exit2 from the hook\n"
     assert judge("claude", "PreToolUse", *_answer("claude", "noreason")).reason == "No stderr output"
+    # Claude Code 2.1.332 prefixes every PreToolUse block it tells the model (tests/e2e/test_runtime_real.py)
+    told = "the model is told: PreToolUse:<tool> hook error: "
+    assert told + "[<the hook's command>]: <reason>" in judge("claude", "PreToolUse", *_answer("claude", "exit2")).notes
+    for mode in ("block", "deny"):
+        assert told + "<reason>" in judge("claude", "PreToolUse", *_answer("claude", mode)).notes
+    assert not [n for n in judge("claude", "Stop", 0, '{"decision": "block", "reason": "r"}', "").notes if n.startswith(told)]
     assert judge("codex", "PreToolUse", *_answer("codex", "deny")).reason == "reason-deny from the hook"
     assert judge("gemini", "BeforeTool", *_answer("gemini", "exit3")).reason == "reason-exit3 from the hook"
     assert judge("gemini", "BeforeTool", *_answer("gemini", "badjson")).reason == "{not json"
@@ -123,7 +129,7 @@ def test_what_cannot_block_is_said() -> None:
 
 def test_unknown_fields_named_and_codex_refuses_them() -> None:
     out = '{"decision": "block", "reason": "r", "hookSpecificOutput": {"hookEventName": "PreToolUse", "x": 1}, "y": 2}'
-    assert judge("claude", "PreToolUse", 0, out, "").notes == ("unknown field y", "unknown field hookSpecificOutput.x")
+    assert judge("claude", "PreToolUse", 0, out, "").notes[:2] == ("unknown field y", "unknown field hookSpecificOutput.x")
     codex = judge("codex", "PreToolUse", 0, out, "")
     assert (codex.action, codex.notes[0]) == ("error", "unknown field y (Codex rejects the whole output)")
 

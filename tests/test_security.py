@@ -158,6 +158,8 @@ def test_bundle_path_with_dot_dot_is_resolved_as_the_kernel_reads_it(run, tmp_pa
     real.mkdir(parents=True)
     (real / "hookweave.toml").write_text('[bundle]\nname = "guard"\nversion = "1"\n[[hooks]]\nid = "x"\n'
                                          'event = "stop"\ncommand = ["{bundle_dir}/x.py"]\n')
+    (real / "x.py").write_text("#!/bin/sh\n")
+    (real / "x.py").chmod(0o755)
     (tmp_path / "link").symlink_to(tmp_path / "deep" / "inner", target_is_directory=True)
     (tmp_path / "deep" / "inner").mkdir()
     result = run("install", "../link/../guard", "--host", "claude")  # lexically tmp/guard, really tmp/deep/guard

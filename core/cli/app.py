@@ -17,7 +17,7 @@ from hookweave.core.cli.group import (
     complete_hosts,
     completion_option,
 )
-from hookweave.core.errors import HooksError
+from hookweave.core.errors import BadInput, HooksError
 from hookweave.core.reading import projects
 
 app = typer.Typer(
@@ -97,12 +97,17 @@ def install(
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
     from hookweave.core.model import loading as bundles
-    from hookweave.core.usecases import installer
+    from hookweave.core.usecases import installer, mistakes
 
+    _patch_needs_dry_run(patch, dry_run)
     registry = _registry()
     loaded = bundles.load_bundle(bundle, registry.names())
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
+    hosts, left_out = mistakes.hosts_with_something(hosts, loaded, everyone=bool(host) and "all" in host)
     folder = projects.folders(hosts, project)
+    mistakes.errors(loaded, sorted(set(folder.values())))
+    for line in left_out:
+        console.err(f"note: {line}")
     targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
     if asked and not yes and not dry_run:
         from hookweave.core.cli import interactive
@@ -114,6 +119,10 @@ def install(
     plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
     projects.annotate(plans, folder, explicit=bool(project))
     _show("install", plans, dry_run, as_json, patch)
+    if trust and not any(h.needs_trust for h in hosts):  # said once the install stands: it changed nothing
+        trusting = [h.name for h in registry.resolve(["all"]) if h.needs_trust]
+        console.err(f"warning: --trust: {', '.join(h.name for h in hosts)} {'has' if len(hosts) == 1 else 'have'} no "
+                    f"hook trust (only {', '.join(trusting) or 'no registered host'}), so --trust changed nothing; drop it")
 
 
 @app.command()
@@ -125,6 +134,8 @@ def uninstall(
     scope: Annotated[Optional[str], typer.Option("--scope", "-s", help=SCOPE_HELP)] = None,
     project: ProjectOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
+    by_marker: Annotated[bool, typer.Option("--by-marker", help="Where no record lists the bundle (deleted, never "
+                                            "committed), remove the entries that carry its marker.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     dry_run: DryRunOpt = False,
     patch: PatchOpt = False,
@@ -133,6 +144,7 @@ def uninstall(
     """Remove exactly what a bundle installed; keep everything else, byte for byte."""
     from hookweave.core.usecases import installer
 
+    _patch_needs_dry_run(patch, dry_run)
     registry = _registry()
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "uninstall", name)
     folder = projects.folders(hosts, project)
@@ -140,12 +152,17 @@ def uninstall(
     if asked and not yes and not dry_run:
         from hookweave.core.cli import interactive
 
-        preview = installer.uninstall(targets, name, folder, force=force, dry_run=True)
+        preview = installer.uninstall(targets, name, folder, force=force, dry_run=True, by_marker=by_marker)
         if not interactive.confirmed(preview, f"Remove {name} as shown?"):
             return interactive.nothing_written()
-    plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run)
+    plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run, by_marker=by_marker)
     projects.annotate(plans, folder, explicit=bool(project))
     _show("uninstall", plans, dry_run, as_json, patch)
+
+
+def _patch_needs_dry_run(patch: bool, dry_run: bool) -> None:
+    if patch and not dry_run:
+        raise BadInput("--patch prints the JSON Patch of a dry run and nothing else: add --dry-run (--json always carries it)")
 
 
 def _show(command: str, plans, dry_run: bool, as_json: bool, patch: bool = False) -> None:

@@ -29,6 +29,7 @@ DEDUP = ("none", "first", "last", "unknown")
 LOOKUPS = ("cwd", "git", "codex")  # the project: the folder the agent starts in; the git root; Codex's layers
 PLATFORMS = ("linux", "macos", "windows")  # the keys of a per-platform path template
 TIMEOUT_UNITS = ("s", "ms")
+LOOSE = (None, "skipped", "event", "refused")  # not measured / that entry never runs / nor its event's / nor the file's
 NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 NONE: Mapping[str, Any] = MappingProxyType({})  # the default of a mapping field: shared, so read-only
 
@@ -66,6 +67,7 @@ class Description:
     restart: str = "hooks load at session start"  # why running sessions need a restart ("": the agent reloads)
     notes: tuple[str, ...] = ()  # facts verify states on every run (a gate hookweave cannot see, say)
     protocol: str = ""  # whose answer protocol the agent follows ("claude", ...; "" when not measured)
+    loose_entries: str | None = None  # groups shapes: what the agent does with a handler outside a group (LOOSE)
     source: str = ""  # where these facts come from: a documentation page, a version measured
 
     def __init__(self, **facts: Any) -> None:
@@ -115,6 +117,7 @@ def check(description: object, known_events: set[str], known_tools: set[str],
          f"{d.project_variable!r} is not a variable name (NAME or ${{NAME}})"),
         ("also_reads", all(isinstance(r, Reads) for r in d.also_reads), "holds a row that is not a Reads"),
         ("dedup", d.dedup in DEDUP, f"{d.dedup!r} is not one of {', '.join(DEDUP)}"),
+        ("loose_entries", d.loose_entries in LOOSE, f"{d.loose_entries!r} is not skipped, event, refused or None"),
         ("timeout_unit", d.timeout_unit in TIMEOUT_UNITS, f"{d.timeout_unit!r} is not s or ms"),
         ("protocol", d.protocol == "" or d.protocol in known_protocols,
          f"{d.protocol!r} is not a protocol hookweave knows ({', '.join(sorted(known_protocols))})"),

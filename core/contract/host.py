@@ -58,6 +58,10 @@ class Host(ABC):
     needs_trust: ClassVar[bool] = False
     also_reads: ClassVar[tuple[Any, ...]] = ()  # contract.reads.Reads rows
     timeout_unit: ClassVar[str] = "s"  # what the file's timeouts count: "s" or "ms" (rendered from seconds)
+    # The longest hook timeout (seconds) install writes: 2^31 - 1 ms, past which Node's setTimeout (the
+    # JavaScript hosts' hook timer) fires at once, and hookweave's chain runner and Cline dispatcher wait too.
+    timeout_max: ClassVar[int] = 2_147_483
+    timeout_max_why: ClassVar[str] = ""  # why a host's own limit is what it is, for install's refusal
     restart: ClassVar[str] = "hooks load at session start"  # why a running session needs a restart; "" if none
     protocol: ClassVar[str] = ""  # for a described host: whose answer protocol it follows
     owns_file: ClassVar[bool] = False  # the settings file is hookweave's own (the operator's hooks are elsewhere)
@@ -266,6 +270,11 @@ class Host(ABC):
         """Why the host refuses the whole settings file ``doc`` and runs none of its hooks
         (``"<place>: <cause>"``), or ``None`` when it loads it. Checked on every verify."""
         return None
+
+    def skipped_entries(self, doc: Any, path: str) -> list[str]:
+        """One sentence per entry of the settings file ``doc`` that the host skips while it runs the
+        rest (``"<place>: <cause>"``): verify warns of each, install and adopt leave them as they are."""
+        return []
 
     def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
         """Whether the file order of ``event``'s hooks decides anything when the host runs them.

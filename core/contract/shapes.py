@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hookweave.core.contract import skipped
 from hookweave.core.contract.host import Host, kind_of
 from hookweave.core.errors import BadInput
 from hookweave.core.model.render import marker_in
@@ -58,7 +59,15 @@ class FlatHost(Host):
 
 
 class NestedGroupsHost(Host):
-    """Hosts whose events hold ``{matcher, hooks: [handler]}`` groups (Claude, Codex, Gemini)."""
+    """Hosts whose events hold ``{matcher, hooks: [handler]}`` groups (Claude, Codex, Gemini).
+
+    ``loose_entries``: what the host does with a handler written straight under an event (an object
+    with no ``"hooks"`` key), as measured on the real agent (tests/e2e/test_flat_entries_real.py):
+    ``"skipped"`` (that entry never runs, the rest do: install goes on), ``"event"`` (none of that
+    event's hooks in the file run), ``"refused"`` (none of the file's), or ``None`` (not measured);
+    in all but the first, install refuses the file and says why, as verify does."""
+
+    loose_entries: str | None = None
 
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": "command", "command": self.command(hook, bundle)}
@@ -110,6 +119,10 @@ class NestedGroupsHost(Host):
             if not isinstance(groups, list):
                 raise BadInput(f"{where} must be a list of hook groups, not {kind_of(groups)}; fix the file by hand")
             for i, group in enumerate(groups):
+                if self.is_loose(group) and self.loose_entries == "skipped":
+                    continue  # the host skips it; we leave it as it is, and verify and install say so
+                if self.is_loose(group):
+                    raise BadInput(f"{path}: {self.loose_entry_says(f'/{self.hooks_key}/{_escape(event)}/{i}', path, group)}")
                 if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
                     raise BadInput(f'{where}/{i} must be an object with a "hooks" list; fix the file by hand')
                 for j, handler in enumerate(group["hooks"]):
@@ -117,6 +130,21 @@ class NestedGroupsHost(Host):
                         raise BadInput(f"{where}/{i}/hooks/{j} must be an object; fix the file by hand")
                     if handler.get("type", "command") == "command" and not isinstance(handler.get("command"), str):
                         raise BadInput(f'{where}/{i}/hooks/{j} has no "command" string; fix the file by hand')
+
+    @staticmethod
+    def is_loose(entry: Any) -> bool:
+        """Whether ``entry`` (one element of an event's list) is a handler where a group belongs."""
+        return isinstance(entry, dict) and "hooks" not in entry
+
+    def loose_entry_says(self, pointer: str, path: str, entry: Any = None) -> str:
+        """The one true sentence about a loose entry at ``pointer``, for verify, install and adopt alike."""
+        return skipped.loose_entry_says(self, pointer, path, entry)
+
+    def skipped_entries(self, doc: Any, path: str) -> list[str]:
+        return skipped.skipped_entries(self, doc, path)
+
+    def rejects(self, doc: Any, path: str) -> str | None:
+        return skipped.rejects(self, doc, path)
 
 
 def every_entry(doc: Any, key: str = "hooks") -> list[Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookweave.core.errors import ParseError
+from hookweave.core.errors import BadInput, ParseError
 from hookweave.core.formats.jsonedit import split_pointer
 
 
@@ -28,11 +28,71 @@ def parse(text: str, path: str) -> dict[str, Any]:
 
 
 def apply_ops(text: str, ops: list[dict], path: str) -> str:
+    """``text`` with ``ops`` applied: as appended or cut blocks where they are tables of plain
+    values (``tomltables``: reversible byte for byte), else through tomlkit; either way read again
+    and compared with the planned data, so a line tomlkit lost or moved into another table is an
+    error (nothing written), never a write."""
+    from hookweave.core.formats import patch, tomltables
+
+    doc = parse(text, path) if text.strip() else {}
+    expected = _pruned(patch.applied(doc, ops))
+    fast = tomltables.apply(text, ops, doc)
+    if fast is not None and _reads_as(fast, expected):
+        return fast
+    try:
+        out = _through_tomlkit(text, ops)
+    except Exception:  # noqa: BLE001 - tomlkit failing to read its own output back: refused below
+        out = ""
+    if out and _reads_as(out, expected):
+        return out
+    wrong = _first_difference(_pruned(_read(out)), expected) if out else "the file"
+    raise BadInput(f"{path}: tomlkit cannot make this edit without changing {wrong} (a layout it rewrites: "
+                   "dotted keys, an inline table); nothing written. Write that part as a [table] section and "
+                   "run the command again")
+
+
+def _read(text: str) -> Any:
+    from pathlib import Path
+
+    from hookweave.core.formats import tomlload
+
+    try:
+        return tomlload.load(text, Path("config.toml"))
+    except ParseError:
+        return None
+
+
+def _reads_as(text: str, expected: Any) -> bool:
+    from hookweave.core.formats.patch import same
+
+    return same(_pruned(_read(text)), expected)
+
+
+def _pruned(value: Any) -> Any:
+    """``value`` without empty tables: a table is in a TOML text only while something names it."""
+    if not isinstance(value, dict):
+        return value
+    out = {k: _pruned(v) for k, v in value.items()}
+    return {k: v for k, v in out.items() if v != {}}
+
+
+def _first_difference(got: Any, want: Any, where: str = "") -> str:
+    if isinstance(got, dict) and isinstance(want, dict):
+        for key in list(want) + [k for k in got if k not in want]:
+            if key not in got or key not in want or got[key] != want[key]:
+                return _first_difference(got.get(key), want.get(key), f"{where}.{key}" if where else key)
+    return where or "the file"
+
+
+def _through_tomlkit(text: str, ops: list[dict]) -> str:
     import tomlkit
 
     crlf = "\r\n" in text and "\n" not in text.replace("\r\n", "")
     if crlf:  # edit as LF and give the file its own line ending back, our new lines included
         text = text.replace("\r\n", "\n")
+    unended = bool(text) and not text.endswith("\n")
+    if unended:  # tomlkit joins what it appends to a last line without its newline: edit with one, then drop it
+        text += "\n"
     doc = tomlkit.parse(text)
     for op in ops:
         before = tomlkit.dumps(doc)
@@ -49,6 +109,8 @@ def apply_ops(text: str, ops: list[dict], path: str) -> str:
         if after.endswith("\n\n") and (before.startswith(after) or after.startswith(before)):
             doc = tomlkit.parse(after[:-1])
     out = tomlkit.dumps(doc)
+    if unended and out.endswith("\n"):
+        out = out[:-1]
     return out.replace("\n", "\r\n") if crlf else out
 
 

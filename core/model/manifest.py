@@ -18,6 +18,14 @@ from hookweave.core.model.manifesthooks import parse_hook
 
 BUNDLE_KEYS = ("name", "version", "description", "sequential", "order")
 ENV_KEYS = ("value", "hosts", "policy")
+# Variables an agent sets itself, or that every program it starts depends on: a settings value
+# would point every hook at one machine's folder, or take PATH and HOME from the agent's tools.
+_SET_BY_AGENT = "set by the agent for each hook (the project folder of the session), so a fixed value would lie"
+RESERVED = {name: _SET_BY_AGENT for name in (
+    "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR",
+    "QWEN_PROJECT_DIR", "FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "AUGMENT_PROJECT_DIR")}
+RESERVED.update({name: "the agent's own: a settings value replaces it for the agent and every tool it starts"
+                 for name in ("PATH", "HOME", "SHELL", "USER", "PWD")})
 
 
 def parse_manifest(text: str, path: Path) -> Bundle:
@@ -60,6 +68,8 @@ def _env(check: Checker, key: str, raw: Any) -> EnvVar:
     if not ENV_RE.fullmatch(key):
         raise check.fail(where, f"{key!r} is not a valid variable name", "use letters, digits and _")
     raw = check.keys(raw, ENV_KEYS, where)
+    if key in RESERVED:
+        raise check.fail(where, f"{key} is {RESERVED[key]}", "leave it out (a hook reads it; it is no setting)")
     if "value" not in raw:
         raise check.fail(f"{where}.value", "missing", 'add value = "..."')
     value = raw["value"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from hookweave.core.model import names
+from hookweave.core.model import commandcheck, names
 from hookweave.core.model.bundle import HOOK_FIELDS, NATIVE_FIELDS, POSITIONS, BundleHook
 from hookweave.core.model.manifestcheck import Checker, check_order, control, key_path
 
@@ -136,6 +136,10 @@ def _command(check: Checker, value: Any, where: str) -> str | tuple[str, ...]:
         bad = control(word, "\t\n") if isinstance(word, str) else None
         if bad:
             raise check.fail(where, f"holds the control character {bad}", "remove it, or write it as a shell escape")
+    typo = commandcheck.mistake(value) if isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(a, str) for a in value)) else None
+    if typo:
+        raise check.fail(where, *typo)
     if isinstance(value, str):
         check.string(value, where, "give the shell command to run")
         if value.rstrip(" \t").endswith("\\"):

@@ -51,23 +51,26 @@ EVENTS: dict[str, tuple[str | None, ...]] = {
 # [DOC docs.windsurf.com/windsurf/cascade/hooks]. Antigravity's names are documented, not measured
 # here [3P skillsaw, agy 1.1.25; DOC gemini-cli migration guide]. Cline 3.0.65 (its SDK's tool
 # definitions): run_commands, editor (creates and edits files), apply_patch, read_files; its PreCompact hook
-# never runs (mapped to no event), and TaskComplete is its end of a task.
+# never runs (mapped to no event), and TaskComplete is its end of a task. The Cline extension (VS Code), the
+# Cline most people run, sends its own tool names to the same hook files with the same payload shape
+# (preToolUse.toolName): execute_command, write_to_file, replace_in_file, read_file [DOC
+# docs.cline.bot/features/hooks/hook-reference, docs.cline.bot/exploring-clines-tools], so a column names both.
 TOOLS: dict[str, tuple[str | None, ...]] = {
     #          claude           codex          gemini               cursor
     #          copilot   qwen                 factory
     #          windsurf  antigravity     cline
     "shell": ("Bash", "Bash", "run_shell_command", "Shell",
               "bash", "run_shell_command", "Execute",
-              "run_command", "run_command", "run_commands"),
+              "run_command", "run_command", "run_commands|execute_command"),
     "write": ("Write", "apply_patch", "write_file", "Write",
               "create", "write_file", "Create",
-              "write_code", "write_to_file", "editor|apply_patch"),
+              "write_code", "write_to_file", "editor|apply_patch|write_to_file"),
     "edit": ("Edit|MultiEdit", "apply_patch", "replace", "Write",
              "edit", "edit", "Edit",
-             "write_code", "replace_file_content", "editor|apply_patch"),
+             "write_code", "replace_file_content", "editor|apply_patch|replace_in_file"),
     "read": ("Read", None, "read_file", "Read",
              "view", "read_file", "Read",
-             "read_code", "view_file", "read_files"),
+             "read_code", "view_file", "read_files|read_file"),
 }
 
 

@@ -20,6 +20,8 @@ from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import printable
 from hookweave.core.formats.patch import escape, same
+from hookweave.core.formats.tomltables import key as toml_key
+from hookweave.core.formats.tomltables import literal as toml
 from hookweave.core.model import manifest
 from hookweave.core.model.bundle import Bundle, BundleHook
 from hookweave.core.model.render import SHELL_CHARACTERS, marker, through_a_shell
@@ -29,11 +31,15 @@ VERSION = "1.0.0"
 
 
 class Found(NamedTuple):
-    """One hand-written entry: its event (native), index in the event's list, and its data."""
+    """One hand-written entry: its event (native), index in the event's list, and its data. A group
+    of several handlers is adopted as one group per handler (``part`` of ``parts``, each with the
+    group's matcher and other keys): hookweave owns one handler per group."""
 
     event: str
     index: int
     entry: dict
+    part: int = 0
+    parts: int = 1
 
 
 def native_event(host: Host, event: str) -> str:
@@ -55,31 +61,45 @@ def collect(host: Host, doc: Any, shown: str, event: str | None) -> list[Found]:
     events = [event] if event is not None else [e for e in hooks if e in host.native_events]
     found: list[Found] = []
     owned = 0
+    skipped = host.skipped_entries(doc if event is None else {host.hooks_key: {event: hooks.get(event)}}, shown)
     for name in events:
         entries = hooks.get(name)
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
             if host.owner(entry) is not None:
                 owned += 1
                 continue
-            _check_entry(host, entry, f"{shown}: /{escape(host.hooks_key)}/{escape(name)}/{i}")
-            found.append(Found(name, i, entry))
+            if isinstance(host, NestedGroupsHost) and host.is_loose(entry) and host.loose_entries == "skipped":
+                continue  # the host never runs it: adopting it would start it (plan_install says so)
+            where = f"{shown}: /{escape(host.hooks_key)}/{escape(name)}/{i}"
+            for part, piece in enumerate(pieces := _pieces(host, entry)):
+                _check_entry(host, piece, where, part)
+                found.append(Found(name, i, piece, part, len(pieces)))
     if not found:
         where = f"under {event}" if event is not None else "in it"
         why = f" ({owned} {'entry is' if owned == 1 else 'entries are'} a bundle's already)" if owned else ""
+        why += f" ({skipped[0]})" if skipped else ""
         raise BadInput(f"{shown}: no hand-written hooks {where}{why}; nothing to adopt: name another --event "
                        "or --scope")
     return found
 
 
-def _check_entry(host: Host, entry: Any, where: str) -> None:
+def _pieces(host: Host, entry: Any) -> list[Any]:
+    """The entry as hookweave owns it: a group of several handlers as one group per handler (the
+    hosts run them all the same: Claude, Gemini, Qwen and Codex run a group's handlers side by side
+    or, under Gemini's ``sequential``, in file order, which the copies keep); an empty group: none."""
+    handlers = entry.get("hooks") if isinstance(host, NestedGroupsHost) and isinstance(entry, dict) else None
+    if not isinstance(handlers, list) or len(handlers) == 1:
+        return [entry]
+    return [{**entry, "hooks": [handler]} for handler in handlers]
+
+
+def _check_entry(host: Host, entry: Any, where: str, part: int = 0) -> None:
     base = where
     if isinstance(host, NestedGroupsHost):
         handlers = entry.get("hooks") if isinstance(entry, dict) else None
-        if not isinstance(handlers, list) or len(handlers) != 1:
-            count = len(handlers) if isinstance(handlers, list) else 0
-            raise BadInput(f"{where}: a group of {count} hooks, and hookweave owns one hook per group; split it "
-                           "into one group per hook (same matcher), then adopt")
-        handler, where = handlers[0], where + "/hooks/0"
+        if not isinstance(handlers, list):
+            raise BadInput(f'{where}: a group without a "hooks" list; adopt the other events with --event')
+        handler, where = handlers[0], where + f"/hooks/{part}"
     elif isinstance(host, FlatHost):
         handler = entry
     else:
@@ -173,8 +193,8 @@ def manifest_text(host: Host, name: str, found: list[Found], manifest_path: Path
     tables = [_hook_table(host, name, hook_id, item, manifest_path) for hook_id, item in zip(ids, found)]
     text = (f"# Written by `hooks adopt` from {about}: the operator's own hooks, in file order.\n"
             f"# Undo with `hooks adopt --undo {name}` (same --host and --scope).\n\n"
-            f"[bundle]\nname = {_toml(name)}\nversion = {_toml(VERSION)}\n"
-            f"description = {_toml('Hooks adopted from ' + about)}\n" + "".join(tables))
+            f"[bundle]\nname = {toml(name)}\nversion = {toml(VERSION)}\n"
+            f"description = {toml('Hooks adopted from ' + about)}\n" + "".join(tables))
     bundle = manifest.parse_manifest(text, manifest_path)
     regs, _ = resolve.registrations(host, bundle)
     for reg, item in zip(regs, found):
@@ -208,6 +228,8 @@ def _hook_table(host: Host, name: str, hook_id: str, item: Found, manifest_path:
     entry = item.entry
     handler = entry["hooks"][0] if isinstance(host, NestedGroupsHost) else entry
     neutral = next((n for n, native in host.events.items() if native == item.event), None)
+    if neutral and not _lands_in(host, neutral, item, manifest_path):
+        neutral = None  # Windsurf's pre_tool_use needs a matcher to find pre_run_command: name the event itself
     top: dict[str, Any] = {"id": hook_id}
     native: dict[str, Any] = {}
     if neutral:
@@ -240,10 +262,22 @@ def _hook_table(host: Host, name: str, hook_id: str, item: Found, manifest_path:
             native["group"] = group
     if omit:
         native["omit"] = omit
-    text = "\n[[hooks]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in top.items())
+    text = "\n[[hooks]]\n" + "".join(f"{k} = {toml(v)}\n" for k, v in top.items())
     if native:
-        text += f"\n[hooks.host.{_toml_key(host.name)}]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in native.items())
+        text += f"\n[hooks.host.{toml_key(host.name)}]\n" + "".join(f"{k} = {toml(v)}\n" for k, v in native.items())
     return text
+
+
+def _lands_in(host: Host, neutral: str, item: Found, manifest_path: Path) -> bool:
+    """Whether a hook of the ``neutral`` event, with the entry's matcher, is written under the entry's own event."""
+    matcher = item.entry.get("matcher") if isinstance(item.entry.get("matcher"), str) else None
+    hook = BundleHook("probe", neutral, "true", hosts=(host.name,), overrides={host.name: {"matcher": matcher}}
+                      if matcher else {})
+    try:
+        regs, _ = resolve.registrations(host, Bundle("probe", VERSION, "", (hook,), (), manifest_path, manifest_path.parent))
+    except BadInput:
+        return False
+    return len(regs) == 1 and regs[0].event == item.event
 
 
 def _timeout_factor(host: Host, manifest_path: Path) -> int | None:
@@ -254,22 +288,3 @@ def _timeout_factor(host: Host, manifest_path: Path) -> int | None:
     handler = host.handler_of(regs[0].entry) if regs else None
     value = handler.get("timeout") if handler else None
     return value if isinstance(value, int) and value > 0 else None
-
-
-def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml(key)
-
-
-def _toml(value: Any) -> str:
-    """A JSON value as TOML (strings as basic strings: JSON's escapes are TOML's, but DEL)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml(v)}" for k, v in value.items()) + " }" if value else "{}"
-    raise BadInput(f"a value of type {type(value).__name__} cannot be written to a manifest")

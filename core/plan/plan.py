@@ -92,6 +92,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
 
         runner = chain.runner_word(host, chain.runner_path(target.path), project)
     regs, findings = resolve.registrations(host, bundle, runner)
+    findings += [Finding("warning", said) for said in host.skipped_entries(doc, target.shown)]
     env_wanted, env_notes = resolve.env_vars(host, bundle)
     findings += env_notes
     prev = rec.bundles.get(bundle.name)
@@ -165,12 +166,13 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     return plan
 
 
-def plan_uninstall(target: Target, text: str | None, record_text: str | None, name: str, *, force: bool) -> FilePlan:
+def plan_uninstall(target: Target, text: str | None, record_text: str | None, name: str, *, force: bool,
+                   by_marker: bool = False) -> FilePlan:
     host = target.host
     doc, rec = load(target, text, record_text)
     prev = rec.bundles.get(name)
     if prev is None:
-        return FilePlan(target, text, text, record_text, record_text, actions=[f"{name} is not installed here"])
+        return _unrecorded(target, text, record_text, doc, rec, name, by_marker)
     new = _editable(doc, host)
     findings: list[Finding] = []
     refused: list[Finding] = []
@@ -202,6 +204,27 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
         plan.new_text = None  # we created the file; removing the last bundle removes it
         plan.remove_folder = rec.created_folder
     plan.actions = [f"removed {name} {prev.version}"]
+    return plan
+
+
+def _unrecorded(target: Target, text, record_text, doc, rec: record.Record, name: str, by_marker: bool) -> FilePlan:
+    """No record lists ``name`` here: its marked entries, if any, are named, and removed under
+    ``--by-marker`` only (``orphans``)."""
+    from hookweave.core.plan import orphans
+
+    found = orphans.marked(target.host, doc, name)
+    if not found:
+        return FilePlan(target, text, text, record_text, record_text, actions=[f"{name} is not installed here"])
+    if not by_marker:
+        plan = FilePlan(target, text, text, record_text, record_text, actions=[f"{name} is not in the record here"])
+        plan.findings.append(orphans.finding(name, found, "warning"))
+        return plan
+    new = _editable(doc, target.host)
+    removed = orphans.remove(target.host, new, name)
+    plan = _finish(target, text, record_text, doc, new, rec, orphans.notes(name, removed, bool(target.host.env_key)), [])
+    if target.host.owns_file and new == {} and rec.empty:
+        plan.new_text = None  # hookweave's own file, holding nothing else: it goes
+    plan.actions = [f"removed {name} by its marker ({len(removed)} entr{'y' if len(removed) == 1 else 'ies'})"]
     return plan
 
 

@@ -28,6 +28,7 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
         if native is None:
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
             continue
+        _check_timeout(host, bundle, hook.id, resolved.timeout)
         resolved, lacking = matchers.narrowed(host, hook, resolved, bundle)  # never wider than asked
         if lacking is not None:
             notes.append(lacking)
@@ -100,10 +101,23 @@ def _with_chains(host: Host, bundle: Bundle, regs: list[Registration], chained: 
             continue
         members = [chain.member(host, h, bundle) for h in hooks]
         whole = chain.registration_hook(host, reg.event, members, hooks, runner)
+        _check_timeout(host, bundle, whole.id, whole.timeout, chained=True)
         position = whole.position if host.positional else "last"
         out.append(Registration(bundle.name, whole.id, reg.event, position, host.render(whole, reg.event, bundle),
                                 tuple((m.id, m.digest()) for m in members)))
     return out
+
+
+def _check_timeout(host: Host, bundle: Bundle, hook_id: str, seconds: int | None, chained: bool = False) -> None:
+    """A timeout the host cannot keep (``Host.timeout_max``) is refused before anything is written."""
+    if seconds is None or seconds <= host.timeout_max:
+        return
+    if chained:
+        raise BadInput(f"{bundle.manifest}: hooks: the chain {hook_id} needs a timeout of {seconds} s (its members' "
+                       f"together), more than {host.title} can keep ({host.timeout_max} s); lower the members' timeouts")
+    why = host.timeout_max_why or (f"{seconds} s is more than {host.title} can keep ({host.timeout_max} s, some 24 "
+                                   "days: past 2^31 - 1 ms Node's timer fires at once)")
+    raise BadInput(f"{bundle.manifest}: hooks ({hook_id}).timeout: {why}; use at most {host.timeout_max}")
 
 
 def _for_host(hook: BundleHook, host: str) -> HookForHost:

@@ -13,7 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
-from hookweave.core.runtime import hookrun, payloads, pitfalls
+from hookweave.core.runtime import acrosshooks, causes, hookrun, payloads, pitfalls
+from hookweave.core.runtime.blocking import HOW_TO_BLOCK
 from hookweave.core.runtime.checktargets import Target
 from hookweave.core.runtime.pitfalls import Pitfall
 from hookweave.core.standalone import protocol
@@ -23,21 +24,9 @@ SLOW = 0.5  # of the timeout: a run slower than this is flagged
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "BeforeTool", "AfterTool", "preToolUse", "postToolUse",
                          "beforeShellExecution", "pre_run_command", "post_run_command", "pre_write_code",
                          "pre_read_code", "pre_mcp_tool_use"})
-# How to block on each host, for a hook whose block the host ignores (protocol.py has the facts).
-HOW_TO_BLOCK = {
-    "claude": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
-    "codex": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
-    "gemini": 'exit 2 with the reason on stderr, or print {"decision": "deny", "reason": "..."}',
-    "cursor": 'print {"permission": "deny", "agent_message": "..."}, or exit 2',
-    "copilot": 'print {"permissionDecision": "deny", "permissionDecisionReason": "..."} (preToolUse) or '
-               '{"decision": "block", "reason": "..."} (userPromptSubmitted); Claude\'s hookSpecificOutput means nothing here',
-    "qwen": 'exit 2 with the reason on stderr, or print {"decision": "block", "reason": "..."}',
-    "factory": 'exit 2 with the reason on stderr, or print {"hookSpecificOutput": {"hookEventName": "PreToolUse", '
-               '"permissionDecision": "deny", "permissionDecisionReason": "..."}}',
-    "cline": 'print {"cancel": true, "errorMessage": "..."} (Cline ignores exit codes; a cancel ends the whole run)',
-    "windsurf": "exit 2 (the only block Windsurf documents)",
-    "antigravity": 'print {"decision": "deny", "reason": "..."}',
-}
+ORDINARY = "an ordinary shell command"  # the payload every host's tool events get first (payloads.py)
+DOES = {"error": "shows a hook error", "block": "blocks the call", "allow": "goes on as if the hook allowed it",
+        "ignored": "goes on as if the hook allowed it", "stop": "stops the session", "ask": "asks the user"}
 
 
 class Outcome(NamedTuple):
@@ -70,7 +59,7 @@ def check(targets: list[Target], project: Path, own: list[payloads.Payload]) -> 
         transcript = Path(scratch) / "transcript.jsonl"
         transcript.write_text("")
         done = [_check_one(t, project, own, str(transcript)) for t in targets]
-    return _across(done)
+    return acrosshooks.across(done)
 
 
 def _check_one(target: Target, project: Path, own: list[payloads.Payload], transcript: str) -> Checked:
@@ -78,12 +67,13 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
         payloads.for_event(target.host, target.event, str(project), transcript)
     chosen = [p for p in chosen if matches(target.matcher, p.tool)]
     found: list[Pitfall] = []
+    field = payloads.COMMAND_FIELD.get(target.host) if target.event in TOOL_EVENTS else None
     for path in pitfalls.candidates(target.command, project, {**target.env, "CLAUDE_PROJECT_DIR": str(project)}):
         text = _script(path)
         if text is not None and pitfalls.is_shell(path, text):
-            found += pitfalls.static(text, path.name)
+            found += pitfalls.static(text, path.name, field)
     inline = re.sub(r"\s*# hookweave:\S+\s*$", "", target.command)
-    found += [p for p in pitfalls.static(inline, "the command") if p.name != "set-e-no-exit-0"]
+    found += [p for p in pitfalls.static(inline, "the command", field) if p.name != "ends-on-a-test"]
     if not chosen:
         why = (f"no payload of {target.event} matches its matcher {target.matcher!r}; pass one with --payload"
                if not own or any(p.event == target.event for p in own) else
@@ -93,11 +83,25 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
     env = hookrun.host_env(target.host, project, target.env)
     outcomes = []
     for payload in chosen:
-        data = json.dumps(payload.data, ensure_ascii=False).encode("utf-8")
+        data = _payload_bytes(payload.data)
         run = hookrun.run(target.host, target.command, data, env, project, min(timeout, CAP))
         verdict = protocol.judge(target.host, target.event, run.exit_code, run.stdout, run.stderr, run.timed_out)
         outcomes.append(Outcome(payload, run, timeout, verdict, tuple(_judge_outcome(target, payload, run, timeout, verdict))))
+    everything = next((p for o in outcomes if o.payload.name == ORDINARY for p in o.pitfalls if p.name == "false-block"), None)
+    if everything is not None:  # blocks whatever it is sent: one finding, not a heredoc story per payload
+        outcomes = [o._replace(pitfalls=tuple(everything if p.name == "false-block" else p for p in o.pitfalls))
+                    for o in outcomes]
     return Checked(target, tuple(outcomes), tuple(found) + _merged(outcomes), "")
+
+
+def _payload_bytes(data) -> bytes:
+    """The payload as a host sends it: UTF-8 JSON; a string no UTF-8 can hold (a lone surrogate, from
+    a ``\\ud800`` in a ``--payload`` file) stays escaped, as that file spelled it."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, ensure_ascii=True).encode("ascii")
 
 
 def _merged(outcomes: list[Outcome]) -> tuple:
@@ -127,17 +131,23 @@ def _script(path: Path) -> str | None:
 def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, verdict) -> list[Pitfall]:
     host, event, v = target.title, target.event, verdict
     found = []
+    cause = None if run.timed_out else causes.of(run.exit_code, run.stderr, run.timed_out)
     if run.timed_out:
         found.append(Pitfall("problem", "timeout", f"{host}: timed out after {run.seconds:.0f}s"
                              + (f" (check stops at {CAP:.0f}s; {host} waits {timeout:.0f}s)" if timeout > CAP else ""),
                              "make it finish well inside its timeout, or raise the hook's timeout"))
+    elif cause is not None:  # the hook never decided: say why, whatever the host makes of the exit code
+        found.append(Pitfall("problem", cause.name, f"{host} {DOES.get(v.action, v.action)}: {cause.what}", cause.fix))
+    elif run.held:
+        found.append(Pitfall("warning", "output-held", f"{host}: exited, but a process it started kept its stdout or "
+                             f"stderr open; an agent that reads a hook's output to its end waits for that process, up to "
+                             f"the {timeout:g}s timeout, on every call; check stopped reading after {run.seconds:.1f}s",
+                             "send the background command's output elsewhere: cmd >/dev/null 2>&1 &"))
     elif v.action == "error":
         found.append(Pitfall("problem", "hook-error", f"{host} shows a hook error: "
                              f"{_short(v.reason) or f'exit {run.exit_code}'} ({'; '.join(v.notes)[:160]})", _fix(target, run, v)))
     elif v.action == "block" and payload.should_pass:
-        found.append(Pitfall("problem", "false-block", f"{host} blocks a payload that should pass: {_short(v.reason)}",
-                             "parse the payload (jq -r '.tool_input.command') and match the command itself, "
-                             "not data in a heredoc body, a description or another field"))
+        found.append(_false_block(target, payload, v))
     elif v.action in ("allow", "ignored") and event in protocol.BLOCKS[target.host] and _meant_to_block(run, v):
         why = [n for n in v.notes if not n.startswith(("unknown field", "unmeasured", "stderr never"))]
         found.append(Pitfall("problem", "block-ignored", f"{host} does not block on this answer: "
@@ -170,12 +180,23 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
         elif note.startswith("stdout is empty, so Gemini reads stderr") and run.exit_code == 0:
             found.append(Pitfall("warning", "stderr-noise", f"{host}: with stdout empty, Gemini shows the hook's stderr "
                                  "to the user as a message on every call", "keep stderr empty on success, or log to a file"))
-    if not run.timed_out and run.seconds > SLOW * min(timeout, CAP):
+    if not run.timed_out and run.seconds > SLOW * timeout:
         found.append(Pitfall("warning", "slow", f"{host}: takes more than half of its {timeout:g}s timeout",
                              "make it faster, or raise its timeout"))
     elif event in TOOL_EVENTS and run.seconds > 2:
         found.append(Pitfall("note", "slow", f"{host}: adds more than 2s to every tool call", "make it faster"))
     return found
+
+
+def _false_block(target: Target, payload, verdict) -> Pitfall:
+    """A block on a payload that should pass; where the ordinary payload is blocked too, the hook
+    blocks whatever it is sent, which no advice about heredocs would mend."""
+    field = payloads.COMMAND_FIELD.get(target.host, "the tool's input")
+    if payload.name == ORDINARY:
+        return Pitfall("problem", "false-block", f"{target.title} blocks even an ordinary call: {_short(verdict.reason)}",
+                       f"read the payload's {field} (JSON on stdin) and block only the commands you mean to")
+    return Pitfall("problem", "false-block", f"{target.title} blocks a payload that should pass: {_short(verdict.reason)}",
+                   f"parse the payload and match {field} itself, not data in a heredoc body, a description or another field")
 
 
 def _meant_to_block(run: hookrun.Run, verdict) -> bool:
@@ -197,14 +218,14 @@ def _meant_to_block(run: hookrun.Run, verdict) -> bool:
 
 
 def _fix(target: Target, run: hookrun.Run, verdict) -> str:
+    blocks = target.event in protocol.BLOCKS[target.host]
     if run.exit_code not in (0, 2, None) and not verdict.output:
-        return "exit 0 to let the call through, or exit 2 with the reason on stderr to block it"
-    if run.exit_code == 2 and target.event not in protocol.BLOCKS[target.host]:
+        go_on = "exit 0 to let the call through" if target.event in TOOL_EVENTS else "exit 0 to let the agent go on"
+        return go_on + (", or exit 2 with the reason on stderr to block it" if blocks else f" ({target.event} cannot be blocked)")
+    if run.exit_code == 2 and not blocks:
         return f"{target.event} cannot be blocked: exit 0"
     if run.exit_code == 2:
         return "write the reason to stderr when you exit 2"
-    if run.exit_code is None or (run.exit_code or 0) < 0:
-        return "do not let the hook be killed (a missing tool, a signal): guard the calls and exit 0"
     return "print only the JSON fields the host reads, with their documented values (see the notes)"
 
 
@@ -215,70 +236,7 @@ def _short(text) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _across(done: list[Checked]) -> list[Checked]:
-    """Pitfalls only several hooks show together: two that both write stderr on success, and one
-    hook that blocks a payload on some hosts and lets the same payload through on others."""
-    done = _let_through(done)
-    noisy: dict[tuple[str, str], list[int]] = {}
-    for i, c in enumerate(done):
-        if any(o.run.exit_code == 0 and o.run.stderr.strip() for o in c.outcomes):
-            noisy.setdefault((c.target.host, c.target.event), []).append(i)
-    out = list(done)
-    for (host, event), members in noisy.items():
-        if len(members) < 2:
-            continue
-        names = ", ".join(done[i].target.label for i in members)
-        for i in members:
-            extra = Pitfall("note", "stderr-noise", f"{len(members)} hooks on {event} write to stderr on success "
-                            f"({names}); {done[i].target.title} does not show stderr on exit 0 (read in its code), older versions "
-                            "showed a hook error line per hook", "keep stderr empty on success, or log to a file")
-            out[i] = out[i]._replace(pitfalls=out[i].pitfalls + (extra,))
-    return out
-
-
-def _let_through(done: list[Checked]) -> list[Checked]:
-    """A hook that blocks a payload that should not pass on one host and lets it through on another
-    most likely does not read the other host's payload (or answers in a way it ignores)."""
-    stopped: dict[tuple[str, str], list[str]] = {}
-    for c in done:
-        for o in c.outcomes:
-            if not o.payload.should_pass and o.verdict.action in ("block", "stop"):
-                stopped.setdefault((c.target.label, o.payload.name), []).append(c.target.title)
-    out = []
-    for c in done:
-        if any(p.name == "block-ignored" for p in c.pitfalls):
-            out.append(c)  # the host ignores its block: that pitfall says so, with the fix
-            continue
-        missed = [o.payload.name for o in c.outcomes if not o.payload.should_pass
-                  and o.verdict.action in ("allow", "ignored") and stopped.get((c.target.label, o.payload.name))]
-        if not missed:
-            out.append(c)
-            continue
-        others = sorted({t for name in missed for t in stopped[(c.target.label, name)]})
-        level = "warning" if c.target.host in protocol.UNMEASURED_NOTES else "problem"
-        where = payloads.COMMAND_FIELD.get(c.target.host)
-        extra = Pitfall(level, "let-through", f"{c.target.title} lets {', '.join(missed)} through, which "
-                        f"{', '.join(others)} {'blocks' if len(others) == 1 else 'block'}: the hook may not read "
-                        f"{c.target.title}'s payload or answer",
-                        (f"read the command from {where}; " if where else "") +
-                        f"to block on {c.target.title}: {HOW_TO_BLOCK.get(c.target.host, 'see the notes')}")
-        out.append(c._replace(pitfalls=c.pitfalls + (extra,)))
-    return out
-
-
-def combined(done: list[Checked]) -> list[tuple[str, str, str, protocol.ChainVerdict, list[str]]]:
-    """Per host, event and payload where several hooks ran: what the agent does with all of them
-    together (the host's own combination), and which hook decided."""
-    groups: dict[tuple[str, str, str], list[tuple[str, protocol.Verdict]]] = {}
-    for c in done:
-        for o in c.outcomes:
-            groups.setdefault((c.target.host, c.target.event, o.payload.name), []).append((c.target.label, o.verdict))
-    out = []
-    for (host, event, name), members in groups.items():
-        if len(members) > 1:
-            out.append((host, event, name, protocol.chain_verdict(host, event, [v for _, v in members]),
-                        [label for label, _ in members]))
-    return out
+combined = acrosshooks.combined  # what the agent does with several hooks together (checkreport reads it)
 
 
 def problems(done: list[Checked]) -> int:

@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import selectors
 import shutil
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 from typing import NamedTuple
 
 KEEP = 1 << 20  # bytes of stdout and of stderr kept; the rest is read and dropped
+GRACE = 1.0  # seconds check reads on after the hook exits, while a process it started holds its output
 # seconds, per host: Copilot's documented 30, Qwen's and Droid's 60 (their code), Cline's 120 (its
 # code); Windsurf and Antigravity document none, so check waits its own cap (``checking.CAP``).
 DEFAULT_TIMEOUT = {"claude": 600.0, "codex": 600.0, "gemini": 60.0, "cursor": 30.0, "copilot": 30.0, "qwen": 60.0,
@@ -32,6 +33,7 @@ class Run(NamedTuple):
     timed_out: bool
     seconds: float
     dropped: int  # bytes of output beyond KEEP
+    held: bool = False  # it exited, and something it started kept its output open past ``GRACE``
 
 
 def shell_for(host: str) -> list[str]:
@@ -95,64 +97,117 @@ def expand_gemini(command: str, project: Path) -> str:
 
 
 def run(host: str, command: str, payload: bytes, env: dict[str, str], cwd: Path, timeout: float) -> Run:
+    """Run ``command`` until its output closes, or ``timeout`` seconds; ``seconds`` is the time that
+    took. A hook that exits while a process it started keeps its stdout or stderr open is read
+    ``GRACE`` seconds more (``held``: an agent that reads the output to its end waits for that
+    process); at the timeout, or at the end of that grace, its process group is killed and the
+    reading stops, whoever still holds the pipe (a ``setsid`` child, a daemon)."""
     if host == "gemini":
         command = expand_gemini(command, cwd)
     start = time.monotonic()
     try:
         child = subprocess.Popen([*shell_for(host), command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
-    except OSError as exc:  # no shell, or cwd gone: the host would fail to start it too
+    except (OSError, ValueError) as exc:  # no shell, cwd gone, a NUL in the command: the host fails to start it too
         return Run(127, b"", str(exc).encode(), False, 0.0, 0)
-    out, err = _Drain(child.stdout), _Drain(child.stderr)
-    feeder = threading.Thread(target=_feed, args=(child, payload), daemon=True)
-    feeder.start()
-    timed_out = False
-    try:
-        child.wait(timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+    with selectors.DefaultSelector() as selector:
+        streams = _Streams(child, payload, selector)
+        timed_out, held = streams.pump(start + timeout)
+    if timed_out or held:
         _kill(child)
+    elif child.poll() is None:  # the output closed, the hook goes on: wait for its end, up to the timeout
+        try:
+            child.wait(max(0.0, start + timeout - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill(child)
     seconds = time.monotonic() - start
-    for thread in (feeder, out.thread, err.thread):
-        thread.join(5)
-    return Run(child.returncode, bytes(out.kept), bytes(err.kept), timed_out, seconds, out.dropped + err.dropped)
+    out, err = streams.kept
+    return Run(child.returncode, bytes(out), bytes(err), timed_out, seconds, streams.dropped, held)
 
 
-def _feed(child: subprocess.Popen, payload: bytes) -> None:
-    try:
-        child.stdin.write(payload)
-        child.stdin.close()
-    except (BrokenPipeError, OSError):  # a hook that never reads stdin
-        pass
+class _Streams:
+    """The hook's three pipes, served from one thread: the payload written to stdin as the hook
+    takes it, stdout and stderr read as they come, each kept up to ``KEEP``."""
+
+    def __init__(self, child: subprocess.Popen, payload: bytes, selector) -> None:
+        self.child, self.selector, self.payload = child, selector, memoryview(payload)
+        self.kept, self.dropped = (bytearray(), bytearray()), 0
+        for index, pipe in enumerate((child.stdout, child.stderr)):
+            os.set_blocking(pipe.fileno(), False)
+            selector.register(pipe, selectors.EVENT_READ, index)
+        self.outputs = 2
+        if payload:
+            os.set_blocking(child.stdin.fileno(), False)
+            selector.register(child.stdin, selectors.EVENT_WRITE, None)
+        else:
+            child.stdin.close()
+
+    def pump(self, deadline: float) -> tuple[bool, bool]:
+        """Serve the pipes until both outputs close: ``(timed out, held)``."""
+        exited = None
+        while self.outputs:
+            now = time.monotonic()
+            if exited is None and self.child.poll() is not None:
+                exited = now
+            limit = deadline if exited is None else min(deadline, exited + GRACE)
+            if now >= limit:
+                self._close_all()
+                return exited is None, exited is not None
+            for key, _ in self.selector.select(min(limit - now, 0.05)):
+                self._serve(key)
+        self._close_all()
+        return False, False
+
+    def _serve(self, key) -> None:
+        pipe = key.fileobj
+        if key.data is None:
+            try:
+                self.payload = self.payload[os.write(pipe.fileno(), self.payload[:65536]):]
+            except (BrokenPipeError, OSError):  # a hook that never reads stdin, or exits first
+                self.payload = self.payload[:0]
+            if not self.payload:
+                self._close(pipe)
+            return
+        try:
+            chunk = os.read(pipe.fileno(), 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.outputs -= 1
+            self._close(pipe)
+            return
+        kept = self.kept[key.data]
+        room = max(0, KEEP - len(kept))
+        kept += chunk[:room]
+        self.dropped += max(0, len(chunk) - room)
+
+    def _close(self, pipe) -> None:
+        self.selector.unregister(pipe)
+        pipe.close()
+
+    def _close_all(self) -> None:
+        for key in list(self.selector.get_map().values()):
+            self._close(key.fileobj)
 
 
 def _kill(child: subprocess.Popen) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    """SIGTERM to the hook's process group, then SIGKILL to what is left of it after a moment (and
+    to the hook itself, should it have left the group)."""
+    for sig, wait in ((signal.SIGTERM, 0.5), (signal.SIGKILL, 2.0)):
+        for kill in (os.killpg, os.kill) if child.returncode is None else (os.killpg,):
+            try:
+                kill(child.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
-            os.killpg(child.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        try:
-            child.wait(2)
+            child.wait(wait)
+            if sig == signal.SIGTERM:
+                os.killpg(child.pid, signal.SIGKILL)  # children that outlive the hook
             return
         except subprocess.TimeoutExpired:
             continue
-
-
-class _Drain:
-    """Reads a pipe to its end in a thread, keeping the first ``KEEP`` bytes."""
-
-    __slots__ = ("kept", "dropped", "thread")
-
-    def __init__(self, pipe) -> None:
-        self.kept = bytearray()
-        self.dropped = 0
-        self.thread = threading.Thread(target=self._read, args=(pipe,), daemon=True)
-        self.thread.start()
-
-    def _read(self, pipe) -> None:
-        with pipe:
-            while chunk := pipe.read(65536):
-                room = KEEP - len(self.kept)
-                self.kept += chunk[:room]
-                self.dropped += max(0, len(chunk) - room)
+        except (ProcessLookupError, PermissionError):
+            return

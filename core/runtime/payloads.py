@@ -118,16 +118,23 @@ def tool_of(data: dict) -> str | None:
     return None
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
 def load(path: Path, text: str) -> Payload:
     """An author's own payload (``--payload FILE``): a JSON object naming its ``hook_event_name``."""
     from hookweave.core.errors import BadInput
     from hookweave.core.files.paths import printable
 
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except ValueError as exc:
         raise BadInput(f"{printable(str(path))}: line {getattr(exc, 'lineno', 1)}: not JSON ({str(exc).split(':')[0]}); "
                        "pass the JSON object a host sends on stdin") from None
+    except RecursionError:
+        raise BadInput(f"{printable(str(path))}: nested too deep to read as JSON; pass the JSON object a host "
+                       "sends on stdin") from None
     event = data.get("hook_event_name") if isinstance(data, dict) else None
     if isinstance(data, dict) and event is None and isinstance(data.get("hookName"), str):  # Cline's own name
         event = {name: native for native, name in CLINE_HOOK_NAMES.items()}.get(data["hookName"])

@@ -1,6 +1,6 @@
 """Pitfalls a hook's shell text shows before it runs (pure: text in, findings out).
 
-Each is one that hook authors hit: a ``set -e`` script whose last command fails, ``((x++))``
+Each is one that hook authors hit: a script that ends on a test (``[ -f x ] && echo``, status 1), ``((x++))``
 returning 1, ``"${arr[@]}"`` under ``-u`` on bash 3.2, ``grep`` on the raw payload, a call to
 ``tmux`` or ``jq`` that fails where the tool is missing. Each comes with its fix.
 """
@@ -27,6 +27,9 @@ INCREMENT = re.compile(r"(?<![$\w])\(\(\s*(?:\w+\s*(?:\+\+|--|[-+*]=)|(?:\+\+|--
 ARRAY_ALL = re.compile(r'(?<!\+)"\$\{(\w+)\[@\]\}"')
 RAW_READ = re.compile(r"(\w+)=\"?\$\(\s*cat(?:\s+-|\s+/dev/stdin)?\s*\)")
 CAT_GREP = re.compile(r"(?:^|[;&|(]\s*)cat(?:\s+-|\s+/dev/stdin)?\s*\|\s*(?:e|f)?grep\b", re.MULTILINE)
+# A last command whose status is 1 when its test is false: ``[ -f x ] && echo``, ``grep -q p f``.
+LAST_TEST = re.compile(r"\s*(?:!\s*)?(?:\[\[?\s|test\s|(?:e|f)?grep\s|\(\()(?!.*\|\|)(?!.*;\s*(?:exit|true|:)\b)")
+CONDITION = re.compile(r"^\s*(?:if|elif|while|until)\b|&&|\|\||^\s*!")  # where a non-zero status ends nothing
 GUARD = "command -v {0} >/dev/null 2>&1 || exit 0"
 
 
@@ -56,23 +59,26 @@ def _code(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
-def static(text: str, where: str) -> list[Pitfall]:
-    """The pitfalls ``text`` (a shell script, or a hook's inline command) shows on reading."""
+def static(text: str, where: str, field: str | None = ".tool_input.command") -> list[Pitfall]:
+    """The pitfalls ``text`` (a shell script, or a hook's inline command) shows on reading;
+    ``field``: where the host's payload holds the command (None on an event without one)."""
     found: list[Pitfall] = []
     code = _code(text)
     body = "\n".join(code)
     errexit = bool(ERREXIT.search(text))
-    if errexit and code and not re.match(r"\s*exit\b", code[-1]):
+    if code and LAST_TEST.match(code[-1]):
         found.append(Pitfall(
-            "problem", "set-e-no-exit-0",
-            f"{where}: runs under set -e and does not end with an explicit exit: when its last command "
-            f"({code[-1].strip()[:40]}) fails, the hook exits non-zero and the agent shows a hook error on every call",
-            "end the script with `exit 0` (and exit 2 with a reason on stderr where it means to block)"))
+            "problem", "ends-on-a-test",
+            f"{where}: ends with `{code[-1].strip()[:40]}`, whose status is 1 when the test is false; with no exit after "
+            "it, the hook then exits 1 and the agent shows a hook error",
+            "end the script with `exit 0` (and exit 2 with a reason on stderr where it means to block), or write "
+            "`if ...; then ...; fi`"))
     for line in code:
-        if errexit and INCREMENT.search(line):
+        if errexit and INCREMENT.search(line) and not CONDITION.search(line):
             found.append(Pitfall(
                 "problem", "arithmetic-status",
-                f"{where}: `{line.strip()[:50]}` returns status 1 when the value was 0, which ends a set -e script",
+                f"{where}: `{line.strip()[:50]}` returns status 1 when its value is 0 (x++ is 0 when x was 0), "
+                "which ends a set -e script",
                 "write `x=$((x + 1))`, or append `|| true`"))
             break
     if NOUNSET.search(text):
@@ -91,15 +97,19 @@ def static(text: str, where: str) -> list[Pitfall]:
         found.append(Pitfall(
             "problem", "grep-raw-stdin",
             f"{where}: greps the raw stdin JSON: field order is not guaranteed and any field (a description, a "
-            "file's content) can hold the pattern, so it blocks calls it should let through",
-            "parse the payload first: cmd=$(jq -r '.tool_input.command // empty'), then match on \"$cmd\""))
+            "file's content) can hold the pattern, so it " + ("blocks calls it should let through" if field else
+                                                             "matches text it did not mean to"),
+            f"parse the payload first: cmd=$(jq -r '{field.split()[0]} // empty'), then match on \"$cmd\"" if field
+            else "parse the payload first (jq -r '.the_field // empty') and match the field you mean"))
     for tool in ("tmux", "jq"):
         calls = [line for line in code if re.search(rf"(?:^|[;&|($`]\s*|\s){tool}\s", line)]
         guarded = re.search(rf"(?:command\s+-v|which|type|hash)\s+{tool}\b", body)
         if calls and not guarded and not all("||" in line for line in calls):
+            ends = errexit or calls[-1] is code[-1]
             found.append(Pitfall(
                 "warning", f"unguarded-{tool}",
-                f"{where}: calls {tool} without checking it is there: where it is missing the hook exits 127 and "
-                "the agent shows a hook error",
+                f"{where}: calls {tool} without checking it is there: where it is missing, the call fails with 127 and "
+                + ("the hook exits 127: the agent shows a hook error" if ends else
+                   "the script goes on without its result"),
                 f"guard it: `{GUARD.format(tool)}` before the first call"))
     return found

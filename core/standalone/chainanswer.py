@@ -61,8 +61,8 @@ def loads(text):
     start = len(text) - len(text.lstrip(" \t\n\r"))
     try:
         value, end = scan(text, start)
-    except (StopIteration, SystemError):  # SystemError: the C scanner's error path needs json.decoder loaded
-        raise ValueError("not JSON") from None
+    except (StopIteration, SystemError, RecursionError):  # SystemError: the C scanner's error path needs
+        raise ValueError("not JSON") from None  # json.decoder loaded; RecursionError: nested too deep
     finally:
         _Context.memo.clear()
     if text[end:].strip(" \t\n\r"):

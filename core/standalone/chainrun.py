@@ -14,13 +14,12 @@ members that allow are combined into one (``combine``). Every message of ours na
 """
 
 import _signal  # what ``signal`` wraps, already loaded by the interpreter (``signal`` costs 4 ms)
-import _thread
 import posix  # what ``os`` wraps, without loading ``os`` (a millisecond)
 import sys
-import time
 
 if "combine" not in globals():  # imported as a module of the package (tests, bench), not the runner file
     from hookweave.core.standalone.chainanswer import QUERY, answer, combine, dumps, loads, matches  # noqa: F401
+    from hookweave.core.standalone.chainproc import KEEP, SHELLS, _seconds, _stop, _write, run_member  # noqa: F401
 
 PROTOCOL_SOURCE = globals().get("PROTOCOL_SOURCE")  # core/standalone/protocol.py's text, in the file install writes
 CACHED = globals().get("CACHED")  # that file's compiled-code cache (``chain.runner_text``)
@@ -53,12 +52,6 @@ class _Allow(tuple):
 
 ALLOW = _Allow(("allow", "", None, ()))
 
-# How each host runs a command (hookrun.shell_for says why): Copilot runs `bash --norc --noprofile
-# -c`, which reads no rc file, as `bash -c` does; Droid `sh -c`; Windsurf and Antigravity document none.
-SHELLS = {"auggie": "bash", "letta": "bash", "openhands": "sh", "claude": "bash", "gemini": "bash", "cursor": "sh", "copilot": "bash", "qwen": "bash", "factory": "sh",
-          "windsurf": "sh", "antigravity": "sh"}
-
-
 class Member:
     __slots__ = ("id", "timeout", "matcher", "command")
 
@@ -73,93 +66,8 @@ def parse_argv(argv):
     members = []
     for at in range(2, len(argv), 4):
         hook_id, timeout, matcher, command = argv[at:at + 4]
-        members.append(Member(hook_id, float(timeout), matcher, command))
+        members.append(Member(hook_id, _seconds(timeout), matcher, command))
     return argv[0], argv[1], members
-
-
-# -- running one member
-
-def _scratch():
-    """An unnamed file for the members' stdin, stdout or stderr: a file, unlike a pipe, never fills
-    up and stalls a member that writes much while we wait for it."""
-    folder = (posix.environ.get(b"TMPDIR") or b"/tmp").decode("utf-8", "surrogateescape")
-    for n in range(100):
-        path = f"{folder}/.hookweave-chain-{posix.getpid()}-{time.monotonic_ns()}-{n}"
-        try:
-            fd = posix.open(path, posix.O_RDWR | posix.O_CREAT | posix.O_EXCL, 0o600)
-        except FileExistsError:
-            continue
-        posix.unlink(path)
-        return fd
-    raise OSError("no scratch file in " + folder)
-
-
-def _read_all(fd):
-    posix.lseek(fd, 0, 0)
-    chunks = []
-    while True:
-        chunk = posix.read(fd, 1 << 16)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-
-
-def _shell(host):
-    if host == "codex":  # Codex runs `$SHELL -lc`; the chain itself ran in that login shell already
-        return (posix.environ.get(b"SHELL") or b"/bin/sh").decode("utf-8", "surrogateescape")
-    return SHELLS.get(host, "sh")
-
-
-RUNNING = []  # the member running now: a stop signal to the chain stops it too
-
-
-def _stop(signum, frame):
-    """The host stops the chain (SIGTERM on its own timeout, ^C): the running member is in a process
-    group of its own, which the host's signal does not reach, so end it, then the chain."""
-    for pid in RUNNING:
-        try:
-            posix.killpg(pid, 9)
-        except OSError:
-            pass
-    posix._exit(128 + signum)
-
-
-def _kill_after(pid, seconds, done, fired):
-    """The timeout: ``done`` is released when the member ends; until then, after ``seconds``, kill
-    its process group (the member and what it started)."""
-    if not done.acquire(True, seconds):
-        fired.append(True)
-        try:
-            posix.killpg(pid, 9)  # SIGKILL, the number on every POSIX system
-        except OSError:
-            pass
-
-
-def run_member(host, member, scratch):
-    """``(exit code, stdout bytes, stderr bytes, timed out)``; ``scratch``: the stdin (the payload),
-    stdout and stderr files. The member runs in a process group of its own, which a timeout kills
-    whole. Its exit code is negative when a signal ended it."""
-    stdin_fd, out_fd, err_fd = scratch
-    for fd in (out_fd, err_fd):
-        posix.ftruncate(fd, 0)
-        posix.lseek(fd, 0, 0)
-    posix.lseek(stdin_fd, 0, 0)
-    dup2 = posix.POSIX_SPAWN_DUP2
-    actions = [(dup2, stdin_fd, 0), (dup2, out_fd, 1), (dup2, err_fd, 2)]
-    shell = _shell(host)
-    try:
-        pid = posix.posix_spawnp(shell, [shell, "-c", member.command], posix.environ, file_actions=actions, setpgroup=0)
-    except OSError:
-        pid = posix.posix_spawn("/bin/sh", ["sh", "-c", member.command], posix.environ, file_actions=actions,
-                                setpgroup=0)
-    RUNNING.append(pid)
-    done, fired = _thread.allocate_lock(), []
-    done.acquire()
-    _thread.start_new_thread(_kill_after, (pid, member.timeout, done, fired))
-    _, status = posix.waitpid(pid, 0)
-    RUNNING.remove(pid)
-    done.release()
-    return posix.waitstatus_to_exitcode(status), _read_all(out_fd), _read_all(err_fd), bool(fired)
 
 
 def _word(text):
@@ -170,8 +78,6 @@ def run_chain(host, event, members, payload_bytes):
     """Run the chain; returns ``(exit code, stdout bytes, stderr bytes)`` for the host. A block
     returns the blocking member's own three, unchanged (the model reads that stderr on Claude);
     otherwise stderr holds every member's, in order, and our word on each that failed."""
-    scratch = (_scratch(), _scratch(), _scratch())
-    _write(scratch[0], payload_bytes)
     payload = None
     if any(m.matcher not in ("", "*") for m in members):
         try:
@@ -183,13 +89,14 @@ def run_chain(host, event, members, payload_bytes):
     for member in members:
         if not matches(host, event, member.matcher, payload):
             continue
-        code, out, err, timed_out = run_member(host, member, scratch)
+        code, out, err, timed_out, dropped = run_member(host, member, payload_bytes)
         text = out.decode("utf-8", "replace")
         verdict = judge(host, event, code, text, err.decode("utf-8", "replace"), timed_out)
         if verdict.action in ("block", "stop"):
-            _close(scratch)
             return (code if code >= 0 else 128 - code), out, err
         stderr.append(err)
+        if dropped:
+            stderr.append(_word(f"{member.id} printed more than {KEEP >> 20} MiB; the chain read that much"))
         if timed_out:
             stderr.append(_word(f"{member.id} timed out after {member.timeout:g} s; the chain went on, as {host} does"))
         elif verdict.action == "error":
@@ -203,18 +110,7 @@ def run_chain(host, event, members, payload_bytes):
             answers.append(verdict.output)
         elif verdict.action in ("allow", "ask") and text.strip():
             answers.append(text)
-    _close(scratch)
     return 0, answer(host, event, answers), b"".join(stderr)
-
-
-def _close(fds):
-    for fd in fds:
-        posix.close(fd)
-
-
-def _write(fd, data):
-    while data:
-        data = data[posix.write(fd, data):]
 
 
 def _read_stdin():
@@ -235,9 +131,15 @@ def main(argv):
     for signum in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
         _signal.signal(signum, _stop)
     payload = _read_stdin()
-    code, out, err = run_chain(host, event, members, payload)
-    _write(2, err)
-    _write(1, out)
+    try:
+        code, out, err = run_chain(host, event, members, payload)
+    except OSError as exc:  # no scratch file anywhere, a full disk: say so, a hook error the host goes on after
+        code, out, err = 1, b"", _word(f"cannot run the members: {exc}")
+    try:
+        _write(2, err)
+        _write(1, out)
+    except OSError:  # the host stopped reading: nothing left to tell it
+        pass
     return code
 
 

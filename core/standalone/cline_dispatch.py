@@ -22,29 +22,119 @@ def control(out):
     lines = [line.strip()[13:] for line in out.split("\n") if line.strip().startswith("HOOK_CONTROL\t")]
     try:
         return json.loads(lines[-1] if lines else out)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
+KEEP = 16 << 20  # bytes of a member's stdout read; the rest is dropped
+RUNNING = []  # the member running now: a stop signal to the dispatcher ends it too
+
+
+def _text(value):
+    """A string as Python reads it from a JSON text: ``HOOKS`` holds ``\\ud83d\\ude00`` escapes,
+    which a Python literal keeps as two lone surrogates, not the one character JSON means."""
+    return value.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass") if isinstance(value, str) else value
+
+
+def _scratch():
+    """An unnamed file for a member's stdin or stdout: a child it leaves behind may write to it
+    later, but nobody reads it then, and the dispatcher never waits for that child."""
+    import os
+
+    for folder in (os.environ.get("TMPDIR") or "/tmp", "/tmp", "/var/tmp", "/dev/shm"):
+        path = f"{folder}/.hookweave-cline-{os.getpid()}-{os.urandom(6).hex()}"
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError:
+            continue
+        os.unlink(path)
+        return fd
+    raise OSError("no folder to keep a hook's output in")
+
+
+def _end(pid, *_):
+    import os
+
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, 9)
+        except OSError:
+            pass
+
+
+def _stopped(signum, frame):
+    """Cline stops the dispatcher: the member, in a process group of its own, goes too."""
+    import os
+
+    for pid in RUNNING:
+        _end(pid)
+    os._exit(128 + signum)
+
+
+def run(command, payload, timeout):
+    """The member's stdout when it ends within ``timeout``, else None (Cline ignores a hook that
+    cannot start or times out). It runs in a session of its own, killed whole at the timeout; its
+    stdout and stderr are files read when it ends (its stderr then goes on to Cline's), so a child
+    it leaves holding them never holds the dispatcher, nor Cline."""
+    import os
+
+    try:
+        scratch = (_scratch(), _scratch(), _scratch())
+    except OSError:
+        return None
+    try:
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(scratch[0], view):]
+        os.lseek(scratch[0], 0, 0)
+        try:
+            child = subprocess.Popen([b"/bin/sh", b"-c", command.encode("utf-8", "surrogatepass")], stdin=scratch[0],
+                                     stdout=scratch[1], stderr=scratch[2], start_new_session=True)
+        except OSError:
+            return None
+        RUNNING.append(child.pid)
+        timed_out = False
+        try:
+            child.wait(timeout if isinstance(timeout, (int, float)) and 0 < timeout < 1e9 else None)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _end(child.pid)
+            child.wait()
+        finally:
+            RUNNING.remove(child.pid)
+        out, err = (os.pread(fd, min(os.fstat(fd).st_size, KEEP), 0) for fd in scratch[1:])
+        try:
+            sys.stderr.buffer.write(err)
+            sys.stderr.flush()
+        except OSError:
+            pass
+        return None if timed_out else out
+    finally:
+        for fd in scratch:
+            os.close(fd)
+
+
 def main():
+    import signal
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, _stopped)
     payload = sys.stdin.buffer.read()
     try:
         data = json.loads(payload)
-    except ValueError:
+    except (ValueError, RecursionError):
         data = {}
     call = (data.get("preToolUse") or data.get("postToolUse")) if isinstance(data, dict) else None
     tool = call.get("toolName") if isinstance(call, dict) else None
     contexts, answer = [], {}
     for hook in HOOKS:
-        matcher = hook.get("matcher")
+        matcher = _text(hook.get("matcher"))
         if matcher and tool is not None and tool not in matcher.split("|"):
             continue
-        try:
-            done = subprocess.run(["/bin/sh", "-c", hook["command"]], input=payload,
-                                  stdout=subprocess.PIPE, timeout=hook.get("timeout"))
-        except (OSError, subprocess.TimeoutExpired):
-            continue  # Cline ignores a hook that cannot start or times out
-        said = control(done.stdout.decode("utf-8", "replace"))
+        stdout = run(_text(hook["command"]), payload, hook.get("timeout"))
+        if stdout is None:
+            continue
+        said = control(stdout.decode("utf-8", "replace"))
         if not isinstance(said, dict):
             continue
         context = said.get("context", said.get("contextModification"))
@@ -63,7 +153,11 @@ def main():
     if contexts and not answer.get("cancel"):
         answer["contextModification"] = "\n".join(contexts)
     if answer:
-        sys.stdout.write(json.dumps(answer) + "\n")
+        try:
+            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.flush()
+        except OSError:  # Cline stopped reading
+            pass
 
 
 if __name__ == "__main__":

@@ -1,4 +1,10 @@
-"""How Claude Code 2.1.197 reads a hook's exit code and output (its binary, and tests/e2e)."""
+"""How Claude Code 2.1.332 reads a hook's exit code and output (its binary, and tests/e2e).
+
+What the model is told when a PreToolUse hook blocks (``p7`` in 2.1.332's bundle, measured in
+tests/e2e/test_runtime_real.py): every block now comes prefixed ``PreToolUse:<tool> hook error: ``,
+the JSON ones too (``decision: block``, ``permissionDecision: deny``: 2.1.197 told the reason alone);
+exit 2 keeps its ``[<command>]: `` before stderr, as in 2.1.197.
+"""
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.verdicts import (
@@ -83,7 +89,7 @@ def judge_claude(event: str, code, out: str, err: str, notes: tuple) -> Verdict:
             return Verdict("error", f"Hook script appears to be missing: {err.strip()}", None,
                            notes + ("exit 2 with a missing-file message counts as non-blocking",))
         if event in BLOCKS["claude"]:
-            return block_verdict("claude", event, err or "No stderr output", None, notes)
+            return block_verdict("claude", event, err or "No stderr output", None, notes + _claude_told(event, True))
         return Verdict("error", err.strip(), None, notes + (f"exit 2 cannot block {event}: stderr is shown to the user",))
     shown = f"Failed with non-blocking status code: {err.strip() or 'No stderr output'}"
     return Verdict("error", shown, None, notes + ("non-zero exit other than 2: a hook error, the call goes ahead",))
@@ -124,5 +130,14 @@ def _claude_json(event: str, code, obj: dict, err: str, notes: tuple) -> Verdict
     if obj.get("continue") is False:
         return Verdict("stop", obj.get("stopReason") or "", obj, notes)
     if action == "block":
-        return block_verdict("claude", event, reason, obj, notes)
+        stderr_reason = code == 2 and reason == (err or "No stderr output")
+        return block_verdict("claude", event, reason, obj, notes + _claude_told(event, stderr_reason))
     return Verdict(action, reason, obj, notes)
+
+
+def _claude_told(event: str, from_stderr: bool) -> tuple:
+    """The words the model reads around a PreToolUse block's reason (2.1.332)."""
+    if event != "PreToolUse":
+        return ()
+    return ("the model is told: PreToolUse:<tool> hook error: " + ("[<the hook's command>]: " if from_stderr else "")
+            + "<reason>",)

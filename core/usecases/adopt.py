@@ -66,8 +66,11 @@ def take(target: Target, name: str, event: str | None, out: Path, *, force: bool
             raise BadInput(f"{t.shown}: installing the adopted bundle would move entries; adopt one --event at a time")
         plan.old_text = text
         plan.ops = diff(doc, after)
+        split = sum(1 for item in found if item.part == 0 and item.parts > 1)
         plan.actions = [f"adopted {len(found)} hook{'' if len(found) == 1 else 's'} into {name} "
-                        f"({paths.display(manifest_path)})"]
+                        f"({paths.display(manifest_path)})"
+                        + (f"; {split} group{' ' if split == 1 else 's '}of several hooks now one group per hook, "
+                           "same matcher (--undo keeps them so)" if split else "")]
         return plan
 
     plans = run([target], planner, dry_run=True, force_hint="", bundle=name, trust=trust)
@@ -95,10 +98,11 @@ def _marked(host, doc: dict, found: list, bundle) -> dict:
 
     new = dict(doc)
     hooks = new[host.hooks_key] = dict(new[host.hooks_key])
-    ids = [h.id for h in bundle.hooks]
-    for item, hook_id in zip(found, ids):
-        entries = hooks[item.event] = list(hooks[item.event])
-        entries[item.index] = adopt.marked(host, item.entry, marker(bundle.name, hook_id))
+    pieces: dict[tuple[str, int], list] = {}
+    for item, hook in zip(found, bundle.hooks):  # a group of several handlers: one group per handler
+        pieces.setdefault((item.event, item.index), []).append(adopt.marked(host, item.entry, marker(bundle.name, hook.id)))
+    for event in dict.fromkeys(item.event for item in found):
+        hooks[event] = [e for i, entry in enumerate(hooks[event]) for e in pieces.get((event, i), [entry])]
     return new
 
 
@@ -183,7 +187,10 @@ def _spellings(host, text: str | None, ops: list[dict], doc: dict) -> dict[str, 
 def _at(doc, tokens: list[str]):
     node = doc
     for token in tokens:
-        node = node[int(token)] if isinstance(node, list) else node.get(token) if isinstance(node, dict) else None
+        if isinstance(node, list):
+            node = node[int(token)] if token.isdigit() and int(token) < len(node) else None
+        else:
+            node = node.get(token) if isinstance(node, dict) else None
     return node
 
 

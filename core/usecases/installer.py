@@ -126,12 +126,13 @@ def _gate_findings(plans: list[FilePlan], projects: Projects, bundle: str) -> No
         said.update(across)
 
 
-def uninstall(targets: list[Target], name: str, project: Projects, *, force: bool, dry_run: bool) -> list[FilePlan]:
+def uninstall(targets: list[Target], name: str, project: Projects, *, force: bool, dry_run: bool,
+              by_marker: bool = False) -> list[FilePlan]:
     from hookweave.core.plan.plan import plan_uninstall
 
     plans = run(
         targets,
-        lambda t, text, rec: plan_uninstall(t, text, rec, name, force=force),
+        lambda t, text, rec: plan_uninstall(t, text, rec, name, force=force, by_marker=by_marker),
         dry_run=dry_run,
         force_hint="rerun with --force to remove it anyway",
         bundle=name,
@@ -157,6 +158,10 @@ def _not_found(plans: list[FilePlan], name: str, project: Projects) -> None:
         except BadInput:
             continue  # only a hint; verify and status name the record they cannot read
     scopes = sorted({f"{p.target.host.name} {p.target.scope}" for p in plans if p.target.record_path is not None})
+    marked = [f"{p.target.shown}: {f.message}" for p in plans for f in p.findings if "--by-marker" in f.message]
+    if marked:  # our entries, with no record to say so: named, and removed only when asked
+        more = f" (and {len(marked) - 1} more files)" if len(marked) > 1 else ""
+        raise NotInstalled(f"{marked[0]}{more}; nothing written")
     message = f"{paths.printable(name)} is not installed at {', '.join(scopes)}"
     if name in here:
         scope = here[name][0].split()[1]

@@ -42,6 +42,9 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
             ours = scope in scopes and (not rec.empty or has_markers(host, doc))
             shown = paths.display(host.settings_path(scope, project))
             report.findings.append(Finding("problem" if ours else "warning", paths.printable(f"{shown}: {refused}")))
+        for said in host.skipped_entries(doc, str(host.settings_path(scope, project))) if doc is not None else ():
+            shown = paths.display(host.settings_path(scope, project))
+            report.findings.append(Finding("warning", paths.printable(f"{shown}: {said}")))
         if not rec.empty:
             records[scope] = rec
         if scope in scopes and (not rec.empty or has_markers(host, doc)):

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from realhosts import REPO, run_agent
+from realhosts import HOSTS, run_agent
 
 BINARIES = {"copilot": "copilot", "qwen": "qwen", "factory": "droid", "cline": "cline"}
 FACTORY_SERVICES = ("FACTORY_API_BASE_URL", "FACTORY_API_BASE_URL_EU", "FACTORY_APP_BASE_URL",
@@ -26,7 +26,7 @@ QWEN_OFFLINE = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"ena
 
 
 def binary(host: str) -> Path:
-    path = REPO / ".cache" / "hosts" / host / "node_modules" / ".bin" / BINARIES[host]
+    path = HOSTS / host / "node_modules" / ".bin" / BINARIES[host]
     if not path.is_file():
         pytest.skip(f"{host} is not installed: run scripts/install-hosts {host} (needs node and npm)")
     return path

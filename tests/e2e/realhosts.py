@@ -13,7 +13,9 @@ import pytest
 
 HERE = Path(__file__).parent
 REPO = HERE.parent.parent
-BINARIES = {name: REPO / ".cache" / "hosts" / name / "node_modules" / ".bin" / name for name in ("claude", "codex", "gemini")}
+# Where scripts/install-hosts put the agents: .cache/hosts, or another folder (scripts/drift: the newest releases).
+HOSTS = REPO / os.environ.get("HOOKWEAVE_HOSTS_DIR", ".cache/hosts")
+BINARIES = {name: HOSTS / name / "node_modules" / ".bin" / name for name in ("claude", "codex", "gemini")}
 AGENT_TIMEOUT = 120
 
 

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 from mock_augment import MockAugment
-from realhosts import HERE, REPO, run_agent
+from realhosts import HERE, HOSTS, REPO, run_agent
 from test_check_real import _to_model
 
-BINARY = REPO / ".cache" / "hosts" / "auggie" / "node_modules" / ".bin" / "auggie"
+BINARY = HOSTS / "auggie" / "node_modules" / ".bin" / "auggie"
 PLUGIN = REPO / "tests" / "plugin" / "hookweave-auggie"
 RIPGREP = "v14.1.1-linux-x64" if platform.machine() in ("x86_64", "AMD64") else "v14.1.1-linux-arm64"
 RUN_TIMEOUT = 60  # one auggie run takes 2-4 s here
@@ -368,3 +368,31 @@ def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(hooks, au
     (project / "ran-mode-pass").unlink()
     auggie()
     assert read_log(log) == [] and (project / "ran-mode-stop").exists()
+
+
+@pytest.mark.parametrize("flat", [True, False])
+def test_a_flat_handler_where_a_group_belongs(flat, hooks, auggie, augment, project, tmp_path) -> None:
+    """Issue 22 class 6 on Auggie 0.36.0: a handler straight under PreToolUse next to a proper group
+    makes Auggie drop that event's whole list in the file (the Stop hook still runs; without the
+    handler the group runs too); verify says so, and install refuses in the same words."""
+    log = tmp_path / "probe.log"
+    probe = f"python3 {HERE / 'probe.py'}"
+    group = {"hooks": [{"type": "command", "command": f"{probe} op-group {log}"}]}
+    entries = [{"type": "command", "command": f"{probe} op-flat {log}"}, group] if flat else [group]
+    settings = project / ".augment" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    stop = {"hooks": [{"type": "command", "command": f"{probe} op-stop {log}"}]}
+    original = json.dumps({"hooks": {"PreToolUse": entries, "Stop": [stop]}}, indent=2) + "\n"
+    settings.write_text(original)
+    augment.commands = ["touch ran-mode-pass"]
+    auggie()
+    ran = sorted(c["id"] for c in read_log(log))
+    verify = hooks("verify", "--host", "auggie").stdout
+    print("auggie ran", ran, verify)
+    assert ran == (["op-stop"] if flat else ["op-group", "op-stop"])  # the event's list is dropped, not the file
+    said = "/hooks/PreToolUse/0: a hook outside a {matcher, hooks} group: Auggie CLI drops the file's whole PreToolUse list"
+    assert (said in verify) == flat
+    if flat:
+        refused = hooks("install", str(probe_bundle(tmp_path / "bundle", log)), "--host", "auggie", "--scope", "project",
+                        code=2)
+        assert said in refused.stderr and settings.read_text() == original

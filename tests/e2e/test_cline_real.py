@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from realhosts import REPO, ids, run_agent
+from realhosts import HOSTS, ids, run_agent
 
 SECOND = """[bundle]
 name = "second"
@@ -25,7 +25,7 @@ command = ["python3", "{probe}/probe.py", "second-pre", "{log}"]
 
 @pytest.fixture
 def cline(mock, home: Path, project: Path):
-    binary = REPO / ".cache" / "hosts" / "cline" / "node_modules" / ".bin" / "cline"
+    binary = HOSTS / "cline" / "node_modules" / ".bin" / "cline"
     if not binary.is_file():
         pytest.skip("cline is not installed: run scripts/install-hosts cline (needs node and npm)")
     # What `cline auth -p openai -k dummy -m mock -b <url>/v1` writes (3.0.65), written here because
@@ -106,3 +106,28 @@ def test_a_cancel_from_our_dispatcher_stops_the_tool_and_the_run(run, cline, moc
     # Measured on 3.0.65: a PreToolUse cancel ends the whole run (exit 0), the model is not asked again
     assert len(mock.requests) == 1
     assert [e["finishReason"] for e in events if e.get("type") == "run_result"] == ["aborted"]
+
+
+@pytest.mark.parametrize("link", ["file", "folder"])
+def test_a_symlinked_dispatcher_is_skipped_a_symlinked_folder_is_not_as_verify_says(run, cline, probe, project,
+                                                                                    tmp_path, link) -> None:
+    """Issue 23 case 4, measured on 3.0.65: Cline skips a hook file that is a symlink (even to an
+    identical copy), while a hooks folder that is a symlink works; verify says the same."""
+    assert run("install", probe.bundle(), "--host", "cline").exit_code == 0
+    hooks = project / ".clinerules" / "hooks"
+    elsewhere = tmp_path / "elsewhere"
+    if link == "file":
+        elsewhere.mkdir()
+        copy = elsewhere / "PreToolUse"
+        copy.write_bytes((hooks / "PreToolUse").read_bytes())
+        copy.chmod(0o755)
+        (hooks / "PreToolUse").unlink()
+        (hooks / "PreToolUse").symlink_to(copy)
+    else:
+        hooks.rename(elsewhere)
+        hooks.symlink_to(elsewhere)
+    verify = run("verify", "--host", "cline")
+    cline()
+    ran = "probe-pre" in ids(_calls(probe, 2))
+    assert ran is (link == "folder")
+    assert (verify.exit_code == 0) is ran, verify.stdout

@@ -10,12 +10,12 @@ import json
 from pathlib import Path
 
 import pytest
-from realhosts import REPO, ids, run_agent, write_operator_file
+from realhosts import HOSTS, ids, run_agent, write_operator_file
 
 
 @pytest.fixture
 def copilot(mock, home: Path, project: Path):
-    binary = REPO / ".cache" / "hosts" / "copilot" / "node_modules" / ".bin" / "copilot"
+    binary = HOSTS / "copilot" / "node_modules" / ".bin" / "copilot"
     if not binary.is_file():
         pytest.skip("copilot is not installed: run scripts/install-hosts copilot (needs node and npm)")
     env = {"HOME": str(home), "COPILOT_OFFLINE": "1", "COPILOT_AUTO_UPDATE": "false",

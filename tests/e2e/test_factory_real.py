@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from realhosts import REPO, ids, run_agent, write_operator_file
+from realhosts import HOSTS, ids, run_agent, write_operator_file
 
 SERVICES = ("FACTORY_API_BASE_URL", "FACTORY_API_BASE_URL_EU", "FACTORY_APP_BASE_URL", "FACTORY_TELEMETRY_INGEST_BASE_URL",
             "FACTORY_WORKOS_BASE_URL", "FACTORY_PUBLIC_DOWNLOADS_BASE_URL", "FACTORY_RELAY_BASE_URL",
@@ -18,7 +18,7 @@ SERVICES = ("FACTORY_API_BASE_URL", "FACTORY_API_BASE_URL_EU", "FACTORY_APP_BASE
 
 @pytest.fixture
 def droid(mock, home: Path, project: Path):
-    binary = REPO / ".cache" / "hosts" / "factory" / "node_modules" / ".bin" / "droid"
+    binary = HOSTS / "factory" / "node_modules" / ".bin" / "droid"
     if not binary.is_file():
         pytest.skip("droid is not installed: run scripts/install-hosts factory (needs node and npm)")
     (home / ".factory").mkdir()
@@ -76,3 +76,30 @@ def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run
             "project each, so it fires 2 times per Stop: uninstall it from all but one scope\n") in verify.stdout
     droid()  # measured on 0.225.2: no de-duplication across its hooks files
     assert ids(probe.calls()) == ["probe-pre", "probe-pre", "probe-start", "probe-start", "probe-stop", "probe-stop"]
+
+
+@pytest.mark.parametrize("later", ["{}", "pre-only", "pre-empty"])
+def test_a_later_hooks_json_overrides_settings_json_event_by_event(run, droid, probe, project, later) -> None:
+    """Measured on 0.225.2 (issue 23 case 3): with our hooks in settings.json, a hooks.json the operator
+    writes later replaces settings.json's hooks event by event, not whole; verify and status say so,
+    and uninstall still finds ours in settings.json."""
+    settings = {"model": "custom:mock", "hooks": {}}
+    path, original = write_operator_file(project / ".factory" / "settings.json", json.dumps(settings, indent=2) + "\n")
+    assert run("install", probe.bundle(), "--host", "factory").exit_code == 0
+    op = _operator_hooks(probe)
+    body = {"{}": {}, "pre-only": {"PreToolUse": op["PreToolUse"]}, "pre-empty": {"PreToolUse": []}}[later]
+    (project / ".factory" / "hooks.json").write_text(json.dumps(body) + "\n")
+    droid()
+    ran = ids(probe.calls())
+    expected = {"{}": ["probe-pre", "probe-start", "probe-stop"], "pre-only": ["op-PreToolUse", "probe-start", "probe-stop"],
+                "pre-empty": ["probe-start", "probe-stop"]}[later]
+    assert ran == expected
+    verify = run("verify", "--host", "factory")
+    overridden = "probe-pre" not in ran
+    assert (verify.exit_code == 1) is overridden, verify.stdout
+    if overridden:
+        assert ("hooks.json beside it has its own PreToolUse, which replaces settings.json's for that event: Droid "
+                "does not run probe/pre") in verify.stdout, verify.stdout
+    assert "probe" in run("status", "--host", "factory").stdout
+    assert run("uninstall", "probe", "--host", "factory").exit_code == 0
+    assert path.read_text() == original

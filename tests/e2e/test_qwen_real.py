@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from realhosts import REPO, ids, run_agent, write_operator_file
+from realhosts import HOSTS, ids, run_agent, write_operator_file
 
 # Offline: no usage statistics, telemetry or update check (each looks a host name up otherwise).
 OFFLINE = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
@@ -17,7 +17,7 @@ OFFLINE = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled"
 
 @pytest.fixture
 def qwen(mock, home: Path, project: Path):
-    binary = REPO / ".cache" / "hosts" / "qwen" / "node_modules" / ".bin" / "qwen"
+    binary = HOSTS / "qwen" / "node_modules" / ".bin" / "qwen"
     if not binary.is_file():
         pytest.skip("qwen is not installed: run scripts/install-hosts qwen (needs node and npm)")
     (home / ".qwen").mkdir()

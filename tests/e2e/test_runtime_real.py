@@ -46,8 +46,9 @@ def test_claude_what_blocks_and_what_the_model_sees(mock, home, project, tmp_pat
     run_agent([str(binary), "-p", "run the echo", *permissions], project, _claude_env(mock, home, IS_SANDBOX="1"))
     told = tool_results(mock, "claude")
     assert told["exit2"] == f"PreToolUse:Bash hook error: [{command}]: reason-exit2 from the hook\n"
-    assert told["block"] == "reason-block from the hook"
-    assert told["deny"] == "reason-deny from the hook"
+    # 2.1.332 prefixes the JSON blocks too (2.1.197 told the reason alone): what check's note says
+    assert told["block"] == "PreToolUse:Bash hook error: reason-block from the hook"
+    assert told["deny"] == "PreToolUse:Bash hook error: reason-deny from the hook"
     assert (told["exit1"], told["plain"], told["none"]) == ("mode-exit1", "mode-plain", "mode-none")  # they ran
 
 

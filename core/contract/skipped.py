@@ -1,0 +1,67 @@
+"""What a groups-shaped host skips in a settings file, or refuses it whole for, as measured on the
+real agents (tests/e2e/test_flat_entries_real.py): the one sentence verify, install and adopt all
+say about it. ``host`` is a ``NestedGroupsHost``; its ``loose_entries`` says what the agent does:
+``skipped`` (that entry), ``event`` (the event's list in that file), ``refused`` (the whole file).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+GROUP = 'put it in a group ({"hooks": [it]})'
+
+
+def loose_entry_says(host: Any, pointer: str, path: str, entry: Any = None) -> str:
+    pointer = _shown(host, pointer, path)
+    handler = isinstance(entry, dict) and ("command" in entry or "type" in entry)
+    what = f"{pointer}: " + ("a hook outside a {matcher, hooks} group" if handler else 'a group without a "hooks" list')
+    fix = GROUP if handler else 'give it a "hooks" list'
+    if host.loose_entries == "skipped":
+        return f"{what}, which {host.title} skips: it never runs; {fix} to run it"
+    if host.loose_entries == "refused":
+        return f"{what}: {host.title} refuses the whole file for it and runs none of its hooks; {fix} or remove it"
+    if host.loose_entries == "event":
+        event = pointer.split("/")[-2].replace("~1", "/").replace("~0", "~")
+        return f"{what}: {host.title} drops the file's whole {event} list for it: none of those hooks run; {fix} or remove it"
+    return f"{what}, which {host.title} may not run (not measured); {fix}"
+
+
+def loose_pointers(host: Any, doc: Any) -> list[tuple[str, Any]]:
+    """The JSON Pointers and values of the loose entries of the events the host knows, in file order."""
+    return [(f"/{_escape(host.hooks_key)}/{_escape(event)}/{i}", entry) for event, entries in _events(host, doc)
+            if event in host.native_events and isinstance(entries, list)
+            for i, entry in enumerate(entries) if host.is_loose(entry)]
+
+
+def skipped_entries(host: Any, doc: Any, path: str) -> list[str]:
+    """One sentence per entry the host skips while it runs the rest: loose entries (where it skips
+    them), and events it does not know (every measured host skips those)."""
+    said = [] if host.loose_entries == "refused" else [loose_entry_says(host, p, path, e)
+                                                      for p, e in loose_pointers(host, doc)]
+    if not host.loose_entries:
+        return said  # not measured: nothing said of unknown events either
+    return said + [f"{_shown(host, '/' + _escape(host.hooks_key) + '/' + _escape(event), path)}: not an event "
+                   f"{host.title} knows: it skips these hooks; use one of its own ({', '.join(sorted(host.native_events))})"
+                   for event, entries in _events(host, doc)
+                   if event not in host.native_events and isinstance(entries, list)
+                   and any(isinstance(e, dict) for e in entries)]
+
+
+def rejects(host: Any, doc: Any, path: str) -> str | None:
+    found = loose_pointers(host, doc) if host.loose_entries == "refused" else []
+    return loose_entry_says(host, found[0][0], path, found[0][1]) if found else None
+
+
+def _events(host: Any, doc: Any) -> list[tuple[str, Any]]:
+    hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
+    return list(hooks.items()) if isinstance(hooks, dict) else []
+
+
+def _shown(host: Any, pointer: str, path: str) -> str:
+    """The pointer as it is in the file: Factory's hooks.json has no "hooks" wrapper."""
+    top = getattr(host, "events_at_top", None)
+    return pointer.removeprefix(f"/{_escape(host.hooks_key)}") if top and top(path) else pointer
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")

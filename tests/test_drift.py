@@ -1,0 +1,25 @@
+"""scripts/install-hosts and scripts/drift (issue 23): the pins are the versions the protocol's facts
+were measured on, and the drift run the README shows is a script that parses."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from hookweave.core.standalone.verdicts import VERSIONS
+
+REPO = Path(__file__).parent.parent
+
+
+def test_every_pin_is_the_version_the_facts_name() -> None:
+    out = subprocess.run([str(REPO / "scripts" / "install-hosts"), "--spec"], capture_output=True, text=True, check=True)
+    pins = dict(line.split(" ", 1) for line in out.stdout.splitlines())
+    assert sorted(pins) == sorted(["claude", "codex", "gemini", "copilot", "qwen", "factory", "cline", "auggie"])
+    for host, spec in pins.items():
+        assert spec.rsplit("@", 1)[1] == VERSIONS[host], host
+
+
+def test_the_drift_script_parses_and_the_readme_runs_it() -> None:
+    subprocess.run(["bash", "-n", str(REPO / "scripts" / "drift")], check=True)
+    assert (REPO / "scripts" / "drift").stat().st_mode & 0o111
+    assert "```sh\nscripts/drift\n```" in (REPO / "README.md").read_text(encoding="utf-8")
