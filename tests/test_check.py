@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.hostnames import NAMES
+
 PITFALLS = Path(__file__).parent / "data" / "pitfalls"
 TEMPLATE = Path(__file__).parent.parent / "templates" / "example-guard"
 HOOKS = (  # id, event, script: one hook per pitfall of the issue
@@ -137,8 +139,7 @@ def test_the_shipped_template_passes_everywhere_and_blocks_what_it_should(run) -
     doc = json.loads(result.stdout)
     assert doc["problems"] == 0
     guards = [h for h in doc["hooks"] if h["hook"] == "example-guard/destructive-guard"]
-    assert [h["host"] for h in guards] == ["antigravity", "claude", "cline", "codex", "copilot", "cursor", "factory",
-                                           "gemini", "qwen", "windsurf"]
+    assert [h["host"] for h in guards] == NAMES
     for hook in guards:
         actions = {r["payload"]: r["action"] for r in hook["runs"]}
         # Cline reads no exit code: the guard prints its cancel, which also ends the agent's run

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.hostnames import NAMES
+
 HEAD = ("from pathlib import Path\n"
         "from hookweave.core.contract.hookspecs import hookimpl\n"
         "from hookweave.core.contract.shapes import NestedGroupsHost\n"
@@ -74,7 +76,7 @@ def test_a_broken_plugin_leaves_every_other_host_working(tmp_path: Path, case: s
     assert warning.endswith("(set HOOKWEAVE_DISABLE_PLUGINS=broken to stop loading it)"), warning
     assert "Traceback" not in done.stderr
     listed = _hooks(tmp_path, site, "hosts", "--json")
-    assert listed.returncode == 0 and len(json.loads(listed.stdout)["hosts"]) == 10  # one JSON document
+    assert listed.returncode == 0 and len(json.loads(listed.stdout)["hosts"]) == len(NAMES)  # one JSON document
     verify = _hooks(tmp_path, site, "verify", "--host", "claude", "--project", "proj", "--json")
     assert verify.returncode == 0 and json.loads(verify.stdout)["problems"] == 0
     doctor = _hooks(tmp_path, site, "doctor")

@@ -139,7 +139,9 @@ def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, 
             ("codex", "Codex (codex) - not installed", False),
             ("copilot", "Copilot CLI (copilot) - not installed", False), ("cursor", "Cursor (cursor) - not installed", False),
             ("factory", "Factory Droid (factory) - not installed", False),
-            ("gemini", "Gemini CLI (gemini) - not installed", False), ("qwen", "Qwen Code (qwen) - not installed", False),
+            ("gemini", "Gemini CLI (gemini) - not installed", False),
+            ("letta", "Letta Code (letta) - not installed", False), ("openhands", "OpenHands (openhands) - not installed", False),
+            ("qwen", "Qwen Code (qwen) - not installed", False),
             ("windsurf", "Windsurf (windsurf) - not installed", False)]),
         "scope": ("Which settings file (scope)?", ["user", "project", "local"], "local")}
     assert declined.stdout == (

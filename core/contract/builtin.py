@@ -12,4 +12,6 @@ BUILT_IN = {
     "windsurf": "hookweave.hosts.windsurf",
     "antigravity": "hookweave.hosts.antigravity",
     "cline": "hookweave.hosts.cline",
+    "letta": "hookweave.hosts.letta",
+    "openhands": "hookweave.hosts.openhands",
 }

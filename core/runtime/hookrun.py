@@ -37,13 +37,13 @@ class Run(NamedTuple):
 
 
 def shell_for(host: str) -> list[str]:
-    """Codex runs ``$SHELL -lc`` (a login shell); Claude, Gemini and Qwen run ``bash -c``, Copilot
+    """Codex runs ``$SHELL -lc`` (a login shell); Claude, Gemini, Qwen, Auggie and Letta run ``bash -c``, Copilot
     ``bash --norc --noprofile -c`` (measured, 1.0.102), Droid ``sh -c`` (measured, 0.225.2); Cline's
     dispatcher runs each member with ``/bin/sh -c``; Cursor, Windsurf and Antigravity document no
     shell, so ``sh``."""
     if host == "codex":
         return [os.environ.get("SHELL") or "/bin/sh", "-lc"]
-    if host in ("claude", "gemini", "qwen", "auggie") and shutil.which("bash"):
+    if host in ("claude", "gemini", "qwen", "auggie", "letta") and shutil.which("bash"):
         return ["bash", "-c"]
     if host == "copilot" and shutil.which("bash"):
         return ["bash", "--norc", "--noprofile", "-c"]
@@ -69,6 +69,10 @@ def host_env(host: str, project: Path, extra: dict[str, str]) -> dict[str, str]:
                    QWEN_CODE_SESSION_ID="5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
     elif host == "auggie":  # measured, 0.36.0
         env.update(AUGMENT_PROJECT_DIR=where, AUGMENT_CONVERSATION_ID="5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
+    elif host == "letta":  # measured, 0.32.18
+        env.update(LETTA_WORKING_DIR=where, USER_CWD=where, LETTA_AGENT_ID="agent-local-5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
+    elif host == "openhands":  # measured, 1.16.0
+        env.update(OPENHANDS_PROJECT_DIR=where, OPENHANDS_SESSION_ID="5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
     elif host == "factory":  # measured, 0.225.2
         env.update(FACTORY_PROJECT_DIR=where, DROID_PROJECT_DIR=where, CLAUDE_PROJECT_DIR=where)
     if host == "gemini":  # Gemini expands $VAR, ${VAR} and ${VAR:-default} in settings strings

@@ -19,6 +19,8 @@ QUERY = {
                "PreCompress": "trigger", "Notification": "notification_type"},
     "cursor": {"preToolUse": TOOL, "postToolUse": TOOL, "postToolUseFailure": TOOL},
     "auggie": {"PreToolUse": TOOL, "PostToolUse": TOOL},  # unanchored regexes on Auggie's tool names
+    "openhands": {"PreToolUse": TOOL, "PostToolUse": TOOL},
+    "letta": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL},
     "copilot": {"preToolUse": "toolName", "postToolUse": "toolName", "postToolUseFailure": "toolName",
                 "permissionRequest": "toolName"},
     "qwen": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL,
@@ -110,6 +112,14 @@ def matches(host, event, matcher, payload):
         if event not in GEMINI_TOOL_EVENTS:
             return query == matcher
         return _search(matcher, query, invalid=query == matcher)
+    if host == "openhands":  # "/re/" or a regex character: re.fullmatch; else the exact name
+        if len(matcher) > 2 and matcher[0] == matcher[-1] == "/":
+            return _search(f"^(?:{matcher[1:-1]})$", query, invalid=False)
+        if any(c in "|.*+?[]()^$\\" for c in matcher):
+            return _search(f"^(?:{matcher})$", query, invalid=matcher == query)
+        return matcher == query
+    if host == "letta":  # anchored: ^(?:matcher)$; an invalid one matches the tool of its own name
+        return _search(f"^(?:{matcher})$", query, invalid=matcher == query)
     if host == "copilot":  # anchored: ^(?:matcher)$; an invalid one skips the entry
         return _search(f"^(?:{matcher})$", query, invalid=False)
     if host == "qwen":

@@ -19,7 +19,8 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 # The files the chain runner reads into one namespace, in this order (``chain.runner_text``).
 PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
          "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py", "protocol_windsurf.py",
-         "protocol_antigravity.py", "protocol_auggie.py", "protocol.py")
+         "protocol_antigravity.py", "protocol_auggie.py", "protocol_letta.py", "protocol_openhands.py",
+         "protocol.py")
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.protocol_antigravity import judge_antigravity
@@ -31,6 +32,8 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
     from hookweave.core.standalone.protocol_cursor import judge_cursor
     from hookweave.core.standalone.protocol_factory import judge_factory
     from hookweave.core.standalone.protocol_gemini import judge_gemini
+    from hookweave.core.standalone.protocol_letta import judge_letta
+    from hookweave.core.standalone.protocol_openhands import judge_openhands
     from hookweave.core.standalone.protocol_qwen import judge_qwen
     from hookweave.core.standalone.protocol_windsurf import judge_windsurf
     from hookweave.core.standalone.verdicts import (  # noqa: F401 - read as protocol.X
@@ -64,7 +67,8 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
 
 _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor,
            "copilot": judge_copilot, "qwen": judge_qwen, "factory": judge_factory, "cline": judge_cline,
-           "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie}
+           "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie,
+           "letta": judge_letta, "openhands": judge_openhands}
 
 
 def known() -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 # imports them on its own path.
 ACTIONS = ("allow", "block", "ask", "error", "ignored", "stop")
 HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "cline", "windsurf", "antigravity")
-VERSIONS = {"auggie": "0.36.0", "claude": "2.1.332", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
+VERSIONS = {"auggie": "0.36.0", "letta": "0.32.18", "openhands": "1.16.0", "claude": "2.1.332", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
             "qwen": "0.24.4", "factory": "0.225.2", "cline": "3.0.65", "windsurf": "docs only",
             "antigravity": "docs only"}
 UNMEASURED = "unmeasured: Cursor facts come from its documentation, never from a run"
@@ -79,6 +79,8 @@ BLOCKS = {
                            "pre_user_prompt"}),
     "antigravity": frozenset({"PreToolUse"}),
     "auggie": frozenset({"PreToolUse"}),  # a plugin's protocol (tests/plugin/hookweave-auggie)
+    "letta": frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop"}),
+    "openhands": frozenset({"PreToolUse", "UserPromptSubmit", "Stop"}),
 }
 # Events whose plain stdout (exit 0, not JSON) reaches the model as context.
 CONTEXT = {"claude": frozenset({"UserPromptSubmit", "SessionStart", "Setup"}),

@@ -33,7 +33,7 @@ from pathlib import Path
 folder, host = Path(sys.argv[1]), sys.argv[2]
 raw = sys.stdin.read()
 payload = json.loads(raw)
-event = payload.get("hook_event_name") or payload.get("hookName") or (sys.argv[3] if len(sys.argv) > 3 else "unknown")
+event = payload.get("hook_event_name") or payload.get("hookName") or payload.get("event_type") or (sys.argv[3] if len(sys.argv) > 3 else "unknown")
 folder.mkdir(parents=True, exist_ok=True)
 (folder / f"payload-{event}-{len(list(folder.glob(f'payload-{event}-*')))}.json").write_text(raw)
 call = payload.get("tool_input") or payload.get("toolArgs") or (payload.get("preToolUse") or {}).get("parameters") or {}

@@ -171,7 +171,8 @@ class _Handler(BaseHTTPRequestHandler):
                       if n in names), None)
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if not done and shell:
-            extra = {"riskLevelReason": "a harmless echo", "riskLevel": "low"} if shell == "Execute" else {}  # Droid's
+            extra = {"riskLevelReason": "a harmless echo", "riskLevel": "low"} if shell == "Execute" else \
+                {"description": "run the echo"} if shell == "Bash" else {}  # Droid's; Letta Code's Bash
             calls = [{"index": i, "id": f"call_e2e{i}", "type": "function",
                       "function": {"name": shell, "arguments": json.dumps(
                           {"commands": [c]} if shell == "run_commands" else {"command": c, **extra})}}  # Cline's

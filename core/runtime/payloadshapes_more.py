@@ -1,0 +1,49 @@
+"""The shipped payloads of Letta Code and OpenHands, whose hooks read ``event_type`` where Claude's
+read ``hook_event_name`` (the keys as measured, docs/HOST-FACTS.md)."""
+
+from __future__ import annotations
+
+from hookweave.core.runtime.payloadbase import PROMPTS, SESSION, Payload, shell_payloads
+
+LETTA_AGENT = "agent-local-5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f"
+
+
+def letta(event: str, cwd: str, transcript: str) -> list[Payload]:
+    """Letta Code 0.32.18 (src/hooks/index.ts; PreToolUse and PostToolUse measured): snake_case
+    with ``event_type``, ``working_directory`` and ``agent_id``; its shell tool ``Bash``."""
+    base = {"event_type": event, "working_directory": cwd}
+    if event in ("PreToolUse", "PostToolUse", "PermissionRequest"):
+        def make(i, command, description):
+            data = {**base, "tool_name": "Bash", "tool_input": {"command": command, "description": description},
+                    "tool_call_id": f"call_{i}", "agent_id": LETTA_AGENT}
+            if event == "PostToolUse":
+                data["tool_result"] = {"status": "success", "output": ""}
+            return data, "Bash"
+        return shell_payloads(event, event == "PostToolUse", make)
+    if event == "UserPromptSubmit":
+        return [Payload(n, event, {**base, "prompt": text, "is_command": False, "agent_id": LETTA_AGENT,
+                                   "conversation_id": SESSION}, True) for n, text in PROMPTS]
+    if event == "Stop":
+        return [Payload("the agent ending its turn", event, {**base, "stop_reason": "end_turn", "message_count": 2,
+                                                             "tool_call_count": 1}, False)]
+    return [Payload(f"a {event} event", event, {**base, "agent_id": LETTA_AGENT, "conversation_id": SESSION}, True)]
+
+
+def openhands(event: str, cwd: str, transcript: str) -> list[Payload]:
+    """OpenHands 1.16.0 (openhands.sdk.hooks.types.HookEvent, measured): every key on every event,
+    null where it has no value; its shell tool ``terminal``."""
+    base = {"event_type": event, "tool_name": None, "tool_input": None, "tool_response": None, "message": None,
+            "session_id": SESSION, "working_dir": cwd, "metadata": {}}
+    if event in ("PreToolUse", "PostToolUse"):
+        def make(_i, command, _description):
+            data = {**base, "tool_name": "terminal", "tool_input": {"command": command, "is_input": False,
+                                                                     "timeout": None, "reset": False}}
+            if event == "PostToolUse":
+                data["tool_response"] = {"exit_code": 0, "output": ""}
+            return data, "terminal"
+        return shell_payloads(event, event == "PostToolUse", make)
+    if event == "UserPromptSubmit":
+        return [Payload(n, event, {**base, "message": text}, True) for n, text in PROMPTS]
+    if event == "Stop":
+        return [Payload("the agent ending its turn", event, base, False)]
+    return [Payload(f"a {event} event", event, base, True)]

@@ -1,0 +1,205 @@
+"""Letta Code, the real program (@letta-ai/letta-code 0.32.18), headless (``letta -p``) on its local
+backend offline against the mock's Chat Completions, posing as LM Studio (``LMSTUDIO_BASE_URL``).
+
+A headless run runs the tool hooks only (SessionStart, UserPromptSubmit and Stop run in Letta's
+interactive session), so the probes here are PreToolUse and PostToolUse. Offline: no update check
+(``DISABLE_AUTOUPDATER``) and no telemetry (``LETTA_CODE_TELEM=0``); ``run_agent``'s strace then
+sees no connect() but to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mock_model import MockModel, _Handler
+from realhosts import HERE, REPO, run_agent
+from test_check_real import _to_model
+
+BINARY = REPO / ".cache" / "hosts" / "letta" / "node_modules" / ".bin" / "letta"
+MODES = ("none", "exit2", "exit1", "plain", "deny", "block")
+
+
+class _LMStudio(_Handler):
+    """The mock, listing its one model where Letta's LM Studio provider looks for models."""
+
+    def do_GET(self) -> None:
+        if "models" in self.path or "tags" in self.path:
+            self._json({"object": "list", "data": [{"id": "mock", "object": "model", "owned_by": "mock"}]})
+        else:
+            self._json({"error": "not found"}, 404)
+
+
+class LettaMock(MockModel):
+    @staticmethod
+    def _handler() -> type:
+        return _LMStudio
+
+
+@pytest.fixture
+def mock():
+    with LettaMock() as server:
+        yield server
+
+
+@pytest.fixture
+def letta(mock, home: Path, project: Path):
+    if not BINARY.is_file():
+        pytest.skip("letta is not installed: run scripts/install-hosts letta (needs node and npm)")
+    env = {"HOME": str(home), "LMSTUDIO_BASE_URL": f"{mock.url}/v1", "DISABLE_AUTOUPDATER": "1",
+           "LETTA_CODE_TELEM": "0", "SHELL": "/bin/bash"}
+    return lambda: run_agent([str(BINARY), "--backend", "local", "-m", "lmstudio/mock", "-p", "run the echo"],
+                             project, env)
+
+
+def probe_bundle(folder: Path, log: Path, *, ids=("pre", "post"), sleep: float = 0) -> str:
+    folder.mkdir()
+    (folder / "probe.py").write_text((HERE / "probe.py").read_text())
+    hooks = "".join(
+        f'[[hooks]]\nid = "{i}"\nevent = "{"post_tool_use" if i == "post" else "pre_tool_use"}"\nmatcher = ["shell"]\n'
+        f'command = ["python3", "{{bundle_dir}}/probe.py", "probe-{i}", "{log}", "{sleep}"]\n' for i in ids)
+    (folder / "hookweave.toml").write_text('[bundle]\nname = "probe"\nversion = "1.0.0"\n' + hooks
+                                           + '[env.PROBE_VAR]\nvalue = "from-bundle"\n')
+    return str(folder)
+
+
+def calls(log: Path) -> list[dict]:
+    if not log.exists():
+        return []
+    lines = log.read_text().splitlines()
+    log.unlink()
+    return [json.loads(line) for line in lines]
+
+
+def operator_file(path: Path, log: Path, hook_id: str) -> str:
+    command = f"python3 {HERE / 'probe.py'} {hook_id} {log}"
+    text = json.dumps({"permissions": {"allow": ["Bash(*)"]}, "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}}, indent=2) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return text
+
+
+def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall(run, letta, project, home,
+                                                                                 tmp_path) -> None:
+    log = tmp_path / "probe.log"
+    local = project / ".letta" / "settings.local.json"
+    original = operator_file(local, log, "op-local")
+    operator_file(home / ".letta" / "settings.json", log, "op-user")
+    assert run("install", probe_bundle(tmp_path / "bundle", log), "--host", "letta").exit_code == 0
+    assert run("verify", "--host", "letta").exit_code == 0
+    letta()
+    got = calls(log)
+    assert sorted(c["id"] for c in got) == ["op-local", "op-user", "probe-post", "probe-pre"], got
+    pre = sorted((c for c in got if c["event"] == "PreToolUse"), key=lambda c: c["start"])
+    assert [c["id"] for c in pre] == ["op-local", "probe-pre", "op-user"]  # local, project, user: one at a time
+    assert all(a["end"] <= b["start"] for a, b in zip(pre, pre[1:]))
+    ours = {c["id"]: c for c in got if c["id"].startswith("probe-")}
+    assert ours["probe-pre"]["tool"] == "Bash" and ours["probe-post"]["event"] == "PostToolUse"
+    for call in ours.values():
+        assert call["env"]["LETTA_WORKING_DIR"] == str(project)  # the project variable; Letta has no env key
+    assert run("uninstall", "probe", "--host", "letta").exit_code == 0
+    # Letta writes its own keys (sessionsByServer, ...) into the local file: the operator's hooks stay as written
+    assert json.loads(local.read_text())["hooks"] == json.loads(original)["hooks"]
+    ours = project / ".letta" / "settings.json"
+    assert not ours.exists() or "hookweave" not in ours.read_text()
+    letta()
+    assert sorted(c["id"] for c in calls(log)) == ["op-local", "op-user"]
+
+
+def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, letta, project, tmp_path) -> None:
+    log = tmp_path / "probe.log"
+    bundle = probe_bundle(tmp_path / "bundle", log, ids=("pre",))
+    assert run("install", bundle, "--host", "letta", "--scope", "user").exit_code == 0
+    assert run("install", bundle, "--host", "letta", "--scope", "project").exit_code == 0
+    verify = run("verify", "--host", "letta")
+    assert "installed at user and project scope" in verify.stdout and "runs" in verify.stdout, verify.stdout
+    letta()
+    assert [c["id"] for c in calls(log)] == ["probe-pre", "probe-pre"]  # Letta runs identical commands twice
+
+
+def test_hooks_disabled_is_reported_and_real(run, letta, project, home, tmp_path) -> None:
+    log = tmp_path / "probe.log"
+    assert run("install", probe_bundle(tmp_path / "bundle", log), "--host", "letta").exit_code == 0
+    local = project / ".letta" / "settings.local.json"
+    local.write_text('{"hooks": {"disabled": true}}\n')
+    verify = run("verify", "--host", "letta")
+    assert verify.exit_code == 1 and "hooks.disabled: true, so Letta Code runs no hooks" in verify.stdout
+    letta()
+    assert calls(log) == []
+    user = home / ".letta" / "settings.json"
+    user.write_text(json.dumps({**json.loads(user.read_text()), "hooks": {"disabled": False}}) + "\n")
+    assert run("verify", "--host", "letta").exit_code == 1  # measured: the user's false did not turn them on
+    letta()
+    assert calls(log) == []
+
+
+def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(run, letta, project, tmp_path) -> None:
+    log = tmp_path / "probe.log"
+    folder = Path(probe_bundle(tmp_path / "bundle", log, ids=("pre",), sleep=4))
+    manifest = folder / "hookweave.toml"
+    manifest.write_text(manifest.read_text().replace("command = [", "timeout = 1\ncommand = ["))
+    run("install", str(folder), "--host", "letta")
+    data = json.loads((project / ".letta" / "settings.json").read_text())
+    assert [h["timeout"] for g in data["hooks"]["PreToolUse"] for h in g["hooks"]] == [1000]
+    letta()
+    assert calls(log) == []  # killed after one second, before it logs; the call went ahead
+
+
+def test_a_pre_tool_use_answer_does_what_hooks_check_says(run, letta, mock, project, tmp_path) -> None:
+    """Only exit 2 blocks in Letta: Claude's deny and decision block let the command run."""
+    log = tmp_path / "answers.log"
+    folder = tmp_path / "bundle"
+    folder.mkdir()
+    (folder / "hookweave.toml").write_text(
+        '[bundle]\nname = "answers"\nversion = "1.0.0"\n[[hooks]]\nid = "answer"\nevent = "pre_tool_use"\n'
+        f'matcher = ["shell"]\ncommand = ["python3", "{HERE / "blocker.py"}", "{log}", "letta"]\n')
+    commands = {m: f"touch ran-mode-{m}" for m in MODES}
+    files = []
+    for mode, command in commands.items():
+        path = tmp_path / f"payload-{mode}.json"
+        path.write_text(json.dumps({"hook_event_name": "PreToolUse", "event_type": "PreToolUse", "working_directory": str(project), "tool_name": "Bash",
+                                    "tool_input": {"command": command, "description": "d"}, "tool_call_id": "c",
+                                    "agent_id": "agent-local-x"}))
+        files += ["--payload", str(path)]
+    check = run("check", str(folder), "--host", "letta", *files, "--json")
+    [report] = json.loads(check.stdout)["hooks"]
+    runs = {r["payload"][len("your payload payload-"):-len(".json")]: r for r in report["runs"]}
+    predicted = {m: r["action"] for m, r in runs.items()}
+    log.unlink(missing_ok=True)
+    run("install", str(folder), "--host", "letta")
+    mock.commands = list(commands.values())
+    letta()
+    did = {m: "ran" if (project / f"ran-mode-{m}").exists() else "block" for m in MODES}
+    table = "\n".join(f"{m}: check says {predicted[m]}, letta {did[m]}" for m in MODES)
+    assert {m: predicted[m] == "block" for m in MODES} == {m: did[m] == "block" for m in MODES}, table
+    assert did == {m: "block" if m == "exit2" else "ran" for m in MODES}, table
+    seen = json.dumps([r["body"] for r in mock.requests])
+    assert "Tool execution blocked by hook" in seen and "reason-exit2 from the hook" in seen
+    heard = {m: f"reason-{m} from the hook" in seen for m in MODES if did[m] == "ran"}
+    assert {m: _to_model(runs[m]["notes"]) for m in heard} == heard, (heard, runs)
+
+
+def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, letta, mock, project, tmp_path) -> None:
+    log = tmp_path / "chain.log"
+    folder = tmp_path / "bundle"
+    folder.mkdir()
+    member = HERE / "chainmember.py"
+    (folder / "hookweave.toml").write_text('[bundle]\nname = "chained"\nversion = "1.0.0"\norder = "chain"\n' + "".join(
+        f'[[hooks]]\nid = "{i}"\nevent = "pre_tool_use"\nmatcher = ["shell"]\ntimeout = 20\n'
+        f'command = ["python3", "{member}", "{i}", "{log}", "0.2", "{how}"]\n'
+        for i, how in (("first", "block-stop"), ("second", "quiet"))))
+    assert run("install", str(folder), "--host", "letta").exit_code == 0
+    mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
+    letta()
+    by_call: dict[str, list[dict]] = {}
+    for call in calls(log):
+        by_call.setdefault(call["call"], []).append(call)
+    assert [c["id"] for c in sorted(by_call["pass"], key=lambda c: c["start"])] == ["first", "second"]
+    assert [c["id"] for c in by_call["stop"]] == ["first"]
+    assert (project / "ran-mode-pass").exists() and not (project / "ran-mode-stop").exists()
+    run("uninstall", "chained", "--host", "letta")
+    (project / "ran-mode-pass").unlink()
+    letta()
+    assert calls(log) == [] and (project / "ran-mode-stop").exists()
