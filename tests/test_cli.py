@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hookweave.core.contract.builtin import BUILT_IN
+from hookweave.core.contract.registry import registry
+
 SMALL = '[bundle]\nname = "tiny"\nversion = "0.1.0"\n[[hooks]]\nid = "stop-note"\nevent = "stop"\ncommand = "echo bye"\n'
 
 
@@ -101,7 +104,7 @@ def test_no_host_without_a_terminal_is_an_error_not_a_prompt(run, write_bundle, 
     assert result.exit_code == 2
     assert result.stderr == (
         "hooks: install: --host is required without a terminal; e.g. --host claude "
-        "(registered: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, qwen, windsurf, or all)\n"
+        f"(registered: {', '.join(sorted(BUILT_IN))}, or all)\n"
     )
     assert run("uninstall", "tiny").exit_code == 2
 
@@ -109,7 +112,8 @@ def test_no_host_without_a_terminal_is_an_error_not_a_prompt(run, write_bundle, 
 def test_unknown_host_and_missing_project(run, write_bundle) -> None:
     bundle = str(write_bundle(SMALL))
     result = run("install", bundle, "--host", "vim")
-    assert (result.exit_code, result.stderr) == (2, "hooks: unknown host 'vim'; registered hosts: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, qwen, windsurf (or all)\n")
+    assert (result.exit_code, result.stderr) == (
+        2, f"hooks: unknown host 'vim'; registered hosts: {', '.join(sorted(BUILT_IN))} (or all)\n")
     result = run("install", bundle, "--host", "claude", "--project", "nowhere")
     assert (result.exit_code, result.stderr) == (2, "hooks: --project nowhere: no such folder; create it or pass an existing one\n")
 
@@ -160,56 +164,23 @@ def test_uninstall_at_the_wrong_scope_names_the_right_one(run, write_bundle) -> 
 
 
 def test_verify_and_status_with_nothing_installed(run) -> None:
-    assert run("verify").stdout == (
-        "antigravity (Antigravity CLI)\n  nothing installed\n"
-        "claude (Claude Code)\n  nothing installed\n"
-        "cline (Cline)\n  nothing installed\n"
-        "codex (Codex)\n  nothing installed\n"
-        "copilot (Copilot CLI)\n  nothing installed\n"
-        "cursor (Cursor)\n  nothing installed\n"
-        "factory (Factory Droid)\n  nothing installed\n"
-        "gemini (Gemini CLI)\n  nothing installed\n"
-        "qwen (Qwen Code)\n  nothing installed\n"
-        "windsurf (Windsurf)\n  nothing installed\n"
-        "verify: ok\n"
-    )
+    assert run("verify").stdout == "".join(
+        f"{name} ({_host(name).title})\n  nothing installed\n" for name in sorted(BUILT_IN)) + "verify: ok\n"
     assert run("status").stdout == "nothing installed\n"
     assert json.loads(run("status", "--json").stdout) == {"installed": []}
 
 
 def test_hosts_lists_origin_and_scopes(run) -> None:
     result = run("hosts", "--json")
-    assert json.loads(result.stdout)["hosts"] == [
-        {"name": "antigravity", "title": "Antigravity CLI", "origin": "built-in", "scopes": ["user", "project"],
-         "detected": False},
-        {"name": "claude", "title": "Claude Code", "origin": "built-in", "scopes": ["user", "project", "local"],
-         "detected": False},
-        {"name": "cline", "title": "Cline", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
-        {"name": "codex", "title": "Codex", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
-        {"name": "copilot", "title": "Copilot CLI", "origin": "built-in", "scopes": ["user", "project"],
-         "detected": False},
-        {"name": "cursor", "title": "Cursor", "origin": "built-in", "scopes": ["user", "project"], "detected": False},
-        {"name": "factory", "title": "Factory Droid", "origin": "built-in", "scopes": ["user", "project"],
-         "detected": False},
-        {"name": "gemini", "title": "Gemini CLI", "origin": "built-in", "scopes": ["user", "project"],
-         "detected": False},
-        {"name": "qwen", "title": "Qwen Code", "origin": "built-in", "scopes": ["user", "project"],
-         "detected": False},
-        {"name": "windsurf", "title": "Windsurf", "origin": "built-in", "scopes": ["user", "project"],
-         "detected": False},
-    ]
-    assert run("hosts").stdout == (
-        "antigravity Antigravity CLI built-in     scopes: user, project  (not detected)\n"
-        "claude      Claude Code     built-in     scopes: user, project, local  (not detected)\n"
-        "cline       Cline           built-in     scopes: user, project  (not detected)\n"
-        "codex       Codex           built-in     scopes: user, project  (not detected)\n"
-        "copilot     Copilot CLI     built-in     scopes: user, project  (not detected)\n"
-        "cursor      Cursor          built-in     scopes: user, project  (not detected)\n"
-        "factory     Factory Droid   built-in     scopes: user, project  (not detected)\n"
-        "gemini      Gemini CLI      built-in     scopes: user, project  (not detected)\n"
-        "qwen        Qwen Code       built-in     scopes: user, project  (not detected)\n"
-        "windsurf    Windsurf        built-in     scopes: user, project  (not detected)\n"
-    )
+    expected = [{"name": name, "title": _host(name).title, "origin": "built-in", "scopes": list(_host(name).scopes),
+                 "detected": False} for name in sorted(BUILT_IN)]
+    assert json.loads(result.stdout)["hosts"] == expected
+    assert {"name": "claude", "title": "Claude Code", "origin": "built-in", "scopes": ["user", "project", "local"],
+            "detected": False} in expected
+    assert {"name": "kimi", "title": "Kimi Code", "origin": "built-in", "scopes": ["user"], "detected": False} in expected
+    assert run("hosts").stdout == "".join(
+        f"{h['name']:<11} {h['title']:<15} built-in     scopes: {', '.join(h['scopes'])}  (not detected)\n" for h in expected)
+    assert "claude      Claude Code     built-in     scopes: user, project, local  (not detected)\n" in run("hosts").stdout
 
 
 def test_version(run) -> None:
@@ -254,3 +225,7 @@ def test_a_failed_write_on_one_host_puts_the_others_back(run, project: Path, wri
         1, "hooks: .cursor/hooks.json: could not write it (No space left on device); every file was put back as it was\n")
     assert claude.read_text() == '{\n  "model": "opus"\n}\n'
     assert sorted(p.name for p in claude.parent.iterdir()) == ["settings.json"]
+
+
+def _host(name: str):
+    return registry().get(name)

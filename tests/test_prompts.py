@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.cli import prompts
+from hookweave.core.contract.builtin import BUILT_IN
+from hookweave.core.contract.registry import registry
 
 SMALL = '[bundle]\nname = "tiny"\nversion = "0.1.0"\n[[hooks]]\nid = "stop-note"\nevent = "stop"\ncommand = "echo bye"\n'
 
@@ -134,13 +136,8 @@ def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, 
     assert declined.exit_code == 0 and declined.stdout.endswith("nothing written\n")
     assert offered == {
         "hosts": ("Uninstall tiny from which agents?", [
-            ("antigravity", "Antigravity CLI (antigravity) - not installed", False),
-            ("claude", "Claude Code (claude)", True), ("cline", "Cline (cline) - not installed", False),
-            ("codex", "Codex (codex) - not installed", False),
-            ("copilot", "Copilot CLI (copilot) - not installed", False), ("cursor", "Cursor (cursor) - not installed", False),
-            ("factory", "Factory Droid (factory) - not installed", False),
-            ("gemini", "Gemini CLI (gemini) - not installed", False), ("qwen", "Qwen Code (qwen) - not installed", False),
-            ("windsurf", "Windsurf (windsurf) - not installed", False)]),
+            (name, f"{registry().get(name).title} ({name})" + ("" if name == "claude" else " - not installed"),
+             name == "claude") for name in sorted(BUILT_IN)]),
         "scope": ("Which settings file (scope)?", ["user", "project", "local"], "local")}
     assert declined.stdout == (
         "claude local .claude/settings.local.json: would remove tiny 0.1.0\n"
