@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from hookweave.core.contract.builtin import BUILT_IN
+
 CHECK = ('[bundle]\nname = "tiny"\nversion = "1.0.0"\n\n[[hooks]]\nid = "check"\nevent = "pre_tool_use"\n'
          'command = ["python3", "{bundle_dir}/check.py"]\n')
 OPERATOR = '{\n  // the operator\'s own\n  "model": "x",\n  "hooks": {}\n}\n'
@@ -243,6 +245,12 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "  note: Factory Droid has no local scope (it has user, project); nothing to check\n"
         "gemini (Gemini CLI)\n"
         "  note: Gemini CLI has no local scope (it has system-defaults, user, project, system); nothing to check\n"
+        "kimi (Kimi Code)\n"
+        "  note: Kimi Code has no local scope (it has user); nothing to check\n"
+        "letta (Letta Code)\n"
+        "  nothing installed\n"
+        "openhands (OpenHands)\n"
+        "  note: OpenHands has no local scope (it has user, project); nothing to check\n"
         "qwen (Qwen Code)\n"
         "  note: Qwen Code has no local scope (it has user, project); nothing to check\n"
         "windsurf (Windsurf)\n"
@@ -252,7 +260,8 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
     assert bogus.exit_code == 2
     assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Antigravity CLI: user, project; "
                             "Claude Code: user, project, local, managed; Cline: user, project; Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
-                            "user, project; Gemini CLI: system-defaults, user, project, system; Qwen Code: user, project; Windsurf: user, project)\n")
+                            "user, project; Gemini CLI: system-defaults, user, project, system; Kimi Code: user; Letta Code: user, "
+                            "project, local; OpenHands: user, project; Qwen Code: user, project; Windsurf: user, project)\n")
 
 
 # -- case 7: dry run ------------------------------------------------------------------------------
@@ -314,7 +323,7 @@ def test_case7_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch, ca
     (["uninstall", "--json"], "hooks uninstall: Missing argument 'name'"),
     (["verify", "--json", "--bogus"], "hooks verify: No such option: --bogus (Possible options: --host)"),
     (["install", "--json", "--host"], "hooks: Option '--host' requires an argument"),
-    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, qwen, windsurf (or all)"),
+    (["status", "--json", "--host", "nope"], "unknown host 'nope'; registered hosts: " + ", ".join(sorted(BUILT_IN)) + " (or all)"),
 ])
 def test_case8_usage_errors_under_json_are_json_on_stdout(argv, error) -> None:
     import os

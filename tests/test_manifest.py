@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hookweave.core.contract.builtin import BUILT_IN
 from hookweave.core.errors import EXIT_BAD_INPUT, BadInput, ParseError
 from hookweave.core.model.bundle import BundleHook, EnvVar
 from hookweave.core.model.manifest import parse_manifest
@@ -180,7 +181,7 @@ def test_invalid_toml_is_a_parse_error_with_line_and_column(text, where, reason)
         (HEAD + '[env.X]\nvalue = "1"\nhosts = ["claude", "curser"]\n',
          "env.X.hosts: unknown host 'curser'; did you mean 'cursor'?"),
         (HEAD + hook(hosts='["vim"]'),
-         "hooks[0] (h).hosts: unknown host 'vim'; registered hosts: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, qwen, windsurf"),
+         "hooks[0] (h).hosts: unknown host 'vim'; registered hosts: " + ", ".join(sorted(BUILT_IN))),
     ],
 )
 def test_unknown_host_name_is_a_manifest_error_with_a_did_you_mean(run, write_bundle, project, text, message):
