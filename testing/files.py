@@ -80,7 +80,16 @@ def spellings(host: Host) -> list[str]:
     """The cases of a host: no file, then each spelling (none but "no file" where the file is ours)."""
     if host.owns_file:
         return ["none"]
-    return ["none", "plain", "crlf", "bom", "tabs", *(["comments"] if host.comments else [])]
+    bom = ["bom"] if _reads_bom(host) else []  # TOML has none: tomlkit refuses it, and so does hookweave
+    return ["none", "plain", "crlf", *bom, "tabs", *(["comments"] if host.comments else [])]
+
+
+def _reads_bom(host: Host) -> bool:
+    try:
+        host.parse("\ufeff" + host.new_file_text(), "settings")
+    except Exception:  # noqa: BLE001 - whatever the host refuses, it does not read
+        return False
+    return True
 
 
 def variants(host: Host, path: Path, own: Mapping[str, str | None] | None = None) -> dict[str, str]:

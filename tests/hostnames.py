@@ -13,13 +13,15 @@ TITLES = {
     "cursor": "Cursor",
     "factory": "Factory Droid",
     "gemini": "Gemini CLI",
+    "kimi": "Kimi Code",
     "letta": "Letta Code",
     "openhands": "OpenHands",
     "qwen": "Qwen Code",
     "windsurf": "Windsurf",
 }
-# The hosts with a local scope beside user and project.
-LOCAL_SCOPE = frozenset({"claude", "letta"})
+# The scopes each offers (``hooks hosts``): user and project, but where it says otherwise.
+SCOPES = {name: ("user", "project") for name in TITLES} | {
+    "claude": ("user", "project", "local"), "letta": ("user", "project", "local"), "kimi": ("user",)}
 
 NAMES = sorted(BUILT_IN)
 LISTED = ", ".join(NAMES)  # how an error lists the registered hosts

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.hostnames import LISTED, LOCAL_SCOPE, TITLES
+from tests.hostnames import LISTED, SCOPES, TITLES
 
 SMALL = '[bundle]\nname = "tiny"\nversion = "0.1.0"\n[[hooks]]\nid = "stop-note"\nevent = "stop"\ncommand = "echo bye"\n'
 
@@ -171,10 +171,10 @@ def test_hosts_lists_origin_and_scopes(run) -> None:
     result = run("hosts", "--json")
     assert json.loads(result.stdout)["hosts"] == [
         {"name": name, "title": title, "origin": "built-in",
-         "scopes": ["user", "project", "local"] if name in LOCAL_SCOPE else ["user", "project"], "detected": False}
+         "scopes": list(SCOPES[name]), "detected": False}
         for name, title in TITLES.items()]
     assert run("hosts").stdout == "".join(
-        f"{name:<11} {title:<15} built-in     scopes: {'user, project, local' if name in LOCAL_SCOPE else 'user, project'}  (not detected)\n"
+        f"{name:<11} {title:<15} built-in     scopes: {', '.join(SCOPES[name])}  (not detected)\n"
         for name, title in TITLES.items())
 
 
@@ -220,3 +220,7 @@ def test_a_failed_write_on_one_host_puts_the_others_back(run, project: Path, wri
         1, "hooks: .cursor/hooks.json: could not write it (No space left on device); every file was put back as it was\n")
     assert claude.read_text() == '{\n  "model": "opus"\n}\n'
     assert sorted(p.name for p in claude.parent.iterdir()) == ["settings.json"]
+
+
+def _host(name: str):
+    return registry().get(name)

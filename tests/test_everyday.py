@@ -245,6 +245,8 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "  note: Factory Droid has no local scope (it has user, project); nothing to check\n"
         "gemini (Gemini CLI)\n"
         "  note: Gemini CLI has no local scope (it has system-defaults, user, project, system); nothing to check\n"
+        "kimi (Kimi Code)\n"
+        "  note: Kimi Code has no local scope (it has user); nothing to check\n"
         "letta (Letta Code)\n"
         "  nothing installed\n"
         "openhands (OpenHands)\n"
@@ -258,8 +260,8 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
     assert bogus.exit_code == 2
     assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Antigravity CLI: user, project; "
                             "Claude Code: user, project, local, managed; Cline: user, project; Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
-                            "user, project; Gemini CLI: system-defaults, user, project, system; Letta Code: user, project, local; "
-                            "OpenHands: user, project; Qwen Code: user, project; Windsurf: user, project)\n")
+                            "user, project; Gemini CLI: system-defaults, user, project, system; Kimi Code: user; Letta Code: user, "
+                            "project, local; OpenHands: user, project; Qwen Code: user, project; Windsurf: user, project)\n")
 
 
 # -- case 7: dry run ------------------------------------------------------------------------------

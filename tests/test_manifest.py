@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hookweave.core.contract.builtin import BUILT_IN
 from hookweave.core.errors import EXIT_BAD_INPUT, BadInput, ParseError
 from hookweave.core.model.bundle import BundleHook, EnvVar
 from hookweave.core.model.manifest import parse_manifest

@@ -12,6 +12,7 @@ import pluggy
 import pytest
 
 from hookweave.core.contract import hookspecs
+from hookweave.core.contract.builtin import BUILT_IN
 from hookweave.core.contract.hookspecs import hookimpl
 from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
 from hookweave.core.errors import BadInput

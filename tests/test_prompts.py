@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.cli import prompts
+from hookweave.core.contract.builtin import BUILT_IN
+from hookweave.core.contract.registry import registry
 
 SMALL = '[bundle]\nname = "tiny"\nversion = "0.1.0"\n[[hooks]]\nid = "stop-note"\nevent = "stop"\ncommand = "echo bye"\n'
 
@@ -139,7 +141,7 @@ def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, 
             ("codex", "Codex (codex) - not installed", False),
             ("copilot", "Copilot CLI (copilot) - not installed", False), ("cursor", "Cursor (cursor) - not installed", False),
             ("factory", "Factory Droid (factory) - not installed", False),
-            ("gemini", "Gemini CLI (gemini) - not installed", False),
+            ("gemini", "Gemini CLI (gemini) - not installed", False), ("kimi", "Kimi Code (kimi) - not installed", False),
             ("letta", "Letta Code (letta) - not installed", False), ("openhands", "OpenHands (openhands) - not installed", False),
             ("qwen", "Qwen Code (qwen) - not installed", False),
             ("windsurf", "Windsurf (windsurf) - not installed", False)]),

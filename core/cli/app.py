@@ -38,7 +38,8 @@ DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing;
 PatchOpt = Annotated[bool, typer.Option("--patch", help="With --dry-run, print each file's JSON Patch (RFC 6902) too.")]
 
 
-SCOPE_HELP = "The scope to write: project (default), user, or another the host has (hooks hosts lists them)."
+SCOPE_HELP = ("The scope to write: project (default; user for a host without a project file), user, or another the "
+              "host has (hooks hosts lists them).")
 
 def handled(func: Callable) -> Callable:
     """Turn a ``HooksError`` into one red line and its exit code (and a JSON error under --json)."""
@@ -74,7 +75,7 @@ def _registry():
 def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None):
     """Hosts and scope from the flags, or asked on a terminal (``interactive``); returns (hosts, scope, asked)."""
     if hosts:  # the flags decide: the interactive flow's module is not loaded
-        return registry.resolve(hosts), scope or "project", False
+        return registry.resolve(hosts), scope, False  # None: each host's default (``installer.target``)
     from hookweave.core.cli import interactive
 
     return interactive.choose_hosts(registry, hosts, scope, command, bundle)

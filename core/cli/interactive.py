@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None):
     """Hosts and scope from the flags, or asked on a terminal; returns (hosts, scope, asked)."""
     if hosts:
-        return registry.resolve(hosts), scope or "project", False
+        return registry.resolve(hosts), scope, False  # None: each host's default (``installer.target``)
     from hookweave.core.cli import prompts
 
     if not prompts.interactive():

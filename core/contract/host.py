@@ -55,6 +55,7 @@ class Host(ABC):
     dedup: ClassVar[str] = "none"  # identical commands of one event: "none", "first", "last", "unknown" (run_key)
     required: ClassVar[Mapping[str, Any]] = {}
     positional: ClassVar[bool] = True
+    appends_why: ClassVar[str] = ""  # why a host that is not ``positional`` only appends ("": Codex's trust keys)
     needs_trust: ClassVar[bool] = False
     also_reads: ClassVar[tuple[Any, ...]] = ()  # contract.reads.Reads rows
     timeout_unit: ClassVar[str] = "s"  # what the file's timeouts count: "s" or "ms" (rendered from seconds)

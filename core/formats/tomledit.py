@@ -37,21 +37,23 @@ def parse(text: str, path: str) -> dict[str, Any]:
         raise strict from None
 
 
-def apply_ops(text: str, ops: list[dict], path: str) -> str:
+def apply_ops(text: str, ops: list[dict], path: str, *, faithful: bool = False) -> str:
     """``text`` with ``ops`` applied: as appended or cut blocks where they are tables of plain
-    values (``tomltables``: reversible byte for byte), else through tomlkit; either way read again
-    and compared with the planned data, so a line tomlkit lost or moved into another table is an
-    error (nothing written), never a write."""
-    from hookweave.core.formats import patch, tomlkitedit, tomltables
+    values (``tomltables``, or elements of an array of tables: ``tomlarrays``; reversible byte for
+    byte), else through tomlkit; either way read again and compared with the planned data, so a
+    line tomlkit lost or moved into another table is an error (nothing written), never a write.
+    ``faithful``: refuse, too, to edit through tomlkit a file that tomlkit cannot give back as it
+    is (parsed, then written, it differs: an array of tables split by another table)."""
+    from hookweave.core.formats import patch, tomlarrays, tomlkitedit, tomltables
 
     doc = parse(text, path) if text.strip() else {}
     expected = _pruned(patch.applied(doc, ops))
-    fast = tomltables.apply(text, ops, doc)
-    if fast is not None and _reads_as(fast, expected):
-        return fast
-    mixed = _blocks_apart(text, ops, doc)
-    if mixed is not None and _reads_as(mixed, expected):
-        return mixed
+    for fast in (tomltables.apply(text, ops, doc), tomlarrays.apply(text, ops, doc), _blocks_apart(text, ops, doc)):
+        if fast is not None and _reads_as(fast, expected):
+            return fast
+    if faithful and text.strip() and not _round_trips(text):
+        raise BadInput(f"{path}: tomlkit cannot edit this file without moving its tables (a [[table]] array split "
+                       "by another table); nothing written. Put the array's tables together and run the command again")
     from tomlkit.exceptions import ParseError as TomlkitError
 
     try:
@@ -89,6 +91,15 @@ def _blocks_apart(text: str, ops: list[dict], doc: Any) -> str | None:
         return None
     after = _read(between)
     return tomltables.apply(between, blocks, after) if after is not None else None
+
+
+def _round_trips(text: str) -> bool:
+    import tomlkit
+
+    try:
+        return tomlkit.dumps(tomlkit.parse(text.replace("\r\n", "\n"))) == text.replace("\r\n", "\n")
+    except Exception:  # noqa: BLE001 - what tomlkit cannot read back, it cannot edit either
+        return False
 
 
 def _read(text: str) -> Any:

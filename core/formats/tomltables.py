@@ -45,7 +45,7 @@ def apply(text: str, ops: list[dict], doc: dict) -> str | None:
             if blocks is None:
                 return None
             for key, value in blocks:
-                text = _append(text, _render(key, value, nl), nl)
+                text = append_block(text, render(key, value, nl), nl)
                 current[key] = value
             continue
         old = current.pop(table)
@@ -57,13 +57,13 @@ def apply(text: str, ops: list[dict], doc: dict) -> str | None:
                 value.pop(tokens[-1], None)
             else:
                 value[tokens[-1]] = op["value"]
-        cut = _cut(text, _render(table, old, nl), nl)
+        cut = cut_block(text, render(table, old, nl), nl)
         if cut is None or (value is not None and (not isinstance(value, dict) or not value
-                                                  or not all(_scalar(v) for v in value.values()))):
+                                                  or not all(scalar(v) for v in value.values()))):
             return None
         text = cut
         if value:
-            text = _append(text, _render(table, value, nl), nl)
+            text = append_block(text, render(table, value, nl), nl)
             current[table] = value
     return text
 
@@ -73,7 +73,7 @@ def _leaves(doc: Any, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], dic
     out: dict[tuple[str, ...], dict] = {}
     for key, value in doc.items() if isinstance(doc, dict) else ():
         if isinstance(value, dict):
-            if value and all(_scalar(v) for v in value.values()):
+            if value and all(scalar(v) for v in value.values()):
                 out[prefix + (key,)] = value
             out.update(_leaves(value, prefix + (key,)))
     return out
@@ -115,7 +115,7 @@ def _owner(current: dict, tokens: tuple[str, ...], op: dict) -> tuple[str, ...] 
     if tokens in current:
         return tokens
     parent = tokens[:-1]
-    if parent in current and (tokens[-1] in current[parent] or _scalar(op.get("value"))):
+    if parent in current and (tokens[-1] in current[parent] or scalar(op.get("value"))):
         return parent
     return None
 
@@ -124,7 +124,7 @@ def _blocks(tokens: tuple[str, ...], value: Any) -> list[tuple[tuple[str, ...], 
     """``value`` added at ``tokens`` as leaf tables, or ``None`` if it is not only tables of plain values."""
     if not isinstance(value, dict) or not value:
         return None
-    if all(_scalar(v) for v in value.values()):
+    if all(scalar(v) for v in value.values()):
         return [(tokens, value)]
     out: list[tuple[tuple[str, ...], dict]] = []
     for key, inner in value.items():
@@ -135,12 +135,15 @@ def _blocks(tokens: tuple[str, ...], value: Any) -> list[tuple[tuple[str, ...], 
     return out
 
 
-def _scalar(value: Any) -> bool:
+def scalar(value: Any) -> bool:
     return isinstance(value, (str, bool, int)) and not (isinstance(value, int) and abs(value) >= 2**63)
 
 
-def _render(path: tuple[str, ...], value: dict, nl: str) -> str:
-    header = "[" + ".".join(key(k) for k in path) + "]"
+def render(path: tuple[str, ...], value: dict, nl: str, brackets: str = "[]") -> str:
+    """The one spelling of a table of plain values: its header (``[[...]]`` for an element of an
+    array of tables), then one ``key = value`` line each, every line ended by ``nl``."""
+    half = len(brackets) // 2
+    header = brackets[:half] + ".".join(key(k) for k in path) + brackets[half:]
     return nl.join([header] + [f"{key(k)} = {literal(v)}" for k, v in value.items()]) + nl
 
 
@@ -165,7 +168,7 @@ def literal(value: Any) -> str:
     raise BadInput(f"a value of type {type(value).__name__} cannot be written as TOML")
 
 
-def _append(text: str, block: str, nl: str) -> str:
+def append_block(text: str, block: str, nl: str) -> str:
     """``block`` after one blank line; in a file without a final newline, without its own either,
     so that the file keeps that style and the cut knows which it was."""
     if not text:
@@ -175,7 +178,7 @@ def _append(text: str, block: str, nl: str) -> str:
     return text + nl + nl + block[: -len(nl)]
 
 
-def _cut(text: str, block: str, nl: str) -> str | None:
+def cut_block(text: str, block: str, nl: str) -> str | None:
     """``text`` less ``block`` and the blank line ``_append`` put before it; ``None`` unless the
     block is there exactly once, spelled as ``_append`` spells it."""
     if text == block:

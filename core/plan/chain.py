@@ -23,10 +23,10 @@ if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost
 
 PREFIX = "chain-"
-# Seconds, each host's own default for a hook without a timeout: Copilot's documented 30, Qwen's and
-# Droid's 60 (their code); Windsurf and Antigravity document none, so 60 as for Cursor.
+# Seconds, each host's own default for a hook without a timeout: Copilot's and Kimi Code's documented 30, Qwen's
+# and Droid's 60 (their code); Windsurf and Antigravity document none, so 60 as for Cursor.
 DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60, "copilot": 30, "qwen": 60, "factory": 60,
-                   "windsurf": 60, "antigravity": 60, "auggie": 60, "letta": 60, "openhands": 60}
+                   "windsurf": 60, "antigravity": 60, "auggie": 60, "letta": 60, "openhands": 60, "kimi": 30}
 SIMPLE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
 # The events whose registration can carry a matcher (the runner's QUERY tests the same fields).
 TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
@@ -36,7 +36,8 @@ TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
                "factory": {"PreToolUse", "PostToolUse"}, "antigravity": {"PreToolUse", "PostToolUse"},
                "auggie": {"PreToolUse", "PostToolUse"},
                "letta": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"},
-               "openhands": {"PreToolUse", "PostToolUse"}}
+               "openhands": {"PreToolUse", "PostToolUse"},
+               "kimi": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult"}}
 # Hosts whose own hook file already is a chain: their hooks of an event stay separate entries there.
 DISPATCHED = {"cline": "Cline runs hookweave's dispatcher file per event, which runs the event's hooks one after "
                        "another in declared order and ends at the first cancel (hosts/cline.py)"}

@@ -49,9 +49,9 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
         entry = _native_keys(host, host.render(resolved, native, bundle), resolved)
         position = resolved.position
         if position == "first" and not host.positional:
-            notes.append(Finding("note", f"position first is not applied on {host.title}: its trust is keyed by "
-                                 "position, so hookweave appends, and it starts all hooks at once anyway",
-                                 bundle.name, hook.id))
+            why = host.appends_why or "its trust is keyed by position, so hookweave appends"
+            notes.append(Finding("note", f"position first is not applied on {host.title}: {why}, and it starts all "
+                                 "hooks at once anyway", bundle.name, hook.id))
             position = "last"
         regs.append(Registration(bundle.name, hook.id, native, position, entry))
     if chained:

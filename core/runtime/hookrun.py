@@ -20,10 +20,11 @@ from typing import NamedTuple
 
 KEEP = 1 << 20  # bytes of stdout and of stderr kept; the rest is read and dropped
 GRACE = 1.0  # seconds check reads on after the hook exits, while a process it started holds its output
-# seconds, per host: Copilot's documented 30, Qwen's and Droid's 60 (their code), Cline's 120 (its
+# seconds, per host: Copilot's and Kimi Code's documented 30, Qwen's and Droid's 60 (their code), Cline's 120 (its
 # code); Windsurf and Antigravity document none, so check waits its own cap (``checking.CAP``).
 DEFAULT_TIMEOUT = {"claude": 600.0, "codex": 600.0, "gemini": 60.0, "cursor": 30.0, "copilot": 30.0, "qwen": 60.0,
-                   "factory": 60.0, "cline": 120.0, "windsurf": 60.0, "antigravity": 60.0}
+                   "factory": 60.0, "cline": 120.0, "windsurf": 60.0, "antigravity": 60.0,
+                   "kimi": 30.0}
 
 
 class Run(NamedTuple):
@@ -38,7 +39,8 @@ class Run(NamedTuple):
 
 def shell_for(host: str) -> list[str]:
     """Codex runs ``$SHELL -lc`` (a login shell); Claude, Gemini, Qwen, Auggie and Letta run ``bash -c``, Copilot
-    ``bash --norc --noprofile -c`` (measured, 1.0.102), Droid ``sh -c`` (measured, 0.225.2); Cline's
+    ``bash --norc --noprofile -c`` (measured, 1.0.102), Droid ``sh -c`` (measured, 0.225.2), Kimi Code ``sh -c``
+    (Node's ``shell: true``, its source); Cline's
     dispatcher runs each member with ``/bin/sh -c``; Cursor, Windsurf and Antigravity document no
     shell, so ``sh``."""
     if host == "codex":

@@ -1,5 +1,5 @@
 """The shipped payloads of Letta Code and OpenHands, whose hooks read ``event_type`` where Claude's
-read ``hook_event_name`` (the keys as measured, docs/HOST-FACTS.md)."""
+read ``hook_event_name`` (the keys as measured, docs/HOST-FACTS.md), and Kimi Code's (read in its source)."""
 
 from __future__ import annotations
 
@@ -46,4 +46,26 @@ def openhands(event: str, cwd: str, transcript: str) -> list[Payload]:
         return [Payload(n, event, {**base, "message": text}, True) for n, text in PROMPTS]
     if event == "Stop":
         return [Payload("the agent ending its turn", event, base, False)]
+    return [Payload(f"a {event} event", event, base, True)]
+
+
+def kimi(event: str, cwd: str, transcript: str) -> list[Payload]:
+    """Kimi Code 0.38.0 (agent-core-v2 ``externalHooks``, read, never run): snake_case, with
+    ``hook_event_name``, ``session_id`` and ``cwd`` first; its shell tool ``Bash``."""
+    base = {"hook_event_name": event, "session_id": SESSION, "cwd": cwd, "client_type": "kimi_code_cli",
+            "session_title": "Fix the login page"}
+    if event in ("PreToolUse", "PostToolUse"):
+        def make(i, command, description):
+            data = {**base, "tool_name": "Bash", "tool_input": {"command": command, "description": description},
+                    "tool_call_id": f"call_{i}"}
+            if event == "PostToolUse":
+                data["tool_output"] = ""
+            return data, "Bash"
+        return shell_payloads(event, event == "PostToolUse", make)
+    if event == "UserPromptSubmit":
+        return [Payload(n, event, {**base, "prompt": text, "is_steer": False}, True) for n, text in PROMPTS]
+    if event == "Stop":
+        return [Payload("the agent ending its turn", event, {**base, "stop_hook_active": False}, False)]
+    if event == "SessionStart":
+        return [Payload("a new session", event, {**base, "source": "startup"}, True)]
     return [Payload(f"a {event} event", event, base, True)]

@@ -20,6 +20,10 @@ QUERY = {
     "cursor": {"preToolUse": TOOL, "postToolUse": TOOL, "postToolUseFailure": TOOL},
     "auggie": {"PreToolUse": TOOL, "PostToolUse": TOOL},  # unanchored regexes on Auggie's tool names
     "openhands": {"PreToolUse": TOOL, "PostToolUse": TOOL},
+    "kimi": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL,
+             "PermissionResult": TOOL, "UserPromptSubmit": "prompt", "SessionStart": "source", "SessionEnd": "reason",
+             "SubagentStart": "agent_name", "SubagentStop": "agent_name", "PreCompact": "trigger",
+             "PostCompact": "trigger", "StopFailure": "error_type", "Notification": "notification_type"},
     "letta": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL},
     "copilot": {"preToolUse": "toolName", "postToolUse": "toolName", "postToolUseFailure": "toolName",
                 "permissionRequest": "toolName"},
@@ -91,6 +95,8 @@ def matches(host, event, matcher, payload):
     """Whether the host would run a hook with ``matcher`` for this payload (``payload`` a dict, or
     None when it is not JSON: then every member runs, as no field can be tested)."""
     field = QUERY.get(host, {}).get(event)
+    if host == "kimi" and matcher == "*":  # an invalid JavaScript regex, which matches nothing there
+        return False
     if matcher in ("", "*") or field is None or not isinstance(payload, dict):
         return True
     query = payload

@@ -16,9 +16,10 @@ import posix
 import time
 
 # How each host runs a command (hookrun.shell_for says why): Copilot runs `bash --norc --noprofile
-# -c`, which reads no rc file, as `bash -c` does; Droid `sh -c`; Windsurf and Antigravity document none.
+# -c`, which reads no rc file, as `bash -c` does; Droid `sh -c`; Kimi Code
+# `sh -c` (Node's shell: true); Windsurf and Antigravity document none.
 SHELLS = {"auggie": "bash", "letta": "bash", "openhands": "sh", "claude": "bash", "gemini": "bash", "cursor": "sh", "copilot": "bash", "qwen": "bash", "factory": "sh",
-          "windsurf": "sh", "antigravity": "sh"}
+          "windsurf": "sh", "antigravity": "sh", "kimi": "sh"}
 
 
 # -- running one member

@@ -6,7 +6,7 @@ namespace, so it loads without the package (``python3 -S``). Facts are from the 
 Codex 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4, Factory Droid 0.225.2 and
 Cline CLI 3.0.65, read in their shipped code (Claude's and Copilot's binaries, the Gemini, Qwen, Droid
 and Cline JavaScript, Codex's hooks crate whose messages are in the 0.169.0 binary), the decisive
-ones run on the real agents in tests/e2e. Cursor, Windsurf and Antigravity were never run: every
+ones run on the real agents in tests/e2e. Cursor, Windsurf, Antigravity and Kimi Code were never run: every
 verdict of theirs says "unmeasured".
 
 ``judge`` answers for one hook run; ``chain_verdict`` combines the verdicts of an event's hooks
@@ -20,7 +20,7 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
          "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py", "protocol_windsurf.py",
          "protocol_antigravity.py", "protocol_auggie.py", "protocol_letta.py", "protocol_openhands.py",
-         "protocol.py")
+         "protocol_kimi.py", "protocol.py")
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.protocol_antigravity import judge_antigravity
@@ -32,6 +32,7 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
     from hookweave.core.standalone.protocol_cursor import judge_cursor
     from hookweave.core.standalone.protocol_factory import judge_factory
     from hookweave.core.standalone.protocol_gemini import judge_gemini
+    from hookweave.core.standalone.protocol_kimi import judge_kimi
     from hookweave.core.standalone.protocol_letta import judge_letta
     from hookweave.core.standalone.protocol_openhands import judge_openhands
     from hookweave.core.standalone.protocol_qwen import judge_qwen
@@ -68,7 +69,7 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
 _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor,
            "copilot": judge_copilot, "qwen": judge_qwen, "factory": judge_factory, "cline": judge_cline,
            "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie,
-           "letta": judge_letta, "openhands": judge_openhands}
+           "letta": judge_letta, "openhands": judge_openhands, "kimi": judge_kimi}
 
 
 def known() -> tuple[str, ...]:

@@ -16,13 +16,14 @@ ACTIONS = ("allow", "block", "ask", "error", "ignored", "stop")
 HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "cline", "windsurf", "antigravity")
 VERSIONS = {"auggie": "0.36.0", "letta": "0.32.18", "openhands": "1.16.0", "claude": "2.1.332", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
             "qwen": "0.24.4", "factory": "0.225.2", "cline": "3.0.65", "windsurf": "docs only",
-            "antigravity": "docs only"}
+            "antigravity": "docs only", "kimi": "docs only"}
 UNMEASURED = "unmeasured: Cursor facts come from its documentation, never from a run"
 # The hosts no program of which runs here: every verdict of theirs carries this note.
 UNMEASURED_NOTES = {
     "cursor": UNMEASURED,
     "windsurf": "unmeasured: Windsurf facts come from its documentation, never from a run",
     "antigravity": "unmeasured: Antigravity facts come from third-party write-ups of agy, never from a run",
+    "kimi": "unmeasured: Kimi Code facts come from its documentation and source (0.38.0), never from a run",
 }
 
 
@@ -81,12 +82,14 @@ BLOCKS = {
     "auggie": frozenset({"PreToolUse"}),  # a plugin's protocol (tests/plugin/hookweave-auggie)
     "letta": frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop"}),
     "openhands": frozenset({"PreToolUse", "UserPromptSubmit", "Stop"}),
+    "kimi": frozenset({"PreToolUse", "UserPromptSubmit", "Stop"}),
 }
 # Events whose plain stdout (exit 0, not JSON) reaches the model as context.
 CONTEXT = {"claude": frozenset({"UserPromptSubmit", "SessionStart", "Setup"}),
            "codex": frozenset({"UserPromptSubmit", "SessionStart", "SubagentStart"}),
            "qwen": frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}),
-           "factory": frozenset({"UserPromptSubmit"})}
+           "factory": frozenset({"UserPromptSubmit"}),
+           "kimi": frozenset({"UserPromptSubmit"})}
 # What a block means where it is not "the action does not happen".
 BLOCK_MEANS = {"Stop": "the agent keeps working with the reason as its next prompt",
                "SubagentStop": "the subagent keeps working with the reason as its next prompt",

@@ -21,9 +21,13 @@ if TYPE_CHECKING:  # the planner loads only for the commands that need it
     from hookweave.core.plan.plan import FilePlan, Target
 
 
-def target(host: Host, scope: str, project: Path) -> Target:
+def target(host: Host, scope: str | None, project: Path) -> Target:
+    """``scope`` ``None``: the project file, or the first scope of a host that has none (Kimi Code
+    reads one user file), so ``--host all`` without ``--scope`` works for every host."""
     from hookweave.core.plan.plan import Target
 
+    if scope is None:
+        scope = "project" if "project" in host.scopes else host.scopes[0]
     if scope not in host.scopes:
         hint = "managed settings are read for verify only" if scope == "managed" else ""
         choices = ", ".join(host.scopes)
