@@ -15,6 +15,7 @@ TITLES = {
     "gemini": "Gemini CLI",
     "letta": "Letta Code",
     "openhands": "OpenHands",
+    "openharness": "OpenHarness",
     "qwen": "Qwen Code",
     "windsurf": "Windsurf",
 }

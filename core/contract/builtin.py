@@ -14,4 +14,5 @@ BUILT_IN = {
     "cline": "hookweave.hosts.cline",
     "letta": "hookweave.hosts.letta",
     "openhands": "hookweave.hosts.openhands",
+    "openharness": "hookweave.hosts.openharness",
 }
