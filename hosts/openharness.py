@@ -67,7 +67,7 @@ OPENHARNESS = Description(
 )
 
 
-class OpenharnessHost(host_class(OPENHARNESS)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+class OpenharnessHost(host_class(OPENHARNESS)):  # type: ignore[misc]  # a plugin's host, plus what data cannot say
     timeout_max = 600
     timeout_key = "timeout_seconds"
     null_keys = frozenset({"matcher"})  # oh writes "matcher": null back (save_settings)

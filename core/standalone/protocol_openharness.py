@@ -17,7 +17,8 @@ def judge_openharness(event: str, code, out: str, err: str, notes: tuple) -> Ver
     if code == 0:
         told = ("OpenHarness reads no JSON from a hook: decision, continue and hookSpecificOutput do nothing",) \
             if out.lstrip().startswith("{") else ()
-        return Verdict("allow", "", None, notes + told + (("stdout reaches no model",) if out.strip() and event != "post_compact" else ()))
+        unread = ("stdout reaches no model",) if out.strip() and event != "post_compact" else ()
+        return Verdict("allow", "", None, notes + told + unread)
     reason = reason or (f"command hook failed with exit code {code}" if code is not None else "command hook failed")
     if event in OPENHARNESS_BLOCKS:
         what = ("the model reads the reason as the tool's error result",) if event == "pre_tool_use" else \
