@@ -112,3 +112,9 @@ def test_check_gives_the_payload_in_the_env_and_no_stdin(tmp_path: Path) -> None
                                     "OPENHARNESS_HOOK_PAYLOAD": '{"event": "pre_tool_use"}'}
     done = hookrun.run("openharness", 'printf %s "$OPENHARNESS_HOOK_EVENT"; cat', stdin, env, tmp_path, 10)
     assert done.stdout == b"pre_tool_use" and hookrun.shell_for("openharness")[-1] == "-lc"
+
+
+def test_a_timeout_past_600_seconds_is_refused_as_oh_would_not_start(run, write_bundle) -> None:
+    manifest = TWO_TOOLS.replace('matcher = ["edit", "write"]', 'matcher = ["edit"]\ntimeout = 601')
+    result = run("install", str(write_bundle(manifest)), "--host", "openharness", "--scope", "user")
+    assert result.exit_code == 2 and "600" in result.output and not _settings().exists()
