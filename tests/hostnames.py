@@ -21,6 +21,13 @@ TITLES = {
 }
 # The hosts with a local scope beside user and project.
 LOCAL_SCOPE = frozenset({"claude", "letta"})
+# The hosts with a user file only (OpenHarness 0.1.9 reads no project file).
+USER_ONLY = frozenset({"openharness"})
+
+
+def scopes(name: str) -> list[str]:
+    """A built-in host's writable scopes, as ``hooks hosts`` lists them."""
+    return ["user"] if name in USER_ONLY else ["user", "project", "local"] if name in LOCAL_SCOPE else ["user", "project"]
 
 NAMES = sorted(BUILT_IN)
 LISTED = ", ".join(NAMES)  # how an error lists the registered hosts

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.hostnames import LISTED, LOCAL_SCOPE, TITLES
+from tests.hostnames import LISTED, TITLES, scopes
 
 SMALL = '[bundle]\nname = "tiny"\nversion = "0.1.0"\n[[hooks]]\nid = "stop-note"\nevent = "stop"\ncommand = "echo bye"\n'
 
@@ -171,10 +171,10 @@ def test_hosts_lists_origin_and_scopes(run) -> None:
     result = run("hosts", "--json")
     assert json.loads(result.stdout)["hosts"] == [
         {"name": name, "title": title, "origin": "built-in",
-         "scopes": ["user", "project", "local"] if name in LOCAL_SCOPE else ["user", "project"], "detected": False}
+         "scopes": scopes(name), "detected": False}
         for name, title in TITLES.items()]
     assert run("hosts").stdout == "".join(
-        f"{name:<11} {title:<15} built-in     scopes: {'user, project, local' if name in LOCAL_SCOPE else 'user, project'}  (not detected)\n"
+        f"{name:<11} {title:<15} built-in     scopes: {', '.join(scopes(name))}  (not detected)\n"
         for name, title in TITLES.items())
 
 

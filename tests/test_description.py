@@ -184,9 +184,10 @@ def test_a_description_is_frozen_keyword_data() -> None:
 def test_the_tests_host_table_is_the_registry() -> None:
     """tests/hostnames.py is where a new built-in host adds its title once; it must be the registry."""
     from hookweave.core.contract.registry import HostRegistry, get_plugin_manager
-    from tests.hostnames import LOCAL_SCOPE, NAMES, TITLES
+    from tests.hostnames import LOCAL_SCOPE, NAMES, TITLES, USER_ONLY
 
     registry = HostRegistry(get_plugin_manager(load_entrypoints=False))
     assert list(TITLES) == NAMES == registry.names()
     assert {name: registry.get(name).title for name in NAMES} == TITLES
     assert {name for name in NAMES if "local" in registry.get(name).scopes} == LOCAL_SCOPE
+    assert {name for name in NAMES if "project" not in registry.get(name).scopes} == USER_ONLY

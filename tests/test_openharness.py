@@ -39,9 +39,13 @@ def test_entries_carry_every_field_oh_writes_back_and_block_where_it_counts(run)
     assert hooks["pre_tool_use"][0]["matcher"] == "bash" and hooks["stop"][0]["timeout_seconds"] == 30
 
 
-def test_the_default_scope_is_refused_saying_which_one_to_use(run) -> None:
-    result = run("install", BUNDLE, "--host", "openharness")
-    assert result.exit_code == 2 and "use user" in result.output
+def test_by_default_the_user_file_is_written_and_a_project_scope_is_refused(run) -> None:
+    """No project file exists for oh: a default install (``--host all`` too) takes the user's."""
+    assert run("install", BUNDLE, "--host", "openharness", "--scope", "project").exit_code == 2
+    assert not _settings().exists()
+    result = run("install", BUNDLE, "--host", "all")
+    assert result.exit_code == 0 and "openharness user" in result.stdout and _settings().exists()
+    assert run("uninstall", "guard", "--host", "openharness").exit_code == 0 and not _settings().exists()
 
 
 def test_a_hook_for_two_tools_is_refused_as_no_glob_names_both(run, write_bundle) -> None:

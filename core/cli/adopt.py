@@ -40,11 +40,11 @@ def adopt(
     from hookweave.core.usecases import adopt as adopt_run
     from hookweave.core.usecases import installer
 
-    hosts, chosen_scope, _ = _choose_hosts(_registry(), host, scope, "adopt")
+    hosts, chosen_scope, asked = _choose_hosts(_registry(), host, scope, "adopt")
     if len(hosts) != 1:
         raise BadInput("adopt: name one --host; a manifest is written from one host's settings file")
     folder = paths.project_dir(project)
-    target = installer.target(hosts[0], chosen_scope, folder)
+    target = installer.target(hosts[0], installer.scope_of(hosts[0], chosen_scope, scope is not None or asked), folder)
     if undo is not None:
         _show("adopt", adopt_run.give_back(target, undo, dry_run=dry_run), dry_run, as_json)
         return

@@ -108,7 +108,8 @@ def install(
     mistakes.errors(loaded, sorted(set(folder.values())))
     for line in left_out:
         console.err(f"note: {line}")
-    targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
+    targets = [installer.target(h, installer.scope_of(h, chosen_scope, scope is not None or asked), folder[h.name])
+               for h in hosts]
     if asked and not yes and not dry_run:
         from hookweave.core.cli import interactive
 
@@ -148,7 +149,8 @@ def uninstall(
     registry = _registry()
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "uninstall", name)
     folder = projects.folders(hosts, project)
-    targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
+    targets = [installer.target(h, installer.scope_of(h, chosen_scope, scope is not None or asked), folder[h.name])
+               for h in hosts]
     if asked and not yes and not dry_run:
         from hookweave.core.cli import interactive
 

@@ -33,6 +33,12 @@ def target(host: Host, scope: str, project: Path) -> Target:
     return Target(host, scope, path, host.record_path(path), paths.display(path), missing == 0, missing)
 
 
+def scope_of(host: Host, scope: str, given: bool) -> str:
+    """The scope ``host`` is written at: the one the operator gave, else the default (the project's),
+    or, for a host with one scope and no project file (OpenHarness: the user's), that one."""
+    return scope if given or scope in host.scopes or len(host.scopes) != 1 else host.scopes[0]
+
+
 Projects = Path | Mapping[str, Path]  # one folder for every host, or each host's own (by name)
 
 
