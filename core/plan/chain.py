@@ -26,7 +26,8 @@ PREFIX = "chain-"
 # Seconds, each host's own default for a hook without a timeout: Copilot's and Kimi Code's documented 30, Qwen's
 # and Droid's 60 (their code); Windsurf and Antigravity document none, so 60 as for Cursor.
 DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60, "copilot": 30, "qwen": 60, "factory": 60,
-                   "windsurf": 60, "antigravity": 60, "auggie": 60, "letta": 60, "openhands": 60, "kimi": 30}
+                   "windsurf": 60, "antigravity": 60, "auggie": 60, "letta": 60, "openhands": 60, "kimi": 30,
+                   "openharness": 30}
 SIMPLE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
 # The events whose registration can carry a matcher (the runner's QUERY tests the same fields).
 TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
@@ -37,7 +38,8 @@ TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
                "auggie": {"PreToolUse", "PostToolUse"},
                "letta": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"},
                "openhands": {"PreToolUse", "PostToolUse"},
-               "kimi": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult"}}
+               "kimi": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult"},
+               "openharness": {"pre_tool_use", "post_tool_use"}}
 # Hosts whose own hook file already is a chain: their hooks of an event stay separate entries there.
 DISPATCHED = {"cline": "Cline runs hookweave's dispatcher file per event, which runs the event's hooks one after "
                        "another in declared order and ends at the first cancel (hosts/cline.py)"}
@@ -220,6 +222,8 @@ def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
     ``^(?:(?:a)|(?:b))$``; Qwen reads a pattern that starts with ``(`` as a regex), else None."""
     if event not in TOOL_EVENTS.get(host, ()) or any(m in ("", "*") for m in matchers):
         return None
+    if host == "openharness":  # globs: no union of two, so the runner applies each one
+        return matchers[0] if len(set(matchers)) == 1 else None
     if host == "claude":
         if not all(set(m) <= SIMPLE for m in matchers):
             return None
