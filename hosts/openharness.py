@@ -73,11 +73,22 @@ class OpenharnessHost(host_class(OPENHARNESS)):  # type: ignore[misc]  # a plugi
     null_keys = frozenset({"matcher"})  # oh writes "matcher": null back (save_settings)
     timeout_max_why = "OpenHarness refuses a command hook's timeout_seconds above 600 and then does not start"
 
+    def event_for(self, native: str, hook: HookForHost) -> tuple[str | None, str]:
+        """A hook for several tools has no place here: OpenHarness matchers are globs on one tool
+        name (no ``a|b``), and one entry per tool would give one hook several places the record
+        cannot tell apart. Skipped with a warning, refused when its ``hosts`` name openharness."""
+        matcher = self.native_matcher(hook.matcher) if isinstance(hook.matcher, tuple) else None
+        if matcher is not None and "|" in matcher:
+            return None, (f"OpenHarness matchers are globs on one tool name (fnmatch), and {matcher!r} names "
+                          "several; give the hook one tool for openharness ([hooks.host.openharness] matcher), or "
+                          "split it into one hook per tool")
+        return native, ""
+
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         """Every field, in the order ``oh`` writes them back (``model_dump``), so its own rewrite
         of the file leaves the entry as it was."""
         matcher = self.native_matcher(hook.matcher)
-        if matcher is not None and "|" in matcher:
+        if matcher is not None and "|" in matcher:  # a native string matcher, as written (event_for takes tools)
             raise BadInput(f"{bundle.manifest}: hooks ({hook.id}): OpenHarness matchers are globs on one tool name "
                            f"(fnmatch), and {matcher!r} names several; give the hook one tool for openharness "
                            "([hooks.host.openharness] matcher), or split it into one hook per tool")

@@ -54,6 +54,16 @@ def test_a_hook_for_two_tools_is_refused_as_no_glob_names_both(run, write_bundle
     assert not _settings().exists()
 
 
+def test_beside_other_hooks_a_hook_for_two_tools_is_skipped_with_a_warning(run, write_bundle) -> None:
+    """As on Windsurf, a hook the host cannot place does not stop the bundle's others (``--host all``)."""
+    bundle = write_bundle(TWO_TOOLS + '[[hooks]]\nid = "one"\nevent = "pre_tool_use"\nmatcher = ["shell"]\ncommand = "x"\n')
+    result = run("install", str(bundle), "--host", "openharness")
+    assert result.exit_code == 0, result.output
+    assert "two/fmt" in result.output and "globs on one tool name" in result.output
+    hooks = json.loads(_settings().read_text())["hooks"]
+    assert list(hooks) == ["pre_tool_use"] and hooks["pre_tool_use"][0]["matcher"] == "bash"
+
+
 @pytest.mark.parametrize(("handler", "cause"), [
     ({"command": "x", "timeout_seconds": 0}, "timeout_seconds 0"),
     ({"command": "x", "timeout_seconds": 601}, "timeout_seconds 601"),
