@@ -68,16 +68,16 @@ def apply_ops(text: str, ops: list[dict], path: str, *, faithful: bool = False) 
     moved = _moved_line(text, out) if out and _reads_as(out, expected) else None
     if out and _reads_as(out, expected) and moved is None:
         return out
-    # Once more without the blocks appended at the end, which tomlkit moves or cannot read
+    # Once more without the blocks appended at the end, which tomlkit moves or cannot read; else,
+    # where tomlkit gathered a family's tables (a [hooks.state] among the [[hooks.X]]), the moved
+    # text it made
     peeled = _past_tail_blocks(text, ops, doc)
     if peeled is not None and _reads_as(peeled, expected) and _moved_line(text, peeled) is None:
         return peeled
     if failure:
         raise BadInput(failure)
-    if moved is not None:
-        raise BadInput(f"{path}: tomlkit would move the operator's line {moved!r} to make this edit (it gathers the "
-                       "tables of one family); nothing written. Put the tables under [hooks] together and run the "
-                       "command again")
+    if moved is not None:  # tables moved, every value kept (read back above): the data is what counts
+        return out
     wrong = _first_difference(_pruned(_read(out)), expected) if out else "the file"
     raise BadInput(f"{path}: tomlkit cannot make this edit without changing {wrong} (a layout it rewrites: "
                    "dotted keys, an inline table); nothing written. Write that part as a [table] section and "
@@ -141,6 +141,8 @@ def _moved_line(old: str, new: str) -> str | None:
     from difflib import SequenceMatcher
 
     a, b = old.splitlines(), new.splitlines()
+    if _within(a, b) or _within(b, a):  # only added, or only taken out, whatever the diff would pair up
+        return None
     taken, put = Counter(), Counter()
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag in ("delete", "replace"):
@@ -149,6 +151,12 @@ def _moved_line(old: str, new: str) -> str | None:
             put.update(line for line in b[j1:j2] if line.strip())
     both = taken & put
     return next(iter(both)) if both else None
+
+
+def _within(short: list[str], long: list[str]) -> bool:
+    """Whether ``short`` is ``long`` less some lines, in the same order."""
+    rest = iter(long)
+    return all(line in rest for line in short)
 
 
 def _round_trips(text: str) -> bool:
