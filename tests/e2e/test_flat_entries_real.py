@@ -172,3 +172,30 @@ def test_codex_keeps_trusting_a_group_of_three_adopted_as_three_groups(run, code
     assert trusted() == ["trusted"] * 3
     assert run("adopt", "--undo", "adopted", "--host", "codex").exit_code == 0
     assert trusted() == ["trusted"] * 3
+
+
+@pytest.mark.parametrize("host", ["gemini", "claude", "qwen", "factory"])
+def test_a_handler_without_type(host, run, mock, home, project, probe, monkeypatch) -> None:
+    """A group's handler with no "type" (hookweave read it as a command hook): Gemini and Qwen skip
+    that handler, Claude and Factory refuse the whole file; verify and install say which."""
+    if host == "gemini":
+        monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    start = _runner(host, mock, home, project)
+    doc = {EVENT[host]: [{"hooks": [{"command": probe.command("op-untyped")}]},
+                         {"hooks": [{"type": "command", "command": probe.command("op-group")}]}]}
+    settings = project / FILE[host]
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    original = json.dumps(doc if host == "factory" else {"hooks": doc}, indent=2) + "\n"
+    settings.write_text(original)
+    start()
+    ran = ids(probe.calls())
+    skips = host in ("gemini", "qwen")
+    assert ran == (["op-group"] if skips else [])
+    pointer = f"/{EVENT[host]}/0/hooks/0" if host == "factory" else f"/hooks/{EVENT[host]}/0/hooks/0"
+    said = next(line for line in run("verify", "--host", host).stdout.splitlines() if pointer in line)
+    assert ("skips: it never runs" if skips else "refuses the whole file") in said
+    install = run("install", probe.bundle(), "--host", host)
+    assert install.exit_code == (0 if skips else 2) and said.split(f"{pointer}: ")[1] in install.output
+    if skips:
+        assert run("uninstall", "probe", "--host", host).exit_code == 0
+    assert settings.read_text().replace(',\n  "$version": 4', "") == original
