@@ -93,7 +93,8 @@ def test_round_trips_on_its_host(row, run, project, home, write_bundle, tmp_path
             assert result.exit_code == 2 and refused[0] in result.stderr, result.stderr
         assert target.read_bytes() == original
         return
-    if name in NOT_EDITED:  # a layout hookweave will not edit: install and adopt refuse it, in the same words
+    if name in NOT_EDITED:  # a layout hookweave will not edit: verify says so first; install and adopt refuse it
+        assert 'hookweave installs only under "hooks"' in before.stdout, before.stdout
         for args in (("install", bundle, "--yes"), ("adopt", "--out", str(tmp_path / "adopted"))):
             result = run(*args, "--host", host)
             assert result.exit_code == 2 and NOT_EDITED[name] in result.stderr, result.stderr
