@@ -62,6 +62,14 @@ class OpenhandsHost(host_class(OPENHANDS)):  # type: ignore[misc]  # built like 
             raise BadInput(f"{path}: the events are at the top level ({', '.join(loose)}); OpenHands reads only "
                            '"hooks" once that key exists, so hookweave will not add it: move them under "hooks" first')
 
+    def skipped_entries(self, doc: Any, path: str) -> list[str]:
+        """What install would refuse, said by verify before anyone tries it, installed or not."""
+        said = super().skipped_entries(doc, path)
+        if isinstance(doc, dict) and doc and "hooks" not in doc:
+            said.append('its events stand at the top level, which OpenHands runs; hookweave installs only under '
+                        '"hooks", which would hide them: to install here, move the events under "hooks" first')
+        return said
+
     def rejects(self, doc: Any, path: str) -> str | None:
         hooks = doc.get("hooks") if isinstance(doc, dict) and "hooks" in doc else doc
         if not isinstance(hooks, dict):
@@ -79,12 +87,6 @@ class OpenhandsHost(host_class(OPENHANDS)):  # type: ignore[misc]  # built like 
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found = super().gates(docs, installed_scopes, project)
-        for scope, doc in docs.items():  # what install would refuse, said before anyone tries it
-            if scope in self.scopes and isinstance(doc, dict) and doc and "hooks" not in doc:
-                shown = paths.display(self.settings_path(scope, project))
-                found.append(Finding("note", f"{shown} holds its events at the top level, which OpenHands runs; "
-                                     'hookweave installs only under "hooks", which would hide them: to install '
-                                     'here, move the events under "hooks" first'))
         if "user" in installed_scopes and docs.get("project") is not None:
             shown = paths.display(self.settings_path("project", project))
             found.append(Finding("problem", f"{shown} exists, so OpenHands loads it and not ~/.openhands/hooks.json: "
