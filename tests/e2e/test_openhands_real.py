@@ -19,8 +19,10 @@ Offline, each measured with ``strace -f -e trace=connect`` (run_agent below): Op
 otherwise looks up three hosts on its own. ``git clone`` of github.com/OpenHands/extensions (the
 public skills, four tries: ``GIT_ALLOW_PROTOCOL=file`` makes git refuse https before any lookup),
 litellm's model price map on raw.githubusercontent.com (``LITELLM_LOCAL_MODEL_COST_MAP=True``) and
-the CLI's update check on pypi.org (urllib, no switch: ``HTTPS_PROXY`` names the mock, which refuses
-the CONNECT; ``NO_PROXY`` keeps the model calls direct). The ``terminal`` tool uses tmux when
+the CLI's update check on pypi.org (urllib, no switch: ``HTTPS_PROXY`` names the mock, which records
+and refuses the CONNECT; ``NO_PROXY`` keeps the model calls direct). git and litellm honour the proxy
+too: without their switches the mock is asked for github.com:443 and raw.githubusercontent.com:443,
+and without the proxy strace sees the DNS server and pypi.org's address. The ``terminal`` tool uses tmux when
 ``tmux -V`` succeeds; a ``tmux`` that fails on PATH gives it its plain subprocess shell, so no tmux
 server can outlive a run, and the run's process group is killed once it ends.
 """
@@ -79,7 +81,19 @@ class _Terminal(_Handler):
                     "choices": [{"index": 0, "message": message, "finish_reason": finish}]})
 
 
+    def do_CONNECT(self) -> None:
+        """A tunnel asked of the mock as HTTPS_PROXY: recorded and refused."""
+        self.mock.tunnels.append(self.path)
+        self.send_response(403)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
 class OpenHandsMock(MockModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tunnels: list[str] = []  # the hosts OpenHands tried to reach through the proxy
+
     @staticmethod
     def _handler() -> type:
         return _Terminal
@@ -95,6 +109,7 @@ class Run:
     commands: list[str]
     seconds: float
     connects: list[str] = field(default_factory=list)
+    tunnels: list[str] = field(default_factory=list)
 
     def told(self) -> dict[str, str]:
         """What the model was told of each terminal call, by mode."""
@@ -160,8 +175,9 @@ def _openhands(mock: MockModel, home: Path, project: Path, folder: Path) -> Run:
     for path in sorted(answers.glob("payload-*.json"), key=lambda p: int(p.stem.rsplit("-", 1)[1])):
         saved.setdefault(path.stem.split("-")[1], []).append(json.loads(path.read_text()))
     shutil.rmtree(answers, ignore_errors=True)
-    run = Run(calls, saved, list(mock.requests), list(mock.commands), seconds, connects)
+    run = Run(calls, saved, list(mock.requests), list(mock.commands), seconds, connects, list(mock.tunnels))
     mock.requests.clear()
+    mock.tunnels.clear()
     return run
 
 
@@ -345,6 +361,9 @@ def test_after_uninstall_only_the_operators_hooks_fire(session: Session) -> None
 
 def test_openhands_reached_nothing_but_loopback(session: Session) -> None:
     assert session.installed.connects == [] and session.uninstalled.connects == []
+    # what is left to reach, through the proxy that refuses it: the CLI's update check (git and litellm, switched
+    # off, would ask for github.com:443 and raw.githubusercontent.com:443 here)
+    assert set(session.installed.tunnels) == set(session.uninstalled.tunnels) == {"pypi.org:443"}
     left = [p for p in Path("/proc").glob("[0-9]*") if _in(p, session.project.parent)]
     assert not left, "still running after the runs"
 
