@@ -2,29 +2,31 @@
 (``openhands --headless --override-with-envs -t``) offline against the mock's Chat Completions
 (``LLM_MODEL=openai/mock``, ``LLM_BASE_URL``), which calls OpenHands' shell tool ``terminal``.
 
-Two runs serve every test of the module (OpenHands takes 10-15 s a run, most of it importing):
+Two runs serve every test of the module (10-15 s each on an idle machine, most of it importing;
+twice that under load):
 
 - **installed**: the operator's own hooks in ``.openhands/hooks.json`` (a logging probe per event),
   then, by ``hooks install``, the ``answers`` bundle (a hook per event that answers as the shell
   command or prompt asks, tests/e2e/answers.py) and the ``probe`` bundle (a logging hook per event);
-  the model asks for one ``terminal`` call per mode of ``MODES``, all in one reply; ``hooks check``
-  then judges the answers hook on the payloads OpenHands really sent, as it sent them;
+  the model asks for one ``terminal`` call per mode of ``MODES``, all in one reply, each
+  ``touch ran-mode-<mode>; echo mode-<mode>`` (the file says it ran); ``hooks check`` then judges the
+  answers hook on the PreToolUse and UserPromptSubmit payloads OpenHands really sent, as it sent them;
 - **uninstalled**: after ``hooks uninstall`` of both bundles, the same project, one call that the
   answers hook would have blocked.
 
 A user file ``~/.openhands/hooks.json`` holds one more operator hook, which never runs: OpenHands
 loads the project's file when it exists, else the user's, never both.
 
-Offline, each measured with ``strace -f -e trace=connect`` (run_agent below): OpenHands 1.16.0
-otherwise looks up three hosts on its own. ``git clone`` of github.com/OpenHands/extensions (the
-public skills, four tries: ``GIT_ALLOW_PROTOCOL=file`` makes git refuse https before any lookup),
-litellm's model price map on raw.githubusercontent.com (``LITELLM_LOCAL_MODEL_COST_MAP=True``) and
-the CLI's update check on pypi.org (urllib, no switch: ``HTTPS_PROXY`` names the mock, which records
-and refuses the CONNECT; ``NO_PROXY`` keeps the model calls direct). git and litellm honour the proxy
-too: without their switches the mock is asked for github.com:443 and raw.githubusercontent.com:443,
-and without the proxy strace sees the DNS server and pypi.org's address. The ``terminal`` tool uses tmux when
-``tmux -V`` succeeds; a ``tmux`` that fails on PATH gives it its plain subprocess shell, so no tmux
-server can outlive a run, and the run's process group is killed once it ends.
+Offline, measured with ``strace -f -e trace=connect`` around each run: OpenHands 1.16.0 otherwise
+reaches three hosts on its own. ``git clone`` of github.com/OpenHands/extensions (the public
+skills, four tries: ``GIT_ALLOW_PROTOCOL=file`` makes git refuse https before any lookup), litellm's
+model price map on raw.githubusercontent.com (``LITELLM_LOCAL_MODEL_COST_MAP=True``) and the CLI's
+update check on pypi.org (urllib, no switch: ``HTTPS_PROXY`` names the mock, which records and
+refuses the CONNECT; ``NO_PROXY`` keeps the model calls direct). git and litellm honour the proxy
+too: without their switches the mock is asked for github.com:443 and raw.githubusercontent.com:443;
+without the proxy strace sees the DNS server and pypi.org's address. The ``terminal`` tool starts a
+tmux server when ``tmux -V`` succeeds; a ``tmux`` that fails, first on PATH, gives it a plain
+``bash -i``, so no tmux server outlives a run, and the run's process group is killed once it ends.
 """
 
 from __future__ import annotations
@@ -58,6 +60,16 @@ ASK = "run the echo mode-context"  # the UserPromptSubmit answer: a top-level ad
 TO_MODEL = ("plain stdout is added to the model's context", "additionalContext is given to the model",
             "the text reaches the model")
 AGENT_TIMEOUT = 150
+# Every agent's own folder variable, as tests/conftest.py's isolated_home sets them: verify reads the other
+# agents' files too, and a module-scoped fixture runs before that function-scoped one.
+ISOLATED = {"CLAUDE_CONFIG_DIR": ".claude", "CODEX_HOME": ".codex", "GEMINI_CLI_HOME": ".",
+            "GEMINI_CLI_TRUSTED_FOLDERS_PATH": ".gemini/trustedFolders.json", "COPILOT_HOME": ".copilot",
+            "QWEN_HOME": ".qwen", "CLINE_DIR": ".cline", "KIMI_CODE_HOME": ".kimi-code"}
+SYSTEM = {"HOOKWEAVE_CLAUDE_MANAGED_DIR": "managed", "HOOKWEAVE_CURSOR_MANAGED_DIR": "cursor-managed",
+          "HOOKWEAVE_WINDSURF_SYSTEM_DIR": "windsurf-system", "HOOKWEAVE_CODEX_SYSTEM_DIR": "codex-system",
+          "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": "gemini-system/system-defaults.json",
+          "GEMINI_CLI_SYSTEM_SETTINGS_PATH": "gemini-system/settings.json"}
+REPORT = os.environ.get("HOOKWEAVE_CHECK_REPORT")  # where to append the predictions table, if set
 PYTHON = sys.executable  # a hook's interpreter by its path: a pyenv shim costs a bash and pyenv each call
 
 
@@ -70,16 +82,16 @@ class _Terminal(_Handler):
         names = {(t.get("function") or {}).get("name") for t in body.get("tools") or []}
         done = any(isinstance(m, dict) and m.get("role") == "tool" for m in body.get("messages") or [])
         if not done and "terminal" in names:
-            calls = [{"index": i, "id": f"call_e2e{i}", "type": "function", "function": {"name": "terminal", "arguments":
-                      json.dumps({"command": c, "security_risk": "LOW", "summary": "run the echo"})}}
-                     for i, c in enumerate(self.mock.commands)]
+            arguments = [json.dumps({"command": c, "security_risk": "LOW", "summary": "run the echo"})
+                         for c in self.mock.commands]
+            calls = [{"index": i, "id": f"call_e2e{i}", "type": "function",
+                      "function": {"name": "terminal", "arguments": a}} for i, a in enumerate(arguments)]
             message, finish = {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
         else:
             message, finish = {"role": "assistant", "content": DONE}, "stop"
         self._json({"id": "chatcmpl-e2e", "created": 0, "model": body.get("model", "mock"), "object": "chat.completion",
                     "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
                     "choices": [{"index": 0, "message": message, "finish_reason": finish}]})
-
 
     def do_CONNECT(self) -> None:
         """A tunnel asked of the mock as HTTPS_PROXY: recorded and refused."""
@@ -110,10 +122,11 @@ class Run:
     seconds: float
     connects: list[str] = field(default_factory=list)
     tunnels: list[str] = field(default_factory=list)
+    ran: set[str] = field(default_factory=set)  # the modes whose command ran (it left ran-mode-<mode> behind)
 
     def told(self) -> dict[str, str]:
         """What the model was told of each terminal call, by mode."""
-        by_id = {f"call_e2e{i}": c.split("mode-")[1] for i, c in enumerate(self.commands)}
+        by_id = {f"call_e2e{i}": c.split("mode-")[-1] for i, c in enumerate(self.commands)}
         bodies = [r["body"] for r in self.requests if isinstance(r["body"].get("messages"), list)]
         best = max(bodies, key=lambda b: sum(m.get("role") == "tool" for m in b["messages"]))
         return {by_id[m["tool_call_id"]]: m["content"] if isinstance(m["content"], str)
@@ -152,7 +165,8 @@ def _openhands(mock: MockModel, home: Path, project: Path, folder: Path) -> Run:
             "-t", ASK]
     trace = folder / f"connect-{time.time_ns()}.strace"
     if shutil.which("strace"):
-        argv = ["strace", "--seccomp-bpf", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv]  # stops at connect() only
+        # --seccomp-bpf: stopped at connect() only, not at every syscall of every hook
+        argv = ["strace", "--seccomp-bpf", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv]
     start = time.monotonic()
     proc = subprocess.Popen(argv, cwd=project, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -175,7 +189,10 @@ def _openhands(mock: MockModel, home: Path, project: Path, folder: Path) -> Run:
     for path in sorted(answers.glob("payload-*.json"), key=lambda p: int(p.stem.rsplit("-", 1)[1])):
         saved.setdefault(path.stem.split("-")[1], []).append(json.loads(path.read_text()))
     shutil.rmtree(answers, ignore_errors=True)
-    run = Run(calls, saved, list(mock.requests), list(mock.commands), seconds, connects, list(mock.tunnels))
+    ran = {path.name[len("ran-mode-"):] for path in project.glob("ran-mode-*")}
+    for mode in ran:
+        (project / f"ran-mode-{mode}").unlink()
+    run = Run(calls, saved, list(mock.requests), list(mock.commands), seconds, connects, list(mock.tunnels), ran)
     mock.requests.clear()
     mock.tunnels.clear()
     return run
@@ -186,24 +203,33 @@ def _bundles(folder: Path) -> tuple[Path, Path]:
     probe.mkdir()
     (probe / "probe.py").write_text((HERE / "probe.py").read_text())
     log = folder / "probe.log"
-    hooks = "".join(f'[[hooks]]\nid = "{SNAKE[e].replace("_", "-")}"\nevent = "{SNAKE[e]}"\n'
-                    + ('matcher = ["shell"]\n' if e in TOOL_EVENTS else "")
-                    + f'command = ["{PYTHON}", "{{bundle_dir}}/probe.py", "probe-{e}", "{log}", "0.05"]\n' for e in EVENTS)
+    hooks = "".join(_hook(e) + f'command = ["{PYTHON}", "{{bundle_dir}}/probe.py", "probe-{e}", "{log}", "0.05"]\n'
+                    for e in EVENTS)
     (probe / "hookweave.toml").write_text('[bundle]\nname = "probe"\nversion = "1.0.0"\n' + hooks
                                           + '[env.PROBE_VAR]\nvalue = "from-bundle"\nhosts = ["openhands"]\n')
     answers = folder / "answers"
     answers.mkdir()
     command = f'command = ["{PYTHON}", "{HERE / "answers.py"}", "{folder / "agent-payloads"}", "openhands"]\n'
-    (answers / "hookweave.toml").write_text('[bundle]\nname = "answers"\nversion = "1.0.0"\n' + "".join(
-        f'[[hooks]]\nid = "{SNAKE[e].replace("_", "-")}"\nevent = "{SNAKE[e]}"\n' + ('matcher = ["shell"]\n' if e in TOOL_EVENTS else "")
-        + command for e in EVENTS))
+    (answers / "hookweave.toml").write_text('[bundle]\nname = "answers"\nversion = "1.0.0"\n'
+                                            + "".join(_hook(e) + command for e in EVENTS))
     return probe, answers
 
 
+def _command(mode: str) -> str:
+    """The shell command of one call: it leaves a file behind when it runs, and names its mode for the hook."""
+    return f"touch ran-mode-{mode}; echo mode-{mode}"
+
+
+def _hook(event: str) -> str:
+    """A manifest's [[hooks]] head for ``event``, the shell tool's calls only on tool events."""
+    return (f'[[hooks]]\nid = "{SNAKE[event].replace("_", "-")}"\nevent = "{SNAKE[event]}"\n'
+            + ('matcher = ["shell"]\n' if event in TOOL_EVENTS else ""))
+
+
 def _operator_hooks(folder: Path, prefix: str) -> dict:
+    probe = f"{PYTHON} {folder / 'probe' / 'probe.py'}"
     return {"hooks": {e: [{**({"matcher": "terminal"} if e in TOOL_EVENTS else {}), "hooks": [
-        {"type": "command", "command": f"{PYTHON} {folder / 'probe' / 'probe.py'} {prefix}-{e} {folder / 'probe.log'} 0.05"}]}]
-        for e in EVENTS}}
+        {"type": "command", "command": f"{probe} {prefix}-{e} {folder / 'probe.log'} 0.05"}]}] for e in EVENTS}}
 
 
 def _check(cli, bundle: Path, folder: Path, sent: list[dict], modes: tuple[str, ...]) -> dict[str, dict]:
@@ -227,10 +253,13 @@ def session(tmp_path_factory) -> Session:
     home, project = folder / "home", folder / "project"
     home.mkdir()
     project.mkdir()
-    with pytest.MonkeyPatch.context() as mp:  # tests/conftest.py's isolation, for the module's one home
-        for name, value in {"HOME": home, "XDG_CACHE_HOME": home / ".cache", "NO_COLOR": "1", "COLUMNS": "200"}.items():
+    with pytest.MonkeyPatch.context() as mp:  # tests/conftest.py's isolation (function-scoped), for the module's home
+        for name, value in {"HOME": home, "XDG_CACHE_HOME": home / ".cache", "NO_COLOR": "1", "COLUMNS": "200",
+                            **{n: home / sub for n, sub in ISOLATED.items()},
+                            **{n: folder / sub for n, sub in SYSTEM.items()}}.items():
             mp.setenv(name, str(value))
-        mp.delenv("OPENHANDS_WORK_DIR", raising=False)
+        for name in ("OPENHANDS_WORK_DIR", "HOOKWEAVE_CODEX_BIN", "HOOKWEAVE_DEBUG"):
+            mp.delenv(name, raising=False)
         mp.chdir(project)
         runner = CliRunner()
 
@@ -247,15 +276,15 @@ def session(tmp_path_factory) -> Session:
         assert [r.exit_code for r in installed] == [0, 0], [r.output for r in installed]
         verify = cli("verify", "--host", "openhands")
         with OpenHandsMock() as mock:
-            mock.commands = [f"echo mode-{m}" for m in MODES]
+            mock.commands = [_command(m) for m in MODES]
             first = _openhands(mock, home, project, folder)
             sent = first.payloads.get("PreToolUse", [])
-            modes = tuple(json.dumps(p["tool_input"]).split("mode-")[1].split('"')[0] for p in sent)
+            modes = tuple(p["tool_input"]["command"].split("mode-")[-1] for p in sent)
             check = _check(cli, answers, folder, sent, modes)
             [prompt_check] = _check(cli, answers, folder, first.payloads["UserPromptSubmit"], ("prompt",)).values()
             assert [cli("uninstall", name, "--host", "openhands").exit_code for name in ("probe", "answers")] == [0, 0]
             after = (project / ".openhands" / "hooks.json").read_text()
-            mock.commands = ["echo mode-exit2"]
+            mock.commands = [_command("exit2")]
             second = _openhands(mock, home, project, folder)
     return Session(project, home, first, second, check, prompt_check, operator_text, after,
                    "".join(r.output for r in installed), verify.exit_code)
@@ -270,7 +299,7 @@ def _by_event(calls: list[dict]) -> dict[str, list[dict]]:
 
 def test_our_hooks_fire_once_each_after_the_operators_one_at_a_time(session: Session) -> None:
     run = session.installed
-    ran = [m for m in MODES if "Action rejected" not in run.told()[m]]
+    ran = [m for m in MODES if m in run.ran]
     events = _by_event(run.calls)
     assert set(events) == set(EVENTS), sorted(events)
     for event in ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"):
@@ -310,9 +339,8 @@ def test_openhands_gives_each_hook_its_variables(session: Session) -> None:
 def test_an_exit_2_stops_the_terminal_call_and_its_reason_reaches_the_model(session: Session) -> None:
     told = session.installed.told()
     assert set(told) == set(MODES), sorted(told)
-    assert told["exit2"] == "Action rejected: reason-exit2 from the hook", told["exit2"]
-    assert "mode-none" in told["none"] and "exit code 0" in told["none"]
-    assert session.installed.seconds < 60, session.installed.seconds
+    assert "exit2" not in session.installed.ran and "none" in session.installed.ran
+    assert told["exit2"] == "Action rejected: reason-exit2 from the hook", told["exit2"]  # the whole tool result
 
 
 def test_hooks_check_predicts_what_openhands_did(session: Session) -> None:
@@ -321,16 +349,21 @@ def test_hooks_check_predicts_what_openhands_did(session: Session) -> None:
     the prompt hook's additionalContext reaches the model as check says."""
     told, check = session.installed.told(), session.check
     assert set(check) == set(MODES), sorted(check)
-    did = {m: "block" if told[m].startswith("Action rejected: ") else "ran" for m in MODES}
+    did = {m: "ran" if m in session.installed.ran else "block" for m in MODES}
+    assert {m for m in MODES if not told[m].startswith("Action rejected: ")} == session.installed.ran, told
     table = "\n".join(f"{m}: check says {check[m]['action']} ({check[m]['reason']!r}), openhands {did[m]} "
                       f"({told[m][:60]!r})" for m in MODES)
+    if REPORT:  # scripts collecting check's predictions (tests/e2e/test_check_real.py writes there too)
+        with open(REPORT, "a", encoding="utf-8") as out:
+            out.write("".join(f"openhands {line}\n" for line in table.splitlines()) + "openhands runs took "
+                      f"{session.installed.seconds:.1f} s and {session.uninstalled.seconds:.1f} s\n")
     assert {m: check[m]["action"] == "block" for m in MODES} == {m: did[m] == "block" for m in MODES}, table
     assert {m for m in MODES if did[m] == "block"} == {"exit2", "noreason", "crossdeny", "badjson", "cont"}, table
     for mode in (m for m in MODES if did[m] == "block"):
         assert told[mode] == f"Action rejected: {check[mode]['reason']}", table
     messages = [m for r in session.installed.requests for m in r["body"].get("messages") or []]
     prompt = [json.dumps(m) for m in messages if m.get("role") == "user" and ASK in json.dumps(m)]
-    elsewhere = json.dumps([m for m in messages if json.dumps(m) not in prompt])  # the prompt hook's text is in the prompt
+    elsewhere = json.dumps([m for m in messages if json.dumps(m) not in prompt])  # not the prompt, which has its hook's
     heard = {m: f"reason-{m} from the hook" in elsewhere for m in MODES if did[m] == "ran"}
     assert {m: any(n.startswith(TO_MODEL) for n in check[m]["notes"]) for m in heard} == heard, (heard, table)
     prompt_notes = session.prompt_check["notes"]
@@ -356,7 +389,7 @@ def test_after_uninstall_only_the_operators_hooks_fire(session: Session) -> None
     assert json.loads(session.after_uninstall_text) == json.loads(session.operator_text)
     assert sorted(c["id"] for c in run.calls) == sorted(f"op-{e}" for e in EVENTS)  # once each, the user's file unread
     assert run.payloads == {}
-    assert "mode-exit2" in run.told()["exit2"] and "Action rejected" not in run.told()["exit2"]
+    assert run.ran == {"exit2"} and "Action rejected" not in run.told()["exit2"]
 
 
 def test_openhands_reached_nothing_but_loopback(session: Session) -> None:
