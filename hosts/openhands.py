@@ -12,8 +12,9 @@ one file, file order, the first block, the variables, the answers); docs/HOST-FA
   by hand: ``--headless`` prints the ValidationError, runs no hook, asks the model nothing and exits 0).
 - Matchers: ``*`` or empty match all, ``/re/`` or a matcher with a regex character is ``re.fullmatch``,
   else an exact tool name (``terminal``, ``file_editor``).
-- Timeouts are seconds (default 60); an event's hooks run one after another in file order and the
-  first block ends them (``execute_all``, ``stop_on_block``); nothing is run once.
+- Timeouts are seconds (default 60); past it OpenHands goes on, but only the hook's ``/bin/sh`` is
+  killed: the command it started runs on (measured). An event's hooks run one after another in file
+  order and the first block ends them (``execute_all``, ``stop_on_block``; measured); nothing is run once.
 - A hook runs through ``/bin/sh`` (``shell=True``) in the work dir with ``OPENHANDS_PROJECT_DIR``,
   ``OPENHANDS_SESSION_ID``, ``OPENHANDS_EVENT_TYPE`` and ``OPENHANDS_TOOL_NAME`` (tool events) besides its
   own environment (no settings-level env: a bundle's ``[env]`` cannot reach a hook); exit 2,

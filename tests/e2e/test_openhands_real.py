@@ -12,7 +12,7 @@ twice that under load):
   ``touch ran-mode-<mode>; echo mode-<mode>`` (the file says it ran); ``hooks check`` then judges the
   answers hook on the PreToolUse and UserPromptSubmit payloads OpenHands really sent, as it sent them;
 - **uninstalled**: after ``hooks uninstall`` of both bundles, the same project, one call that the
-  answers hook would have blocked.
+  answers hook would have blocked; a third bundle, installed then, times two SessionStart hooks.
 
 A user file ``~/.openhands/hooks.json`` holds one more operator hook, which never runs: OpenHands
 loads the project's file when it exists, else the user's, never both.
@@ -146,6 +146,7 @@ class Session:
     after_uninstall_text: str
     install_output: str
     verify_exit: int
+    timeouts: list  # the timeouts written for the timeouts bundle's two hooks
 
 
 def _openhands(mock: MockModel, home: Path, project: Path, folder: Path) -> Run:
@@ -232,6 +233,18 @@ def _operator_hooks(folder: Path, prefix: str) -> dict:
         {"type": "command", "command": f"{probe} {prefix}-{e} {folder / 'probe.log'} 0.05"}]}] for e in EVENTS}}
 
 
+def _timeouts(folder: Path) -> Path:
+    """Three SessionStart hooks: one of 3 s that takes 0.5 s, one of 1 s that takes 3 s, one after them."""
+    timed = folder / "timeouts"
+    timed.mkdir()
+    log = folder / "probe.log"
+    (timed / "hookweave.toml").write_text('[bundle]\nname = "timeouts"\nversion = "1.0.0"\n' + "".join(
+        f'[[hooks]]\nid = "{i}"\nevent = "session_start"\ntimeout = {limit}\n'
+        f'command = ["{PYTHON}", "{folder / "probe" / "probe.py"}", "timeout-{i}", "{log}", "{sleep}"]\n'
+        for i, limit, sleep in (("quick", 3, 0.5), ("slow", 1, 3), ("after", 60, 0))))
+    return timed
+
+
 def _check(cli, bundle: Path, folder: Path, sent: list[dict], modes: tuple[str, ...]) -> dict[str, dict]:
     """check's run of ``bundle``'s hook on each payload OpenHands sent (as it sent it), by mode."""
     files = []
@@ -284,10 +297,14 @@ def session(tmp_path_factory) -> Session:
             [prompt_check] = _check(cli, answers, folder, first.payloads["UserPromptSubmit"], ("prompt",)).values()
             assert [cli("uninstall", name, "--host", "openhands").exit_code for name in ("probe", "answers")] == [0, 0]
             after = (project / ".openhands" / "hooks.json").read_text()
+            timed = _timeouts(folder)
+            assert cli("install", str(timed), "--host", "openhands").exit_code == 0
+            timeouts = [h.get("timeout") for g in json.loads((project / ".openhands" / "hooks.json").read_text())
+                        ["hooks"]["SessionStart"] for h in g["hooks"] if "# hookweave:timeouts/" in h["command"]]
             mock.commands = [_command("exit2")]
             second = _openhands(mock, home, project, folder)
     return Session(project, home, first, second, check, prompt_check, operator_text, after,
-                   "".join(r.output for r in installed), verify.exit_code)
+                   "".join(r.output for r in installed), verify.exit_code, timeouts)
 
 
 def _by_event(calls: list[dict]) -> dict[str, list[dict]]:
@@ -387,7 +404,8 @@ def test_the_payloads_check_ships_have_the_keys_openhands_sent(session: Session)
 def test_after_uninstall_only_the_operators_hooks_fire(session: Session) -> None:
     run = session.uninstalled
     assert json.loads(session.after_uninstall_text) == json.loads(session.operator_text)
-    assert sorted(c["id"] for c in run.calls) == sorted(f"op-{e}" for e in EVENTS)  # once each, the user's file unread
+    ours = [c["id"] for c in run.calls if not c["id"].startswith("timeout-")]  # the next test's
+    assert sorted(ours) == sorted(f"op-{e}" for e in EVENTS)  # once each, the user's file unread
     assert run.payloads == {}
     assert run.ran == {"exit2"} and "Action rejected" not in run.told()["exit2"]
 
@@ -408,3 +426,25 @@ def _in(proc: Path, folder: Path) -> bool:
     except OSError:
         return False
     return str(folder) in argv or cwd.startswith(str(folder))
+
+
+def test_a_timeout_is_seconds_and_openhands_goes_on_without_ending_the_hook(session: Session) -> None:
+    """Installed with the manifest's timeouts, in seconds. OpenHands waited out the 0.5 s hook of 3 s
+    (milliseconds would not have), gave the 3 s hook of 1 s about a second before it ran the next one
+    (not the 3 s: a timeout, and in seconds); that hook was not ended (``subprocess.run`` kills the
+    ``/bin/sh`` of ``shell=True``, not the command it started), so it still logged, 3 s after it started."""
+    assert session.timeouts == [3, 1, 60]
+    calls = sorted(session.uninstalled.calls, key=lambda c: c["start"])
+    timed = {c["id"]: c for c in calls if c["id"].startswith("timeout-")}
+    assert [c["id"] for c in calls if c["event"] == "SessionStart"] == ["op-SessionStart", "timeout-quick",
+                                                                        "timeout-slow", "timeout-after"], calls
+    quick, slow, after = timed["timeout-quick"], timed["timeout-slow"], timed["timeout-after"]
+    figures = (f"quick took {quick['end'] - quick['start']:.2f} s, slow started {slow['start'] - quick['start']:.2f} s "
+               f"after it, the next hook {after['start'] - slow['start']:.2f} s after slow, which took "
+               f"{slow['end'] - slow['start']:.2f} s")
+    if REPORT:
+        with open(REPORT, "a", encoding="utf-8") as out:
+            out.write(f"openhands timeouts: {figures}\n")
+    assert slow["start"] >= quick["end"], figures  # quick was waited for to its end
+    assert 0.8 <= after["start"] - slow["start"] < 2.4, figures  # a one-second wait, not three
+    assert slow["end"] - slow["start"] >= 2.9, figures  # it ran on
