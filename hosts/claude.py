@@ -52,6 +52,7 @@ CLAUDE = Description(
     execution="Claude starts all of an event's matching hooks at once and does not wait for one before "
               "the next, so file order is not execution order",
     loose_entries="refused",  # 2.1.197, measured: none of the file's hooks run, nor its env (tests/e2e)
+    untyped_handlers="refused",  # tests/e2e/test_flat_entries_real.py, measured: none of the file's hooks run
     source="shared/HOSTS.md section 2; Claude Code 2.1.332 (and 2.1.197 before it), measured (tests/e2e)",
 )
 

@@ -64,6 +64,7 @@ FACTORY = Description(
     execution="Factory's documentation does not say whether an event's hooks run in file order or at once; "
               "hookweave checks file order only",
     loose_entries="refused",  # 0.225.2, measured: the whole hooks.json fails Droid's schema (tests/e2e)
+    untyped_handlers="refused",  # tests/e2e/test_flat_entries_real.py, measured: the whole hooks.json fails
     source="Factory Droid 0.225.2, measured (tests/e2e/test_factory_real.py)",
 )
 

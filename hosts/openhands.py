@@ -84,6 +84,12 @@ class OpenhandsHost(host_class(OPENHANDS)):  # type: ignore[misc]  # built like 
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found = super().gates(docs, installed_scopes, project)
+        for scope, doc in docs.items():  # what install would refuse, said before anyone tries it
+            if scope in self.scopes and isinstance(doc, dict) and doc and "hooks" not in doc:
+                shown = paths.display(self.settings_path(scope, project))
+                found.append(Finding("note", f"{shown} holds its events at the top level, which OpenHands runs; "
+                                     'hookweave installs only under "hooks", which would hide them: to install '
+                                     'here, move the events under "hooks" first'))
         if "user" in installed_scopes and docs.get("project") is not None:
             shown = paths.display(self.settings_path("project", project))
             found.append(Finding("problem", f"{shown} exists, so OpenHands loads it and not ~/.openhands/hooks.json: "

@@ -55,6 +55,7 @@ QWEN = Description(
     execution="Qwen runs an event's hooks in parallel unless any matching group sets \"sequential\": true; "
               "then all of them run one after another, project hooks before user hooks",
     loose_entries="skipped",  # 0.24.4, measured (tests/e2e/test_flat_entries_real.py)
+    untyped_handlers="skipped",  # tests/e2e/test_flat_entries_real.py, measured
     source="Qwen Code 0.24.4's bundled code (packages/core/src/hooks)",
 )
 

@@ -16,7 +16,7 @@ from hookweave.core.contract.registry import registry
 from hookweave.core.model.render import marker_in
 from hookweave.testing.adopting import AdoptContract
 from hookweave.testing.chaining import ChainContract
-from hookweave.testing.files import settled_then_removed, variants
+from hookweave.testing.files import scope_flags, settled_then_removed, variants
 
 BUNDLE = Path(__file__).parent / "bundle"
 NAME = "contract"
@@ -41,7 +41,7 @@ class HostContract(AdoptContract, ChainContract):
 
     @pytest.fixture
     def flags(self, host, hookweave_project: Path, hookweave_prepare) -> list[str]:
-        return ["--host", host.name, *hookweave_prepare(host, hookweave_project)]
+        return ["--host", host.name, *scope_flags(host), *hookweave_prepare(host, hookweave_project)]
 
     @pytest.fixture
     def settings(self, host, hookweave_project: Path, spelling: str) -> tuple[Path, str | None]:
@@ -93,7 +93,7 @@ class HostContract(AdoptContract, ChainContract):
         path.write_text(edited, encoding="utf-8")
         verify = hookweave_run("verify", "--host", host.name)
         assert verify.exit_code == 1 and "modified" in verify.stdout and "wrap-up" in verify.stdout
-        assert hookweave_run("uninstall", NAME, "--host", host.name).exit_code == 1
+        assert hookweave_run("uninstall", NAME, "--host", host.name, *scope_flags(host)).exit_code == 1
         assert path.read_text(encoding="utf-8") == edited
 
     def test_check_answers_for_every_hook(self, hookweave_run, host, flags) -> None:

@@ -108,6 +108,12 @@ def _tabs(line: str) -> str:
     return "\t" * ((len(line) - len(stripped)) // 2) + stripped
 
 
+def scope_flags(host: Host) -> list[str]:
+    """``--scope`` for a host without a project scope (OpenHarness has only the user's), as install
+    and uninstall take the project's by default; nothing for every other host."""
+    return [] if "project" in host.scopes else ["--scope", host.scopes[0]]
+
+
 def settled_then_removed(hookweave_run, host: Host, bundle: str, name: str, flags: list[str], path: Path) -> None:
     """What every install owes after its first run: verify says ok, a second install writes nothing
     (the file keeps its bytes), and uninstall of ``name`` succeeds."""
@@ -117,5 +123,5 @@ def settled_then_removed(hookweave_run, host: Host, bundle: str, name: str, flag
     again = hookweave_run("install", bundle, *flags)
     assert again.exit_code == 0 and "already installed; nothing written" in again.stdout, again.output
     assert path.read_bytes() == after
-    removed = hookweave_run("uninstall", name, "--host", host.name)
+    removed = hookweave_run("uninstall", name, "--host", host.name, *scope_flags(host))
     assert removed.exit_code == 0, removed.output

@@ -16,12 +16,13 @@ TITLES = {
     "kimi": "Kimi Code",
     "letta": "Letta Code",
     "openhands": "OpenHands",
+    "openharness": "OpenHarness",
     "qwen": "Qwen Code",
     "windsurf": "Windsurf",
 }
 # The scopes each offers (``hooks hosts``): user and project, but where it says otherwise.
 SCOPES = {name: ("user", "project") for name in TITLES} | {
-    "claude": ("user", "project", "local"), "letta": ("user", "project", "local"), "kimi": ("user",)}
+    "claude": ("user", "project", "local"), "letta": ("user", "project", "local"), "kimi": ("user",), "openharness": ("user",)}
 
 NAMES = sorted(BUILT_IN)
 LISTED = ", ".join(NAMES)  # how an error lists the registered hosts

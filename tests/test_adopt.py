@@ -114,7 +114,6 @@ command = "echo 'edit' >> /tmp/log"
 [hooks.host.claude]
 matcher = "Edit|Write"
 handler = { async = true }
-omit = ["type"]
 
 [[hooks]]
 id = "pre-tool-use-3"
@@ -232,26 +231,26 @@ BAD = [
     ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x # hookweave:other/a"}]}]}}', [],
      ".claude/settings.json: no hand-written hooks in it (1 entry is a bundle's already); nothing to adopt: name "
      "another --event or --scope"),
-    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "a"}, {"type": "prompt", "prompt": "ok?"}]}]}}', [],
+    ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}, {"type": "prompt", "prompt": "ok?"}]}]}}', [],
      '.claude/settings.json: /hooks/Stop/0/hooks/1: a hook of type "prompt"; hookweave adopts command hooks only: '
      "adopt the other events with --event"),
     ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "ok?"}]}]}}', [],
      '.claude/settings.json: /hooks/Stop/0/hooks/0: a hook of type "prompt"; hookweave adopts command hooks only: '
      "adopt the other events with --event"),
-    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "cd {project_dir}"}]}]}}', [],
+    ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "cd {project_dir}"}]}]}}', [],
      ".claude/settings.json: /hooks/Stop/0/hooks/0/command: holds {project_dir}, which a manifest would fill in; "
      'write it another way (e.g. {""project_dir}), then adopt'),
-    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "a \\\\"}]}]}}', [],
+    ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a \\\\"}]}]}}', [],
      ".claude/settings.json: /hooks/Stop/0/hooks/0/command: ends with a line continuation, which would swallow "
      "hookweave's marker; remove it, then adopt"),
-    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "a\\u001b[0m"}]}]}}', [],
+    ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a\\u001b[0m"}]}]}}', [],
      ".claude/settings.json: /hooks/Stop/0/hooks/0/command: holds the control character \\x1b; remove it, then adopt"),
-    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "a", "timeout": null}]}]}}', [],
+    ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a", "timeout": null}]}]}}', [],
      ".claude/settings.json: /hooks/Stop/0/hooks/0/timeout: null, which a manifest cannot hold; remove the key or "
      "give it a value, then adopt"),
-    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "a"}]}]}}', ["--name", "Mine!"],
+    ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}]}]}}', ["--name", "Mine!"],
      "--name Mine!: not a valid bundle name; use lowercase letters, digits and dashes"),
-    ("claude", '{"hooks": {"Stop": [{"hooks": [{"command": "a"}]}]}}', ["--host", "gemini"],
+    ("claude", '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}]}]}}', ["--host", "gemini"],
      "adopt: name one --host; a manifest is written from one host's settings file"),
     ("claude", "{,}", [], ".claude/settings.json:1:2:"),
 ]
@@ -341,6 +340,13 @@ def test_host_native_keys_render_on_a_fresh_install(run, project, write_bundle) 
                           'command = "echo fail"\n[hooks.host.claude]\nevent = "PostToolUseFailure"\nmatcher = "Bash"\n'
                           'handler = { statusMessage = "…", async = true, timeout = 2.5 }\ngroup = { note = [1, "x"] }\n'
                           'omit = ["type"]\n')
+    # Claude refuses a whole file for a hook without "type" (measured): omit must not make one
+    refused = run("install", str(bundle), "--host", "claude")
+    assert (refused.exit_code, refused.stdout) == (2, "")
+    assert refused.stderr == (f'hooks: {bundle}/hookweave.toml: hooks (fail).host.claude.omit: a hook without "type" '
+                              'Claude Code refuses the whole file for it and runs none of its hooks; take "type" out of omit\n')
+    assert not (project / ".claude").exists()
+    bundle.joinpath("hookweave.toml").write_text(bundle.joinpath("hookweave.toml").read_text().replace('omit = ["type"]\n', 'omit = ["timeout"]\n'))
     assert run("install", str(bundle), "--host", "claude").exit_code == 0
     assert (project / ".claude" / "settings.json").read_text() == '''\
 {
@@ -350,6 +356,7 @@ def test_host_native_keys_render_on_a_fresh_install(run, project, write_bundle) 
         "matcher": "Bash",
         "hooks": [
           {
+            "type": "command",
             "command": "echo fail # hookweave:g/fail",
             "statusMessage": "…",
             "async": true,
@@ -414,7 +421,7 @@ def test_cursor_adopt_adds_version_and_undo_takes_it_away(run, project) -> None:
 ])
 def test_adopt_messages_stay_one_line(run, project, tmp_path, args, message) -> None:
     (project / ".claude").mkdir()
-    (project / ".claude" / "settings.json").write_text('{"hooks": {"Stop": [{"hooks": [{"command": "a"}]}]}}')
+    (project / ".claude" / "settings.json").write_text('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}]}]}}')
     before = _files(tmp_path)
     result = run("adopt", "--host", "claude", *args)
     assert result.exit_code == 2 and result.stderr.startswith(message) and result.stderr.count("\n") == 1
@@ -491,7 +498,7 @@ def test_adopt_on_an_argv_agent_refuses_what_a_shell_would_read_otherwise(run, p
 def test_adopt_on_an_argv_agent_keeps_a_command_it_runs_in_a_shell_as_is(run, project, argv_agent):
     path = project / ".split" / "hooks.json"
     path.parent.mkdir()
-    original = '{"hooks": {"Stop": [{"hooks": [{"command": "say \\"a  b\\" | tee log"}]}]}}'
+    original = '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say \\"a  b\\" | tee log"}]}]}}'
     path.write_text(original)
     assert run("adopt", "--host", argv_agent, "--name", "mine").exit_code == 0
     assert path.read_text() == original.replace('tee log"', 'tee log # hookweave:mine/stop-1"')

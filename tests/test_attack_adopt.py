@@ -45,8 +45,8 @@ BAD = ["group of two", "null", "{bundle_dir}", "control", "prompt", "backslash"]
 
 def _entry(r: random.Random, host: str, command: str) -> dict:
     handler: dict = {}
-    if host != "cursor" and r.random() < 0.8:
-        handler["type"] = "command"
+    if host != "cursor" and (r.random() < 0.8 or host in ("claude", "gemini")):
+        handler["type"] = "command"  # Claude refuses a file with an untyped handler, Gemini skips it (tests/e2e)
     if host == "gemini" and r.random() < 0.6:
         handler["name"] = r.choice(["guard", "my hook", "a/b"])
     handler["command"] = command

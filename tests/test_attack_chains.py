@@ -5,7 +5,8 @@ Each case draws a host, a tool, 1 to 5 members with matchers and outcomes (silen
 ask, deny JSON, exit 2, continue:false, a crash, invalid JSON, plain text, a timeout, stderr
 noise) and checks: exactly the matching members up to the first block ran, in order; a block's
 exit code and stdout reach the host unchanged; otherwise exit 0 and one answer holding every
-allowing member's additionalContext in order and the strictest permission.
+allowing member's additionalContext in order and the strictest permission. The sh fast path runs
+every case too, and must answer exactly as the Python runner does.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.errors import BadInput
-from hookweave.core.plan import chain
+from hookweave.core.plan import chain, chainsh
 from hookweave.core.standalone import protocol
 from tests.conftest import attack_size
 
@@ -107,30 +108,41 @@ def model(host: str, event: str, tool: str, members: list) -> tuple[list[str], i
 
 @pytest.mark.attack
 def test_generated_chains_match_the_first_block_wins_model(tmp_path: Path, attack_report) -> None:
+    """Each case runs twice, on the same members: by the Python runner (checked against the model)
+    and by the sh fast path (``chainrun.sh``, handing over to the Python runner where it must),
+    whose whole answer (members run, exit code, stdout, stderr) must be the Python runner's."""
     runner = tmp_path / "settings.hookweave-chain.py"
     runner.write_text(chain.runner_text(), encoding="utf-8")
+    sh_runner = tmp_path / "settings.hookweave-chain.sh"
+    sh_runner.write_text(chainsh.runner_text(), encoding="utf-8")
     rng = random.Random(11)
     cases = attack_size(80, 2000)
-    failures = []
+    failures, disagreements = [], []
     for case in range(cases):
         host = rng.choice(list(EVENTS))
         event, tool = EVENTS[host], rng.choice(TOOLS)
-        log = tmp_path / f"log{case}"
-        log.touch()
-        members, argv = [], ["python3", "-S", str(runner), host, event]
-        for n in range(rng.randint(1, 5)):
-            name, matcher, result = f"m{n}", rng.choice(MATCHERS), outcome(rng, host, event, n)
-            members.append((name, matcher, result))
-            argv += [name, "0.3" if result[3] else "10", matcher, member_command(log, name, *result)]
+        members = [(f"m{n}", rng.choice(MATCHERS), outcome(rng, host, event, n)) for n in range(rng.randint(1, 5))]
         payload = json.dumps({"hook_event_name": event, "tool_name": tool, "tool_input": {}}).encode()
-        done = subprocess.run(argv, input=payload, capture_output=True, timeout=60)
+        seen = {}
+        for path, lead in (("py", ["python3", "-S", str(runner)]), ("sh", ["sh", str(sh_runner)])):
+            log = tmp_path / f"log{case}.{path}"
+            log.touch()
+            argv = lead + [host, event]
+            for name, matcher, result in members:
+                argv += [name, "0.3" if result[3] else "10", matcher,
+                         member_command(log, name, *result).replace(str(log), "$CHAIN_LOG")]
+            env = {**os.environ, "CHAIN_LOG": str(log)}
+            done = subprocess.run(argv, input=payload, capture_output=True, timeout=60, env=env)
+            seen[path] = (log.read_text().split(), done.returncode, done.stdout, done.stderr)
+        if seen["sh"] != seen["py"]:
+            disagreements.append((host, tool, members, seen))
+        got_ran, returncode, stdout, stderr = seen["py"]
         ran, code, answer = model(host, event, tool, members)
-        got_ran = log.read_text().split()
-        ok = got_ran == ran and done.returncode == code
+        ok = got_ran == ran and returncode == code
         if ok and isinstance(answer, bytes):
-            ok = done.stdout == answer
+            ok = stdout == answer
         elif ok:
-            got = json.loads(done.stdout)
+            got = json.loads(stdout)
             spec = got.get("hookSpecificOutput") or {}
             joined = spec.get("additionalContext")
             want = "\n".join(answer["contexts"]) if answer["contexts"] else None
@@ -138,9 +150,12 @@ def test_generated_chains_match_the_first_block_wins_model(tmp_path: Path, attac
             decision = spec.get("permissionDecision") if host != "gemini" else got.get("decision")
             ok = ok and decision == answer["permission"]
         if not ok:
-            failures.append((host, tool, members, ran, code, answer, got_ran, done.returncode, done.stdout, done.stderr))
+            failures.append((host, tool, members, ran, code, answer, got_ran, returncode, stdout, stderr))
     attack_report("chain runner vs first-block-wins model", cases=cases, failures=len(failures))
+    attack_report("sh fast path vs Python runner", cases=cases, agreements=cases - len(disagreements),
+                  disagreements=len(disagreements))
     assert not failures, failures[:3]
+    assert not disagreements, disagreements[:3]
 
 
 HOSTILE = ["'", '"', "$", "$HOME", "`id`", "\\", "\\'", "#", " # hookweave:x/y", "{project_dir}", "{bundle_dir}",
@@ -172,6 +187,7 @@ def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path
     runner = chain.runner_path(project / ".x" / "settings.json")
     runner.parent.mkdir(parents=True)
     runner.write_text(chain.runner_text(), encoding="utf-8")
+    chainsh.runner_path(project / ".x" / "settings.json").write_text(chainsh.runner_text(), encoding="utf-8")
     rng = random.Random(12)
     cases = attack_size(15, 400)
     failures = []

@@ -124,6 +124,8 @@ def expected(host, hook: dict) -> tuple[str, set[str] | None]:
         return "refused", None
     if kept == []:
         return "skipped", set()
+    if host.name.startswith("openharness") and kept is not None and len({n for t in kept for n in natives(host, t)}) > 1:
+        return ("refused" if hook["hosts"] else "skipped"), set()  # its globs name one tool
     if isinstance(host, WindsurfHost):
         stems = {host.tools[t] for t in kept} if kept is not None else set()
         if len(stems) != 1:
@@ -137,7 +139,7 @@ def expected(host, hook: dict) -> tuple[str, set[str] | None]:
 def written(host, project: Path) -> list[tuple[str, str, object]]:
     """Every entry of ours as the host will run it: ``(hook id, native event, matcher)``; a chain
     gives one row per member, its matcher the registration's and the member's."""
-    settings = host.settings_path("project", project)
+    settings = host.settings_path("project" if "project" in host.scopes else host.scopes[0], project)
     if isinstance(host, ClineHost):
         from hookweave.hosts import cline_dispatcher
 

@@ -277,7 +277,7 @@ def test_per_hook_order_chains_only_the_hooks_that_ask(run, project: Path, tmp_p
     commands = [g["hooks"][0]["command"] for g in groups]
     assert commands == [
         "destructive-guard --strict # hookweave:guards/guard",
-        "python3 -S \"$CLAUDE_PROJECT_DIR\"/.claude/settings.hookweave-chain.py claude PreToolUse gate 600 '' "
+        "sh \"$CLAUDE_PROJECT_DIR\"/.claude/settings.hookweave-chain.sh claude PreToolUse gate 600 '' "
         "'overflow-gate --limit 3 '\"'\"'it'\"'\"''\"'\"'s'\"'\" session 10 'Bash|Write' 'session-gate "
         "\"'\\$'CLAUDE_PROJECT_DIR\"/.state' # hookweave:guards/chain-pretooluse",
     ]
@@ -484,7 +484,7 @@ def test_a_codex_chain_at_the_top_of_a_git_repo_runs_from_a_subfolder(run, proje
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     assert run("install", bundle(tmp_path, LOGGING), "--host", "codex").exit_code == 0
     command = json.loads((project / ".codex" / "hooks.json").read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert command.startswith('python3 -S "$(git rev-parse --show-toplevel)"/.codex/hooks.hookweave-chain.py codex ')
+    assert command.startswith('sh "$(git rev-parse --show-toplevel)"/.codex/hooks.hookweave-chain.sh codex ')
     below = project / "src" / "pkg"
     below.mkdir(parents=True)
     log = tmp_path / "steps.log"

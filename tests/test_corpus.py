@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -20,20 +21,48 @@ BUNDLE = ('[bundle]\nname = "corpus"\nversion = "1.0.0"\n[[hooks]]\nid = "guard"
 NOT_ADOPTED = {
     "copilot--1password-agent-hooks.json": "hookweave's Copilot file is .github/hooks/hookweave.json; adopt reads that one",
     "factory--comarch-git-byline.json": 'a "hooks" wrapper in hooks.json: Droid runs none of them (verify warns)',
+    "factory--mrwogu-promptscript.json": 'a "hooks" wrapper in hooks.json: Droid runs none of them (verify warns)',
+}
+# Files adopt refuses whole, and its words (nothing is written): a hook it cannot take back as a command.
+ADOPT_REFUSES = {
+    "codex--chemaclass-agnostic-ai.json": 'a hook of type "mcp_tool"; hookweave adopts command hooks only',
+}
+# Files hookweave will not edit at all, and the words install and adopt refuse them in (the file is left
+# as it was). OpenHands reads events at the top level only while the file has no "hooks" key, so
+# hookweave will not add one over an operator's top-level events (hosts/openhands.py check_document);
+# verify has nothing to say of such a file (nothing of hookweave's is in it).
+NOT_EDITED = {
+    "openhands--openhands-openhands-cli.json": 'the events are at the top level (stop); OpenHands reads only "hooks"',
 }
 
 
-def _runs_any(host: str, text: bytes) -> bool:
+def _runs_any(host: str, text: bytes, path: str = "hooks.json") -> bool:
     """Whether the file holds a hook its host would run (a group with handlers, or a flat entry)."""
     from hookweave.core.contract import registry
 
     known = registry.registry().get(host).native_events
-    doc = json.loads(text)
-    events = doc if host == "factory" else doc.get("hooks", {})
+    doc = tomllib.loads(text.decode()) if host == "kimi" else json.loads(text)
+    events = doc if host == "factory" and path.endswith("hooks.json") else doc.get("hooks", {})  # Droid's settings.json: "hooks"
     entries = ([e for k, v in events.items() if k in known and isinstance(v, list) for e in v]
                if isinstance(events, dict) else [])
-    flat = host in ("cursor", "copilot", "windsurf")
+    if host == "kimi":  # [[hooks]] tables, each naming its event
+        entries = [e for e in events if isinstance(e, dict) and e.get("event") in known]
+    flat = host in ("cursor", "copilot", "windsurf", "kimi")
     return any(isinstance(e, dict) and (flat or e.get("hooks")) for e in entries)
+
+
+def _split(doc):
+    """The document as adopt --undo leaves it: each group of several hooks made one group per hook,
+    same matcher and keys, in order (adopt says so: "--undo keeps them so")."""
+    if isinstance(doc, dict):
+        return {key: _split(value) for key, value in doc.items()}
+    if isinstance(doc, list):
+        out = []
+        for item in doc:
+            several = isinstance(item, dict) and isinstance(item.get("hooks"), list) and len(item["hooks"]) > 1
+            out += [{**item, "hooks": [hook]} for hook in item["hooks"]] if several else [_split(item)]
+        return out
+    return doc
 
 
 def test_every_corpus_file_has_its_source_and_a_licence_that_allows_it() -> None:
@@ -44,11 +73,14 @@ def test_every_corpus_file_has_its_source_and_a_licence_that_allows_it() -> None
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row[0] for row in ROWS])
-def test_round_trips_on_its_host(row, run, project, write_bundle, tmp_path) -> None:
+def test_round_trips_on_its_host(row, run, project, home, write_bundle, tmp_path) -> None:
     name, _, path, _, _ = row
     host = name.split("--")[0]
     original = (CORPUS / name).read_bytes()
     target = project / re.sub(r"^.*?/(?=\.\w+/)", "", path)  # templates/x/.claude/settings.json: at .claude/
+    scope = "project"
+    if host == "kimi":  # Kimi Code reads one user file, $KIMI_CODE_HOME/config.toml, and no project file:
+        target, scope = home / ".kimi-code" / "config.toml", "user"  # a repository's .kimi/config.toml goes there
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(original)
     bundle = str(write_bundle(BUNDLE))
@@ -59,6 +91,13 @@ def test_round_trips_on_its_host(row, run, project, write_bundle, tmp_path) -> N
         for args in (("install", bundle, "--yes"), ("adopt", "--out", str(tmp_path / "adopted"))):
             result = run(*args, "--host", host)
             assert result.exit_code == 2 and refused[0] in result.stderr, result.stderr
+        assert target.read_bytes() == original
+        return
+    if name in NOT_EDITED:  # a layout hookweave will not edit: verify says so first; install and adopt refuse it
+        assert 'hookweave installs only under "hooks"' in before.stdout, before.stdout
+        for args in (("install", bundle, "--yes"), ("adopt", "--out", str(tmp_path / "adopted"))):
+            result = run(*args, "--host", host)
+            assert result.exit_code == 2 and NOT_EDITED[name] in result.stderr, result.stderr
         assert target.read_bytes() == original
         return
 
@@ -72,8 +111,12 @@ def test_round_trips_on_its_host(row, run, project, write_bundle, tmp_path) -> N
     assert run("uninstall", "corpus", "--host", host, "--yes").exit_code == 0
     assert target.read_bytes() == original
 
-    adopt = run("adopt", "--host", host, "--scope", "project", "--out", str(tmp_path / "adopted"))
-    if name in NOT_ADOPTED or not _runs_any(host, original):
+    adopt = run("adopt", "--host", host, "--scope", scope, "--out", str(tmp_path / "adopted"))
+    if name in ADOPT_REFUSES:
+        assert adopt.exit_code == 2 and ADOPT_REFUSES[name] in adopt.stderr and target.read_bytes() == original
+        assert not (tmp_path / "adopted").exists()
+        return
+    if name in NOT_ADOPTED or not _runs_any(host, original, path):
         assert adopt.exit_code == 2 and "nothing to adopt" in adopt.stderr and target.read_bytes() == original
         assert not (tmp_path / "adopted").exists()
         return
@@ -83,4 +126,7 @@ def test_round_trips_on_its_host(row, run, project, write_bundle, tmp_path) -> N
     assert statuses and all(status == "ok" for status, _ in statuses), adopted.stdout
     assert "nothing written" in run("install", str(tmp_path / "adopted"), "--host", host, "--yes").stdout
     assert run("adopt", "--undo", "adopted", "--host", host).exit_code == 0
-    assert target.read_bytes() == original
+    if "of several hooks now one group per hook" in adopt.stdout:  # adopt split them, and said so: undo keeps them so
+        assert json.loads(target.read_bytes()) == _split(json.loads(original))
+    else:
+        assert target.read_bytes() == original

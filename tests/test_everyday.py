@@ -251,6 +251,8 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "  nothing installed\n"
         "openhands (OpenHands)\n"
         "  note: OpenHands has no local scope (it has user, project); nothing to check\n"
+        "openharness (OpenHarness)\n"
+        "  note: OpenHarness has no local scope (it has user); nothing to check\n"
         "qwen (Qwen Code)\n"
         "  note: Qwen Code has no local scope (it has user, project); nothing to check\n"
         "windsurf (Windsurf)\n"
@@ -261,7 +263,7 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
     assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Antigravity CLI: user, project; "
                             "Claude Code: user, project, local, managed; Cline: user, project; Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
                             "user, project; Gemini CLI: system-defaults, user, project, system; Kimi Code: user; Letta Code: user, "
-                            "project, local; OpenHands: user, project; Qwen Code: user, project; Windsurf: user, project)\n")
+                            "project, local; OpenHands: user, project; OpenHarness: user; Qwen Code: user, project; Windsurf: user, project)\n")
 
 
 # -- case 7: dry run ------------------------------------------------------------------------------

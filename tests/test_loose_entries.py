@@ -93,3 +93,20 @@ def test_an_event_the_host_does_not_know_is_reported_as_skipped(host, run, proje
     install = run("install", str(_bundle(write_bundle)), "--host", host, "--yes")
     assert install.exit_code == 0 and said in install.stdout
     assert run("uninstall", "b", "--host", host, "--yes").exit_code == 0 and path.read_text() == original
+
+
+@pytest.mark.parametrize("host", ["claude", "gemini", "qwen", "factory"])
+def test_a_handler_without_type_is_said_as_the_host_treats_it(host, run, project, write_bundle) -> None:
+    relative, event = (SKIPPING.get(host) or REFUSING[host])[:2]
+    doc = {event: [{"hooks": [{"command": "echo untyped"}]}, GROUP]}
+    path, original = _write(project, relative, doc if host == "factory" else {"hooks": doc})
+    pointer = f"{'' if host == 'factory' else '/hooks'}/{event}/0/hooks/0"
+    said = next(line for line in run("verify", "--host", host).stdout.splitlines() if pointer in line)
+    said = said.split(f"{pointer}: ", 1)[1]
+    install = run("install", str(_bundle(write_bundle)), "--host", host, "--yes")
+    if host in SKIPPING:
+        assert "skips: it never runs" in said and install.exit_code == 0 and said in install.stdout
+        assert run("uninstall", "b", "--host", host, "--yes").exit_code == 0
+    else:
+        assert "refuses the whole file" in said and install.exit_code == 2 and said in install.stderr
+    assert path.read_text() == original

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.contract.builtin import BUILT_IN
+from tests.hostnames import NAMES
 
 
 def _fake(folder: Path, name: str, output: str) -> None:
@@ -100,6 +100,10 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  user     {home}/.openhands/hooks.json  (none)\n"
         "  project  .openhands/hooks.json  (none)\n"
         "  note: openhands is not on PATH: install OpenHands, or ignore this if you do not use it\n"
+        "openharness (OpenHarness, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user  {home}/.openharness/settings.json  (none)\n"
+        "  note: openharness is not on PATH: install OpenHarness, or ignore this if you do not use it\n"
         "qwen (Qwen Code, built-in): not found\n"
         f"  project folder: {project}\n"
         f"  user     {home}/.qwen/settings.json  (none)\n"
@@ -115,7 +119,7 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         "doctor: 2 problems\n")
     as_json = json.loads(run("doctor", "--json").stdout)
     assert (as_json["ok"], as_json["problems"], [h["version"] for h in as_json["hosts"]]) == (
-        False, 2, [None, "2.1.197 (Claude Code)", None, None, None, None, None, "0.61.0", None, None, None, None, None])
+        False, 2, [{"claude": "2.1.197 (Claude Code)", "gemini": "0.61.0"}.get(name) for name in NAMES])
 
 
 def test_doctor_without_python3_is_a_problem_and_ok_otherwise(run, fakebin, monkeypatch) -> None:
@@ -139,7 +143,7 @@ def test_doctor_names_the_project_folder_each_host_uses_from_a_subfolder(run, fa
                     "gemini": str(project / "src"), "copilot": str(project / "src"), "factory": str(project / "src"),
                     "qwen": str(project / "src"), "windsurf": str(project), "antigravity": str(project / "src"),
                     "cline": str(project / "src"), "letta": str(project / "src"), "openhands": str(project / "src"),
-                    "kimi": str(project / "src")}
+                    "kimi": str(project / "src"), "openharness": str(project / "src")}
 
 
 # -- init and templates ---------------------------------------------------------------------------

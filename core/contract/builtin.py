@@ -15,4 +15,5 @@ BUILT_IN = {
     "letta": "hookweave.hosts.letta",
     "openhands": "hookweave.hosts.openhands",
     "kimi": "hookweave.hosts.kimi",
+    "openharness": "hookweave.hosts.openharness",
 }

@@ -69,6 +69,8 @@ class Host(ABC):
     runs: ClassVar[str] = "shell"  # "argv": the agent splits a command with no shell character on spaces
     owns_key: ClassVar[bool] = False  # ``hooks_key`` is hookweave's own key in a file the operator shares
     json5: ClassVar[bool] = False  # the agent reads JSON5: a file hookweave cannot read may still run
+    timeout_key: ClassVar[str] = "timeout"  # the handler's key for its timeout (OpenHarness: timeout_seconds)
+    null_keys: ClassVar[frozenset[str]] = frozenset()  # handler keys the agent itself writes as null (OpenHarness)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

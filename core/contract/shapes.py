@@ -68,6 +68,7 @@ class NestedGroupsHost(Host):
     in all but the first, install refuses the file and says why, as verify does."""
 
     loose_entries: str | None = None
+    untyped_handlers: str | None = None  # a handler with no "type" in a group: "skipped", "refused" or not measured
 
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": "command", "command": self.command(hook, bundle)}
@@ -128,6 +129,8 @@ class NestedGroupsHost(Host):
                 for j, handler in enumerate(group["hooks"]):
                     if not isinstance(handler, dict):
                         raise BadInput(f"{where}/{i}/hooks/{j} must be an object; fix the file by hand")
+                    if "type" not in handler and self.untyped_handlers == "refused":
+                        raise BadInput(f"{path}: {skipped.untyped_says(self, f'/{self.hooks_key}/{_escape(event)}/{i}/hooks/{j}', path)}")
                     if handler.get("type", "command") == "command" and not isinstance(handler.get("command"), str):
                         raise BadInput(f'{where}/{i}/hooks/{j} has no "command" string; fix the file by hand')
 

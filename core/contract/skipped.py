@@ -38,6 +38,8 @@ def skipped_entries(host: Any, doc: Any, path: str) -> list[str]:
     them), and events it does not know (every measured host skips those)."""
     said = [] if host.loose_entries == "refused" else [loose_entry_says(host, p, path, e)
                                                       for p, e in loose_pointers(host, doc)]
+    if host.untyped_handlers == "skipped":
+        said += [untyped_says(host, p, path) for p in untyped_pointers(host, doc)]
     if not host.loose_entries:
         return said  # not measured: nothing said of unknown events either
     return said + [f"{_shown(host, '/' + _escape(host.hooks_key) + '/' + _escape(event), path)}: not an event "
@@ -49,7 +51,25 @@ def skipped_entries(host: Any, doc: Any, path: str) -> list[str]:
 
 def rejects(host: Any, doc: Any, path: str) -> str | None:
     found = loose_pointers(host, doc) if host.loose_entries == "refused" else []
-    return loose_entry_says(host, found[0][0], path, found[0][1]) if found else None
+    if found:
+        return loose_entry_says(host, found[0][0], path, found[0][1])
+    untyped = untyped_pointers(host, doc) if host.untyped_handlers == "refused" else []
+    return untyped_says(host, untyped[0], path) if untyped else None
+
+
+def untyped_pointers(host: Any, doc: Any) -> list[str]:
+    """The pointers of handlers in groups of known events that have no ``"type"`` key."""
+    return [f"/{_escape(host.hooks_key)}/{_escape(event)}/{i}/hooks/{j}" for event, entries in _events(host, doc)
+            if event in host.native_events and isinstance(entries, list)
+            for i, group in enumerate(entries) if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+            for j, handler in enumerate(group["hooks"]) if isinstance(handler, dict) and "type" not in handler]
+
+
+def untyped_says(host: Any, pointer: str, path: str) -> str:
+    what = f'{_shown(host, pointer, path)}: a hook without "type": "command"'
+    if host.untyped_handlers == "refused":
+        return f'{what}: {host.title} refuses the whole file for it and runs none of its hooks; add "type": "command"'
+    return f'{what}, which {host.title} skips: it never runs; add "type": "command" to run it'
 
 
 def _events(host: Any, doc: Any) -> list[tuple[str, Any]]:

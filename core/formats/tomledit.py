@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from hookweave.core.errors import BadInput, ParseError
+from hookweave.core.formats.jsonedit import split_pointer
 
 
 def parse(text: str, path: str) -> dict[str, Any]:
@@ -57,14 +58,25 @@ def apply_ops(text: str, ops: list[dict], path: str, *, faithful: bool = False) 
     from tomlkit.exceptions import ParseError as TomlkitError
 
     try:
-        out = tomlkitedit.edit(text, ops)
+        out, failure = tomlkitedit.edit(text, ops), None
     except TomlkitError as exc:  # valid TOML (read above) in a layout tomlkit cannot read
-        raise BadInput(f"{path}:{exc.line}:{exc.col + 1}: tomlkit, which hookweave edits TOML with, cannot read this "
-                       f"layout ({str(exc).split(' at line ')[0]}) although it is valid TOML; nothing written. Move "
-                       "that table next to the others of its name and run the command again") from None
+        out, failure = "", (f"{path}:{exc.line}:{exc.col + 1}: tomlkit, which hookweave edits TOML with, cannot read "
+                            f"this layout ({str(exc).split(' at line ')[0]}) although it is valid TOML; nothing written. "
+                            "Move that table next to the others of its name and run the command again")
     except Exception:  # noqa: BLE001 - tomlkit failing to read its own output back: refused below
-        out = ""
-    if out and _reads_as(out, expected):
+        out, failure = "", None
+    moved = _moved_line(text, out) if out and _reads_as(out, expected) else None
+    if out and _reads_as(out, expected) and moved is None:
+        return out
+    # Once more without the blocks appended at the end, which tomlkit moves or cannot read; else,
+    # where tomlkit gathered a family's tables (a [hooks.state] among the [[hooks.X]]), the moved
+    # text it made
+    peeled = _past_tail_blocks(text, ops, doc)
+    if peeled is not None and _reads_as(peeled, expected) and _moved_line(text, peeled) is None:
+        return peeled
+    if failure:
+        raise BadInput(failure)
+    if moved is not None:  # tables moved, every value kept (read back above): the data is what counts
         return out
     wrong = _first_difference(_pruned(_read(out)), expected) if out else "the file"
     raise BadInput(f"{path}: tomlkit cannot make this edit without changing {wrong} (a layout it rewrites: "
@@ -91,6 +103,60 @@ def _blocks_apart(text: str, ops: list[dict], doc: Any) -> str | None:
         return None
     after = _read(between)
     return tomltables.apply(between, blocks, after) if after is not None else None
+
+
+def _past_tail_blocks(text: str, ops: list[dict], doc: Any) -> str | None:
+    """The ops made through tomlkit on the file less the blocks ``tomltables`` appended at its end
+    (trust tables the ops do not touch), which then go back as they were: tomlkit would move them
+    up to the other tables of their family, or fail to read them at all after a ``[table]`` that
+    the operator defined after its own sub-tables. ``None`` when there are none, or tomlkit fails."""
+    from tomlkit.exceptions import ParseError as TomlkitError
+
+    from hookweave.core.formats import tomlkitedit, tomltables
+
+    nl = "\r\n" if "\r\n" in text else "\n"
+    touched = [tuple(split_pointer(op["path"])) for op in ops]
+    leaves = {path: value for path, value in tomltables.leaves(doc).items()
+              if not any(path[:len(t)] == t or t[:len(path)] == path for t in touched)}
+    head, found = text, True
+    while found:
+        found = False
+        for path, value in leaves.items():
+            block = tomltables.render(path, value, nl)
+            if head.endswith((nl + nl + block, nl + nl + block[:-len(nl)])):
+                head = head[:len(head) - len(block) - len(nl)]  # the block and the blank line before it
+                found = True
+    if head == text:
+        return None
+    try:
+        return tomlkitedit.edit(head, ops) + text[len(head):]
+    except TomlkitError:
+        return None
+
+
+def _moved_line(old: str, new: str) -> str | None:
+    """A line of ``old`` that ``new`` has somewhere else (taken out in one place, put in at
+    another), or ``None``: an edit should only add lines or only take them out."""
+    from collections import Counter
+    from difflib import SequenceMatcher
+
+    a, b = old.splitlines(), new.splitlines()
+    if _within(a, b) or _within(b, a):  # only added, or only taken out, whatever the diff would pair up
+        return None
+    taken, put = Counter(), Counter()
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag in ("delete", "replace"):
+            taken.update(line for line in a[i1:i2] if line.strip())
+        if tag in ("insert", "replace"):
+            put.update(line for line in b[j1:j2] if line.strip())
+    both = taken & put
+    return next(iter(both)) if both else None
+
+
+def _within(short: list[str], long: list[str]) -> bool:
+    """Whether ``short`` is ``long`` less some lines, in the same order."""
+    rest = iter(long)
+    return all(line in rest for line in short)
 
 
 def _round_trips(text: str) -> bool:

@@ -27,7 +27,7 @@ def apply(text: str, ops: list[dict], doc: dict) -> str | None:
     """``text`` with ``ops`` applied as appended or cut blocks, or ``None``. ``doc``: the data
     ``text`` reads as (never changed)."""
     nl = "\r\n" if text.endswith("\r\n") or ("\r\n" in text and not text.endswith("\n")) else "\n"
-    current = _leaves(doc)
+    current = leaves(doc)
     for op in ops:
         tokens = tuple(split_pointer(op["path"]))
         if not tokens or op["op"] not in ("add", "remove", "replace"):
@@ -68,14 +68,14 @@ def apply(text: str, ops: list[dict], doc: dict) -> str | None:
     return text
 
 
-def _leaves(doc: Any, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], dict]:
+def leaves(doc: Any, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], dict]:
     """Every table of only plain values, by its key path (the blocks this module can cut)."""
     out: dict[tuple[str, ...], dict] = {}
     for key, value in doc.items() if isinstance(doc, dict) else ():
         if isinstance(value, dict):
             if value and all(scalar(v) for v in value.values()):
                 out[prefix + (key,)] = value
-            out.update(_leaves(value, prefix + (key,)))
+            out.update(leaves(value, prefix + (key,)))
     return out
 
 

@@ -113,7 +113,8 @@ def _check_entry(host: Host, entry: Any, where: str, part: int = 0) -> None:
     bad = _unfit_command(command) or _unfit_argv(host, command) if isinstance(command, str) else "no command string"
     if bad:
         raise BadInput(f"{where}/command: {bad}")
-    null = _null_at(entry, base)
+    null = _null_at({k: v for k, v in entry.items() if not (v is None and k in host.null_keys)}
+                    if isinstance(entry, dict) else entry, base)
     if null:
         raise BadInput(f"{null}: null, which a manifest cannot hold; remove the key or give it a value, then adopt")
     odd = _odd_string(entry)
@@ -239,7 +240,7 @@ def _hook_table(host: Host, name: str, hook_id: str, item: Found, manifest_path:
     top["hosts"] = [host.name]
     top["command"] = handler["command"]
     factor = _timeout_factor(host, manifest_path)
-    timeout = handler.get("timeout")
+    timeout = handler.get(host.timeout_key)
     if isinstance(timeout, int) and not isinstance(timeout, bool) and timeout > 0 and factor and timeout % factor == 0:
         top["timeout"] = timeout // factor
     matcher = entry.get("matcher")
@@ -286,5 +287,5 @@ def _timeout_factor(host: Host, manifest_path: Path) -> int | None:
                    manifest_path.parent)
     regs, _ = resolve.registrations(host, probe)
     handler = host.handler_of(regs[0].entry) if regs else None
-    value = handler.get("timeout") if handler else None
+    value = handler.get(host.timeout_key) if handler else None
     return value if isinstance(value, int) and value > 0 else None

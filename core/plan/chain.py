@@ -1,6 +1,8 @@
 """Pure: a bundle's chained hooks of one event as ONE host registration, and that registration read back.
 
-A chain's registration runs ``python3 -S <runner> <host> <event>`` and then four words per member,
+A chain's registration runs ``sh <runner.sh> <host> <event>`` (``chainsh``: the sh fast path; Copilot, whose
+entry runs on Windows too, and chains installed before issue 24: ``python3 -S <runner.py> <host> <event>``)
+and then four words per member,
 ``<id> <timeout> <matcher> <command>``, in declared order (``chainrun`` reads them). So the settings
 file alone says what runs and in which order, and verify can check each member against the record
 (which holds one hash per member) without the manifest. The runner is a file install writes beside
@@ -26,7 +28,8 @@ PREFIX = "chain-"
 # Seconds, each host's own default for a hook without a timeout: Copilot's and Kimi Code's documented 30, Qwen's
 # and Droid's 60 (their code); Windsurf and Antigravity document none, so 60 as for Cursor.
 DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60, "copilot": 30, "qwen": 60, "factory": 60,
-                   "windsurf": 60, "antigravity": 60, "auggie": 60, "letta": 60, "openhands": 60, "kimi": 30}
+                   "windsurf": 60, "antigravity": 60, "auggie": 60, "letta": 60, "openhands": 60, "kimi": 30,
+                   "openharness": 30}
 SIMPLE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
 # The events whose registration can carry a matcher (the runner's QUERY tests the same fields).
 TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
@@ -37,7 +40,8 @@ TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
                "auggie": {"PreToolUse", "PostToolUse"},
                "letta": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"},
                "openhands": {"PreToolUse", "PostToolUse"},
-               "kimi": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult"}}
+               "kimi": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult"},
+               "openharness": {"pre_tool_use", "post_tool_use"}}
 # Hosts whose own hook file already is a chain: their hooks of an event stay separate entries there.
 DISPATCHED = {"cline": "Cline runs hookweave's dispatcher file per event, which runs the event's hooks one after "
                        "another in declared order and ends at the first cancel (hosts/cline.py)"}
@@ -60,9 +64,12 @@ def chain_id(native_event: str) -> str:
     return PREFIX + native_event.lower().replace("_", "-")
 
 
+RUNNER_SUFFIX = ".hookweave-chain.py"
+
+
 def runner_path(settings: Path) -> Path:
     """Beside the settings file, named after it like the record: one runner per settings file."""
-    return settings.with_name(f"{settings.stem}.hookweave-chain.py")
+    return settings.with_name(settings.stem + RUNNER_SUFFIX)
 
 
 def runner_word(host: Host, runner: Path, project: Path | None) -> str:
@@ -207,7 +214,13 @@ def registration_hook(host: Host, event: str, members: list[Member], hooks: list
     express it (else the chain starts for every call and the runner applies each matcher)."""
     from hookweave.core.model.bundle import HookForHost
 
-    words = ["python3", "-S", runner, _quote(host.answer_protocol()), _quote(event)]
+    from hookweave.core.plan import chainsh
+
+    protocol = host.answer_protocol()
+    if protocol in chainsh.SH_HOSTS:  # the sh fast path, which hands over to the Python runner beside it
+        words = ["sh", runner.replace(RUNNER_SUFFIX, chainsh.SUFFIX), _quote(protocol), _quote(event)]
+    else:
+        words = ["python3", "-S", runner, _quote(protocol), _quote(event)]
     for m in members:
         words += [_quote(m.id), _quote(m.timeout), _quote(m.matcher) if m.matcher else "''", _quote(m.command)]
     total = sum(int(m.timeout) for m in members) + 1
@@ -220,6 +233,8 @@ def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
     ``^(?:(?:a)|(?:b))$``; Qwen reads a pattern that starts with ``(`` as a regex), else None."""
     if event not in TOOL_EVENTS.get(host, ()) or any(m in ("", "*") for m in matchers):
         return None
+    if host == "openharness":  # globs: no union of two, so the runner applies each one
+        return matchers[0] if len(set(matchers)) == 1 else None
     if host == "claude":
         if not all(set(m) <= SIMPLE for m in matchers):
             return None
@@ -259,7 +274,8 @@ def members_of(command: Any) -> tuple[str, str, list[Member]] | None:
         words = shlex.split(body)
     except ValueError:
         return None
-    if len(words) < 5 or words[:2] != ["python3", "-S"] or (len(words) - 5) % 4:
+    lead = 4 if words[:1] == ["sh"] else 5  # ``sh <runner.sh>`` (issue 24), or ``python3 -S <runner.py>``
+    if len(words) < lead or (lead == 5 and words[:2] != ["python3", "-S"]) or (len(words) - lead) % 4:
         return None
-    quads = [Member(*words[i:i + 4]) for i in range(5, len(words), 4)]
-    return words[3], words[4], quads
+    quads = [Member(*words[i:i + 4]) for i in range(lead, len(words), 4)]
+    return words[lead - 2], words[lead - 1], quads

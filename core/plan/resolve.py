@@ -46,7 +46,7 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
                 regs.append(Registration(bundle.name, "", native, "last", {}))  # the chain's place
             chained.setdefault(native, []).append(resolved)
             continue
-        entry = _native_keys(host, host.render(resolved, native, bundle), resolved)
+        entry = _native_keys(host, host.render(resolved, native, bundle), resolved, bundle)
         position = resolved.position
         if position == "first" and not host.positional:
             why = host.appends_why or "its trust is keyed by position, so hookweave appends"
@@ -66,7 +66,7 @@ def _dispatched() -> dict[str, str]:
     return DISPATCHED
 
 
-def _native_keys(host: Host, entry: dict, hook: HookForHost) -> dict:
+def _native_keys(host: Host, entry: dict, hook: HookForHost, bundle: Bundle) -> dict:
     """The rendered entry with the host table's native keys applied (what ``hooks adopt`` wrote
     to keep an operator's entry exactly as it was): set in the handler and the group, or left out."""
     if not (hook.handler or hook.group or hook.omit):
@@ -74,6 +74,11 @@ def _native_keys(host: Host, entry: dict, hook: HookForHost) -> dict:
     handler = host.handler_of(entry)
     if handler is None:
         return entry
+    if "type" in hook.omit and getattr(host, "untyped_handlers", None) and "type" in handler:
+        does = ("refuses the whole file for it and runs none of its hooks"
+                if host.untyped_handlers == "refused" else "skips it: it would never run")
+        raise BadInput(f'{bundle.manifest}: hooks ({hook.id}).host.{host.name}.omit: a hook without "type" {host.title} {does}; '
+                       'take "type" out of omit')
     for key in hook.omit:
         handler.pop(key, None)
     handler.update(hook.handler)
@@ -97,7 +102,7 @@ def _with_chains(host: Host, bundle: Bundle, regs: list[Registration], chained: 
         hooks = chained[reg.event]
         if len(hooks) == 1:
             out.append(Registration(bundle.name, hooks[0].id, reg.event, hooks[0].position,
-                                    _native_keys(host, host.render(hooks[0], reg.event, bundle), hooks[0])))
+                                    _native_keys(host, host.render(hooks[0], reg.event, bundle), hooks[0], bundle)))
             continue
         members = [chain.member(host, h, bundle) for h in hooks]
         whole = chain.registration_hook(host, reg.event, members, hooks, runner)

@@ -23,7 +23,7 @@ CAP = 60.0  # seconds: the longest check waits for one run, whatever the hook's 
 SLOW = 0.5  # of the timeout: a run slower than this is flagged
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "BeforeTool", "AfterTool", "preToolUse", "postToolUse",
                          "beforeShellExecution", "pre_run_command", "post_run_command", "pre_write_code",
-                         "pre_read_code", "pre_mcp_tool_use"})
+                         "pre_read_code", "pre_mcp_tool_use", "pre_tool_use", "post_tool_use"})
 ORDINARY = "an ordinary shell command"  # the payload every host's tool events get first (payloads.py)
 DOES = {"error": "shows a hook error", "block": "blocks the call", "allow": "goes on as if the hook allowed it",
         "ignored": "goes on as if the hook allowed it", "stop": "stops the session", "ask": "asks the user"}
@@ -84,7 +84,8 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
     outcomes = []
     for payload in chosen:
         data = _payload_bytes(payload.data)
-        run = hookrun.run(target.host, target.command, data, env, project, min(timeout, CAP))
+        run = hookrun.run(target.host, target.command, *hookrun.delivered(target.host, target.event, data, env),
+                          project, min(timeout, CAP))
         verdict = protocol.judge(target.host, target.event, run.exit_code, run.stdout, run.stderr, run.timed_out)
         outcomes.append(Outcome(payload, run, timeout, verdict, tuple(_judge_outcome(target, payload, run, timeout, verdict))))
     everything = next((p for o in outcomes if o.payload.name == ORDINARY for p in o.pitfalls if p.name == "false-block"), None)

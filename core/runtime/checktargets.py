@@ -43,7 +43,8 @@ def _command(host: Host, handler: dict) -> str:
 
 
 def _seconds(host: Host, handler: dict) -> float | None:
-    value = handler.get("timeoutSec", handler.get("timeout")) if host.name == "copilot" else handler.get("timeout")
+    key = "timeoutSec" if host.name == "copilot" else host.timeout_key
+    value = handler.get(key, handler.get("timeout"))
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         return None
     if host.timeout_unit == "ms" or (host.name == "qwen" and value >= 1000):  # milliseconds (Qwen: from 1000 on)

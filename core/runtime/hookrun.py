@@ -24,7 +24,7 @@ GRACE = 1.0  # seconds check reads on after the hook exits, while a process it s
 # code); Windsurf and Antigravity document none, so check waits its own cap (``checking.CAP``).
 DEFAULT_TIMEOUT = {"claude": 600.0, "codex": 600.0, "gemini": 60.0, "cursor": 30.0, "copilot": 30.0, "qwen": 60.0,
                    "factory": 60.0, "cline": 120.0, "windsurf": 60.0, "antigravity": 60.0,
-                   "kimi": 30.0}
+                   "kimi": 30.0, "openharness": 30.0}
 
 
 class Run(NamedTuple):
@@ -47,9 +47,20 @@ def shell_for(host: str) -> list[str]:
         return [os.environ.get("SHELL") or "/bin/sh", "-lc"]
     if host in ("claude", "gemini", "qwen", "auggie", "letta") and shutil.which("bash"):
         return ["bash", "-c"]
+    if host == "openharness":  # resolve_shell_command: bash -lc, else sh -lc (a login shell)
+        return ["bash" if shutil.which("bash") else "sh", "-lc"]
     if host == "copilot" and shutil.which("bash"):
         return ["bash", "--norc", "--noprofile", "-c"]
     return ["/bin/sh", "-c"]
+
+
+def delivered(host: str, event: str, payload: bytes, env: dict[str, str]) -> tuple[bytes, dict[str, str]]:
+    """The stdin and env a hook gets: OpenHarness gives it no stdin, the payload and the event in
+    its env (``HookExecutor._run_command_hook``, measured 0.1.9); every other host, the payload on stdin."""
+    if host != "openharness":
+        return payload, env
+    return b"", {**env, "OPENHARNESS_HOOK_EVENT": event,
+                 "OPENHARNESS_HOOK_PAYLOAD": payload.decode("utf-8", "surrogateescape")}
 
 
 def host_env(host: str, project: Path, extra: dict[str, str]) -> dict[str, str]:

@@ -77,3 +77,23 @@ def kimi(event: str, cwd: str, transcript: str) -> list[Payload]:
     if event == "SessionStart":
         return [Payload("a new session", event, {**base, "source": "startup"}, True)]
     return [Payload(f"a {event} event", event, base, True)]
+
+
+def openharness(event: str, cwd: str, transcript: str) -> list[Payload]:
+    """OpenHarness 0.1.9 (engine/query.py, ui/runtime.py; measured): a few keys, ``event`` among
+    them, in $OPENHARNESS_HOOK_PAYLOAD (stdin is empty); the tool's input as the model sent it."""
+    base = {"event": event}
+    if event in ("pre_tool_use", "post_tool_use"):
+        def make(_i, command, _description):
+            data = {"tool_name": "bash", "tool_input": {"command": command}, **base}
+            if event == "post_tool_use":
+                data = {**data, "tool_output": "", "tool_is_error": False}
+            return data, "bash"
+        return shell_payloads(event, event == "post_tool_use", make, skip_other_field=True)
+    if event == "user_prompt_submit":
+        return [Payload(n, event, {**base, "prompt": text}, True) for n, text in PROMPTS]
+    if event in ("session_start", "session_end"):
+        return [Payload(f"a {event} event", event, {"cwd": cwd, **base}, True)]
+    if event == "stop":
+        return [Payload("the agent ending its turn", event, {**base, "stop_reason": "tool_uses_empty"}, False)]
+    return [Payload(f"a {event} event", event, base, True)]

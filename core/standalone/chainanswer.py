@@ -94,6 +94,11 @@ def _unencodable(value):
 def matches(host, event, matcher, payload):
     """Whether the host would run a hook with ``matcher`` for this payload (``payload`` a dict, or
     None when it is not JSON: then every member runs, as no field can be tested)."""
+    if host == "openharness" and matcher not in ("", "*") and isinstance(payload, dict):
+        import fnmatch  # its executor's _matches_hook: a glob on the tool, else the prompt, else the event
+
+        return fnmatch.fnmatchcase(str(payload.get("tool_name") or payload.get("prompt") or payload.get("event") or ""),
+                                   matcher)
     field = QUERY.get(host, {}).get(event)
     if host == "kimi" and matcher == "*":  # an invalid JavaScript regex, which matches nothing there
         return False

@@ -18,7 +18,7 @@ import time
 # How each host runs a command (hookrun.shell_for says why): Copilot runs `bash --norc --noprofile
 # -c`, which reads no rc file, as `bash -c` does; Droid `sh -c`; Kimi Code
 # `sh -c` (Node's shell: true); Windsurf and Antigravity document none.
-SHELLS = {"auggie": "bash", "letta": "bash", "openhands": "sh", "claude": "bash", "gemini": "bash", "cursor": "sh", "copilot": "bash", "qwen": "bash", "factory": "sh",
+SHELLS = {"auggie": "bash", "letta": "bash", "openhands": "sh", "openharness": "bash", "claude": "bash", "gemini": "bash", "cursor": "sh", "copilot": "bash", "qwen": "bash", "factory": "sh",
           "windsurf": "sh", "antigravity": "sh", "kimi": "sh"}
 
 

@@ -19,7 +19,15 @@ import sys
 
 if "combine" not in globals():  # imported as a module of the package (tests, bench), not the runner file
     from hookweave.core.standalone.chainanswer import QUERY, answer, combine, dumps, loads, matches  # noqa: F401
-    from hookweave.core.standalone.chainproc import KEEP, SHELLS, _seconds, _stop, _write, run_member  # noqa: F401
+    from hookweave.core.standalone.chainproc import (  # noqa: F401
+        KEEP,
+        SHELLS,
+        _read_all,
+        _seconds,
+        _stop,
+        _write,
+        run_member,
+    )
 
 PROTOCOL_SOURCE = globals().get("PROTOCOL_SOURCE")  # core/standalone/protocol.py's text, in the file install writes
 CACHED = globals().get("CACHED")  # that file's compiled-code cache (``chain.runner_text``)
@@ -74,10 +82,12 @@ def _word(text):
     return f"hookweave chain: {text}\n".encode("utf-8", "replace")
 
 
-def run_chain(host, event, members, payload_bytes):
+def run_chain(host, event, members, payload_bytes, start=0, first=None, before=()):
     """Run the chain; returns ``(exit code, stdout bytes, stderr bytes)`` for the host. A block
     returns the blocking member's own three, unchanged (the model reads that stderr on Claude);
-    otherwise stderr holds every member's, in order, and our word on each that failed."""
+    otherwise stderr holds every member's, in order, and our word on each that failed. From the sh
+    runner (``resume``): ``start`` members done there, their stderr ``before``, and ``first``, the
+    result of member ``start`` when sh ran it (``run_member``'s five)."""
     payload = None
     if any(m.matcher not in ("", "*") for m in members):
         try:
@@ -85,11 +95,15 @@ def run_chain(host, event, members, payload_bytes):
         except ValueError:
             payload = None
     answers = []  # in member order: each allowing member's JSON object, or its plain text
-    stderr = []
-    for member in members:
-        if not matches(host, event, member.matcher, payload):
+    stderr = list(before)
+    for at in range(start, len(members)):
+        member = members[at]
+        if at == start and first is not None:
+            code, out, err, timed_out, dropped = first
+        elif not matches(host, event, member.matcher, payload):
             continue
-        code, out, err, timed_out, dropped = run_member(host, member, payload_bytes)
+        else:
+            code, out, err, timed_out, dropped = run_member(host, member, payload_bytes)
         text = out.decode("utf-8", "replace")
         verdict = judge(host, event, code, text, err.decode("utf-8", "replace"), timed_out)
         if verdict.action in ("block", "stop"):
@@ -122,7 +136,36 @@ def _read_stdin():
         chunks.append(chunk)
 
 
+def resume(words, count):
+    """What the sh runner (``chainrun.sh``) hands over after ``--from-sh``: ``<done> <exit code or ->
+    <timed out> <scratch base>``. Reads its scratch files (``<base>.e<n>``: the stderr of the members
+    it ran, ``<base>.o<n>``: member ``done``'s stdout) and removes them all."""
+    done, code, timed, base = int(words[0]), words[1], words[2] == "1", words[3]
+    names = [f"{base}.{kind}{n}" for n in range(count) for kind in "oe"] + [f"{base}.{x}" for x in ("in", "s", "t")]
+    read = {}
+    for name in names:
+        try:
+            fd = posix.open(name, posix.O_RDONLY)
+        except OSError:
+            read[name] = (b"", False)
+            continue
+        try:
+            read[name] = _read_all(fd)
+        finally:
+            posix.close(fd)
+            posix.unlink(name)
+    before = [read[f"{base}.e{n}"][0] for n in range(done)]
+    first = None
+    if code != "-":
+        (out, more), (err, more_err) = read[f"{base}.o{done}"], read[f"{base}.e{done}"]
+        first = (int(code), out, err, timed, more or more_err)
+    return done, first, before
+
+
 def main(argv):
+    handed = None
+    if argv[:1] == ["--from-sh"] and len(argv) >= 6 and argv[5] == "--":
+        handed, argv = argv[1:5], argv[6:]
     try:
         host, event, members = parse_argv(argv)
     except ValueError as exc:
@@ -131,8 +174,11 @@ def main(argv):
     for signum in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
         _signal.signal(signum, _stop)
     payload = _read_stdin()
+    if not payload and host == "openharness":  # OpenHarness gives no stdin: the payload is in its env
+        payload = posix.environ.get(b"OPENHARNESS_HOOK_PAYLOAD", b"")
     try:
-        code, out, err = run_chain(host, event, members, payload)
+        start, first, before = resume(handed, len(members)) if handed else (0, None, ())
+        code, out, err = run_chain(host, event, members, payload, start, first, before)
     except OSError as exc:  # no scratch file anywhere, a full disk: say so, a hook error the host goes on after
         code, out, err = 1, b"", _word(f"cannot run the members: {exc}")
     try:

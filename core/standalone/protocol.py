@@ -20,7 +20,7 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
          "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py", "protocol_windsurf.py",
          "protocol_antigravity.py", "protocol_auggie.py", "protocol_letta.py", "protocol_openhands.py",
-         "protocol_kimi.py", "protocol.py")
+         "protocol_kimi.py", "protocol_openharness.py", "protocol.py")
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.protocol_antigravity import judge_antigravity
@@ -35,6 +35,7 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
     from hookweave.core.standalone.protocol_kimi import judge_kimi
     from hookweave.core.standalone.protocol_letta import judge_letta
     from hookweave.core.standalone.protocol_openhands import judge_openhands
+    from hookweave.core.standalone.protocol_openharness import judge_openharness, timeout_openharness
     from hookweave.core.standalone.protocol_qwen import judge_qwen
     from hookweave.core.standalone.protocol_windsurf import judge_windsurf
     from hookweave.core.standalone.verdicts import (  # noqa: F401 - read as protocol.X
@@ -60,7 +61,7 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
     if host not in _JUDGES:
         raise ValueError(f"unknown host {host!r}; expected one of {', '.join(HOSTS)}")
     if timed_out:
-        return timeout_verdict(host, notes)
+        return timeout_openharness(event, None, notes) if host == "openharness" else timeout_verdict(host, notes)
     signal = exit_code is None or exit_code < 0
     if signal:
         notes += (f"ended by signal {-exit_code}" if exit_code else "ended without an exit code",)
@@ -69,7 +70,8 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
 _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor,
            "copilot": judge_copilot, "qwen": judge_qwen, "factory": judge_factory, "cline": judge_cline,
            "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie,
-           "letta": judge_letta, "openhands": judge_openhands, "kimi": judge_kimi}
+           "letta": judge_letta, "openhands": judge_openhands, "kimi": judge_kimi,
+           "openharness": judge_openharness}
 
 
 def known() -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 # imports them on its own path.
 ACTIONS = ("allow", "block", "ask", "error", "ignored", "stop")
 HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "cline", "windsurf", "antigravity")
-VERSIONS = {"auggie": "0.36.0", "letta": "0.32.18", "openhands": "1.16.0", "claude": "2.1.332", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
+VERSIONS = {"auggie": "0.36.0", "letta": "0.32.18", "openhands": "1.16.0", "openharness": "0.1.9", "claude": "2.1.332", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
             "qwen": "0.24.4", "factory": "0.225.2", "cline": "3.0.65", "windsurf": "docs only",
             "antigravity": "docs only", "kimi": "docs only"}
 UNMEASURED = "unmeasured: Cursor facts come from its documentation, never from a run"
@@ -83,6 +83,7 @@ BLOCKS = {
     "letta": frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop"}),
     "openhands": frozenset({"PreToolUse", "UserPromptSubmit", "Stop"}),
     "kimi": frozenset({"PreToolUse", "UserPromptSubmit", "Stop"}),
+    "openharness": frozenset({"pre_tool_use", "pre_compact"}),  # where block_on_failure (hookweave writes it) counts
 }
 # Events whose plain stdout (exit 0, not JSON) reaches the model as context.
 CONTEXT = {"claude": frozenset({"UserPromptSubmit", "SessionStart", "Setup"}),

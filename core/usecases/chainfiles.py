@@ -31,10 +31,8 @@ def _record(text: str | None, where: Path | None) -> record.Record:
 def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[FilePlan]:
     """A plan for the runner file of every settings file whose record gains or loses its chains
     (or still has them, and the runner is missing or not ours: install puts ours back)."""
-    from hookweave.core.plan.plan import FilePlan, Target
-
     out: list[FilePlan] = []
-    shipped: str | None = None
+    shipped: dict[str, str] | None = None
     for plan in plans:
         t = plan.target
         if t.record_path is None:
@@ -43,28 +41,41 @@ def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[Fil
         after = has_chain(_record(plan.new_record, t.record_path))
         if not before and not after:
             continue
-        from hookweave.core.plan import (
-            chain,  # only for a file with chains: every other install spares loading it
+        from hookweave.core.plan import (  # only for a file with chains: every other install spares loading them
+            chain,
+            chainsh,
         )
 
-        path = chain.runner_path(t.path)
-        old = fileio.read_text(path)
-        shipped = shipped or chain.runner_text()
-        new: str | None = shipped if after else None
-        runner = FilePlan(Target(t.host, t.scope, path, None, paths.display(path)), old, old, None, None)
-        if old == new:
-            continue
-        if old is not None and old != shipped and not force and not chain.pristine(old):
-            whose = "hookweave's chain runner, edited since" if before else "a file hookweave did not write"
-            if after:
-                plan.refused.append(Finding("problem", f"needs its chain runner at {runner.target.shown}, which is "
-                                            f"{whose}", bundle, "chain"))
-            else:
-                plan.findings.append(Finding("note", f"{runner.target.shown} is {whose}; left in place"))
-            continue
-        if old is None and new is None:
-            continue
-        runner.new_text = new
-        runner.actions = ["chain runner" + (" removed" if new is None else "")]
-        out.append(runner)
+        shipped = shipped or {"py": chain.runner_text(), "sh": chainsh.runner_text()}
+        kinds = [("py", chain.runner_path(t.path), chain.pristine)]
+        if t.host.answer_protocol() in chainsh.SH_HOSTS:  # its fast path in sh, which hands over to the first
+            kinds.append(("sh", chainsh.runner_path(t.path), chainsh.pristine))
+        for kind, path, pristine in kinds:
+            runner = _runner_plan(plan, t, path, shipped[kind] if after else None, shipped[kind], pristine,
+                                  before=before, bundle=bundle, force=force)
+            if runner is not None:
+                out.append(runner)
     return out
+
+
+def _runner_plan(plan: FilePlan, t, path: Path, new: str | None, shipped: str, pristine, *, before: bool, bundle: str,
+                 force: bool) -> FilePlan | None:
+    from hookweave.core.plan.plan import FilePlan, Target
+
+    old = fileio.read_text(path)
+    runner = FilePlan(Target(t.host, t.scope, path, None, paths.display(path)), old, old, None, None)
+    if old == new:
+        return None
+    if old is not None and old != shipped and not force and not pristine(old):
+        whose = "hookweave's chain runner, edited since" if before else "a file hookweave did not write"
+        if new is not None:
+            plan.refused.append(Finding("problem", f"needs its chain runner at {runner.target.shown}, which is "
+                                        f"{whose}", bundle, "chain"))
+        else:
+            plan.findings.append(Finding("note", f"{runner.target.shown} is {whose}; left in place"))
+        return None
+    if old is None and new is None:
+        return None
+    runner.new_text = new
+    runner.actions = ["chain runner" + (" removed" if new is None else "")]
+    return runner

@@ -1,5 +1,6 @@
 """Verify of chains: each member like a registration, the order a chain guarantees, and what the
-chain needs at run time (``python3`` on PATH, the runner file as shipped)."""
+chain needs at run time (``python3`` on PATH, the runner files as shipped: the Python runner, and
+beside it the sh fast path on the hosts that run it)."""
 
 from __future__ import annotations
 
@@ -65,19 +66,24 @@ def runtime_findings(host: Host, settings: Path, rec: Record) -> list[Finding]:
     """What a chain of this file needs when the host runs it: ``python3`` and the runner as shipped."""
     if not any(h.members for b in rec.bundles.values() for h in b.hooks):
         return []
+    from hookweave.core.plan import chainsh
+
     out = []
-    runner = chain.runner_path(settings)
-    shown = paths.display(runner)
-    text = fileio.read_text(runner)
-    if text is None:
-        out.append(Finding("problem", f"{shown}: the chain runner is missing, so every chain of this file fails; "
-                           "reinstall the bundle"))
-    elif text != chain.runner_text() and chain.pristine(text):
-        out.append(Finding("problem", f"{shown}: the chain runner is another hookweave version's; reinstall the "
-                           "bundle to update it"))
-    elif text != chain.runner_text():
-        out.append(Finding("problem", f"{shown}: the chain runner is modified; reinstall the bundle with --force "
-                           "to restore it"))
+    kinds = [(chain.runner_path(settings), chain.runner_text(), chain.pristine)]
+    if host.answer_protocol() in chainsh.SH_HOSTS:
+        kinds.append((chainsh.runner_path(settings), chainsh.runner_text(), chainsh.pristine))
+    for runner, shipped, pristine in kinds:
+        shown = paths.display(runner)
+        text = fileio.read_text(runner)
+        if text is None:
+            out.append(Finding("problem", f"{shown}: the chain runner is missing, so every chain of this file "
+                               "fails; reinstall the bundle"))
+        elif text != shipped and pristine(text):
+            out.append(Finding("problem", f"{shown}: the chain runner is another hookweave version's; reinstall "
+                               "the bundle to update it"))
+        elif text != shipped:
+            out.append(Finding("problem", f"{shown}: the chain runner is modified; reinstall the bundle with "
+                               "--force to restore it"))
     python = shutil.which("python3")
     if python is None:
         out.append(Finding("problem", "python3 is not on PATH here, and chains run with python3; install Python 3"))

@@ -94,7 +94,7 @@ def running_copies(host: Host, running: dict[str, Any], name: str) -> dict[tuple
                     handler = host.handler_of(entry) or {}
                     out.setdefault((event, owner[1]), []).append((scope, host.run_key(event, entry),
                                                                   named_tools(entry.get("matcher"), tools),
-                                                                  handler.get("timeout")))
+                                                                  handler.get(host.timeout_key)))
     return out
 
 

@@ -4,9 +4,12 @@ Reads the hook payload on stdin, in whichever agent's shape it comes; exits 2 wi
 stderr to block (Claude, Codex, Cursor, Gemini, Qwen, Factory, Windsurf and Antigravity read exit 2
 as "block"; Copilot too, and it also gets its own deny as JSON), 0 to allow. Cline ignores exit
 codes: there the guard prints Cline's cancel, which stops the command and ends the agent's run.
+OpenHarness gives no stdin: the payload is in $OPENHARNESS_HOOK_PAYLOAD, and exit 2 blocks there
+because hookweave writes ``block_on_failure: true`` on its pre_tool_use hooks.
 """
 
 import json
+import os
 import re
 import sys
 
@@ -81,7 +84,7 @@ def block(payload: dict, reason: str) -> int:
 
 def main() -> int:
     try:
-        payload = json.load(sys.stdin)
+        payload = json.loads(sys.stdin.read() or os.environ.get("OPENHARNESS_HOOK_PAYLOAD", ""))
     except ValueError:
         return 0  # not our business to break the agent on a payload we do not understand
     command = without_heredoc_bodies(command_of(payload))

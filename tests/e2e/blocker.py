@@ -12,13 +12,14 @@ Every reason holds ``reason-<name>``, so a test finds what the model was told.
 """
 
 import json
+import os
 import re
 import sys
 import time
 
 log, host = sys.argv[1], sys.argv[2]
 start = time.time()
-payload = sys.stdin.read()
+payload = sys.stdin.read() or os.environ.get("OPENHARNESS_HOOK_PAYLOAD", "")  # OpenHarness gives no stdin
 found = re.search(r"mode-([a-z0-9]+)", payload)
 mode = found.group(1) if found else ""
 with open(log, "a", encoding="utf-8") as out:

@@ -11,14 +11,15 @@ import sys
 import time
 
 ENV = ("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "PROBE_VAR", "LETTA_WORKING_DIR", "OPENHANDS_PROJECT_DIR", "OPENHANDS_SESSION_ID",
-       "OPENHANDS_EVENT_TYPE", "OPENHANDS_TOOL_NAME")
+       "OPENHANDS_EVENT_TYPE", "OPENHANDS_TOOL_NAME", "OPENHARNESS_HOOK_EVENT", "OPENHARNESS_HOOK_PAYLOAD")
 
 hook_id, log = sys.argv[1], sys.argv[2]
 start = time.time()
-payload = json.load(sys.stdin)
+payload = json.loads(sys.stdin.read() or os.environ.get("OPENHARNESS_HOOK_PAYLOAD") or "{}")  # OpenHarness: no stdin
 time.sleep(float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
 call = payload.get("preToolUse") or {}  # Cline names the event hookName and the tool preToolUse.toolName
-line = {"id": hook_id, "event": payload.get("hook_event_name") or payload.get("hookName") or payload.get("event_type"),
+line = {"id": hook_id, "event": payload.get("hook_event_name") or payload.get("hookName") or payload.get("event_type")
+        or payload.get("event"),
         "tool": payload.get("tool_name") or call.get("toolName"),
         "start": start, "end": time.time(), "env": {k: os.environ.get(k) for k in ENV}, "argv": sys.argv[1:],
         "augment_project_dir": os.environ.get("AUGMENT_PROJECT_DIR")}

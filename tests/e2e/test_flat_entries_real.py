@@ -176,9 +176,8 @@ def test_codex_keeps_trusting_a_group_of_three_adopted_as_three_groups(run, code
 
 @pytest.mark.parametrize("host", ["gemini", "claude", "qwen", "factory"])
 def test_a_handler_without_type(host, run, mock, home, project, probe, monkeypatch) -> None:
-    """A group's handler with no "type": Gemini and Qwen skip that handler, Claude and Factory refuse
-    the whole file (measured). hookweave still reads it as a command hook: the fix is on branch
-    i22-untyped-wip (not green yet), so verify's silence is an expected failure here."""
+    """A group's handler with no "type" (hookweave read it as a command hook): Gemini and Qwen skip
+    that handler, Claude and Factory refuse the whole file; verify and install say which."""
     if host == "gemini":
         monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     start = _runner(host, mock, home, project)
@@ -186,9 +185,17 @@ def test_a_handler_without_type(host, run, mock, home, project, probe, monkeypat
                          {"hooks": [{"type": "command", "command": probe.command("op-group")}]}]}
     settings = project / FILE[host]
     settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(json.dumps(doc if host == "factory" else {"hooks": doc}, indent=2) + "\n")
+    original = json.dumps(doc if host == "factory" else {"hooks": doc}, indent=2) + "\n"
+    settings.write_text(original)
     start()
-    assert ids(probe.calls()) == (["op-group"] if host in ("gemini", "qwen") else [])
+    ran = ids(probe.calls())
+    skips = host in ("gemini", "qwen")
+    assert ran == (["op-group"] if skips else [])
     pointer = f"/{EVENT[host]}/0/hooks/0" if host == "factory" else f"/hooks/{EVENT[host]}/0/hooks/0"
-    if pointer not in run("verify", "--host", host).stdout:
-        pytest.xfail("verify does not say it yet (branch i22-untyped-wip)")
+    said = next(line for line in run("verify", "--host", host).stdout.splitlines() if pointer in line)
+    assert ("skips: it never runs" if skips else "refuses the whole file") in said
+    install = run("install", probe.bundle(), "--host", host)
+    assert install.exit_code == (0 if skips else 2) and said.split(f"{pointer}: ")[1] in install.output
+    if skips:
+        assert run("uninstall", "probe", "--host", host).exit_code == 0
+    assert settings.read_text().replace(',\n  "$version": 4', "") == original

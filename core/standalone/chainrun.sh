@@ -1,0 +1,245 @@
+# The chain runner's fast path: POSIX sh (dash-compatible, set -u safe, no bashisms), no Python.
+# Run as `sh <this file> <host> <event> [<id> <timeout> <matcher> <command>]...`, the words of
+# chainrun.py. Install writes this file (core/plan/chainsh.py: a header of the host facts from
+# core/standalone/protocol.py, generated, then this text) beside the settings file and the Python
+# runner, which it hands over to (`--from-sh`) whenever a member's answer must be read:
+#   - a member printed on stdout, timed out, or its exit code is one the table cannot decide alone
+#     (a hook error, whose note quotes its stderr; an exit whose meaning depends on stderr's text);
+#   - a matcher that is not a plain list of names, or a payload whose field sh cannot read from the
+#     head of the payload (a nested field, an escape before it, no JSON object).
+# The Python runner then judges that member from the files it left here and runs the rest; the
+# members already run do not run again, and their stderr comes first, as the Python runner does.
+# Each member: the host's shell, the payload file on stdin, files of its own for stdout and stderr.
+# Timeouts: a ticker (one background process per chain, `sleep 1` a tick: POSIX sleep counts whole
+# seconds) kills a member between its timeout and a second after it, with every descendant `ps`
+# finds then (a POSIX shell cannot give a member a process group without a terminal; what left
+# the member's tree before the timeout is not found, where the Python runner kills its group).
+set -u
+hw_host=${1-} hw_event=${2-}
+hw_py=${0%.sh}.py
+
+hw_python() {  # the Python runner, from the start: it reads the host's stdin itself
+  exec python3 -S "$hw_py" "$@"
+}
+
+[ $# -ge 2 ] && [ $(( ($# - 2) % 4 )) -eq 0 ] || hw_python "$@"
+hw_facts "$hw_host" "$hw_event" || hw_python "$@"  # sets hw_shell, hw_field, hw_E, hw_T (the header)
+command -v "$hw_shell" >/dev/null 2>&1 || hw_shell=/bin/sh  # as chainproc falls back
+shift 2
+
+hw_clean() {
+  hw_rm="$hw_base.in $hw_base.s $hw_base.t" hw_j=0
+  while [ "$hw_j" -lt "$hw_count" ]; do hw_rm="$hw_rm $hw_base.o$hw_j $hw_base.e$hw_j"; hw_j=$((hw_j + 1)); done
+  rm -f $hw_rm  # the names hold no blank: $TMPDIR with one is passed over above
+}
+
+set -C  # every scratch file is created, never taken over: `>` refuses one that exists
+hw_base= hw_k=0
+for hw_dir in ${TMPDIR:+"$TMPDIR"} /dev/shm /tmp /var/tmp; do  # /dev/shm: in memory, a file there costs less
+  case $hw_dir in *[!A-Za-z0-9_./-]*) continue ;; esac  # the names go unquoted to rm and cat
+  hw_try="$hw_dir/.hookweave-chain-$$-$hw_k"
+  if { true >"$hw_try.in"; } 2>/dev/null; then hw_base=$hw_try; break; fi
+  hw_k=$((hw_k + 1))
+done
+[ -n "$hw_base" ] || hw_python "$hw_host" "$hw_event" "$@"
+hw_count=$(($# / 4))
+hw_i=0
+while [ "$hw_i" -lt "$hw_count" ]; do
+  { true >"$hw_base.o$hw_i" && true >"$hw_base.e$hw_i"; } 2>/dev/null || hw_bad=1
+  hw_i=$((hw_i + 1))
+done
+{ true >"$hw_base.s" && true >"$hw_base.t"; } 2>/dev/null || hw_bad=1
+if [ -n "${hw_bad-}" ] || ! cat >|"$hw_base.in"; then
+  exec 0<"$hw_base.in"  # a file of that name was there (or the disk is full): Python, on what was read
+  hw_clean
+  hw_python "$hw_host" "$hw_event" "$@"
+fi
+
+
+hw_descendants() {  # $1 pid: it and every process below it, stopped, as one list
+  hw_all=" $1 " hw_new=1
+  kill -STOP "$1" 2>/dev/null
+  while [ -n "$hw_new" ]; do
+    hw_new=
+    hw_ps=$(ps -A -o pid= -o ppid= 2>/dev/null) || break
+    while read -r hw_p hw_pp; do
+      case $hw_all in *" $hw_pp "*) case $hw_all in *" $hw_p "*) ;; *)
+        hw_all="$hw_all$hw_p " hw_new=1; kill -STOP "$hw_p" 2>/dev/null ;; esac ;; esac
+    done <<EOF
+$hw_ps
+EOF
+  done
+}
+
+hw_end() {  # $1 pid: the member and what it started, killed
+  hw_descendants "$1"
+  kill -KILL $hw_all 2>/dev/null
+}
+
+hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed; when
+  hw_last= hw_n=0  # the runner is gone, removes the scratch files (unless Python took them over)
+  while :; do
+    sleep 1
+    read -r hw_x <"$hw_base.t" || hw_x=
+    [ "$hw_x" != python ] || exit 0
+    kill -0 "$hw_runner" 2>/dev/null || { hw_clean; exit 0; }
+    read -r hw_idx hw_pid hw_lim <"$hw_base.s" || continue
+    if [ "$hw_idx" = - ] || [ "$hw_idx" != "$hw_last" ]; then hw_last=$hw_idx hw_n=0; continue; fi
+    hw_n=$((hw_n + 1))
+    if [ "$hw_lim" -gt 0 ] && [ "$hw_n" -ge "$hw_lim" ]; then
+      printf '%s\n' "$hw_idx" >|"$hw_base.t"
+      hw_end "$hw_pid"
+      hw_last=-
+    fi
+  done
+}
+
+hw_seconds() {  # $1 a timeout word -> hw_lim: whole seconds to wait, 0 none of ours (chainproc._seconds),
+  case $1 in       # -1 a word only Python reads (inf, 1e3, -5)
+    ''|.|*[!0-9.]*|*.*.*) hw_lim=-1; return ;;
+  esac
+  hw_sw=${1%%.*} hw_sf=
+  case $1 in *.*) hw_sf=${1#*.} ;; esac
+  hw_sw=${hw_sw#"${hw_sw%%[!0]*}"}
+  [ ${#hw_sw} -le 9 ] || { hw_lim=0; return; }  # past a billion seconds: no timeout of ours
+  hw_lim=${hw_sw:-0}
+  case $hw_sf in *[1-9]*) hw_lim=$((hw_lim + 1)) ;; esac
+}
+
+hw_query= hw_read=
+hw_read_query() {  # the payload's top-level $hw_field from its head; 1 when sh cannot tell
+  hw_s=$(dd if="$hw_base.in" bs=8192 count=1 2>/dev/null) || return 1
+  hw_first=1
+  hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
+  case $hw_s in '{'*) hw_s=${hw_s#?} ;; *) return 1 ;; esac
+  while :; do
+    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
+    case $hw_s in
+      '"'*) ;;
+      '}'*) [ -n "$hw_first" ] || return 1; hw_query=; return 0 ;;
+      *) return 1 ;;
+    esac
+    hw_first= hw_s=${hw_s#?}
+    hw_key=${hw_s%%\"*}
+    [ "$hw_key" != "$hw_s" ] || return 1
+    case $hw_key in *\\*) return 1 ;; esac
+    hw_s=${hw_s#*\"}
+    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
+    case $hw_s in :*) hw_s=${hw_s#?} ;; *) return 1 ;; esac
+    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
+    case $hw_s in
+      '"'*) hw_s=${hw_s#?}; hw_val=${hw_s%%\"*}
+            [ "$hw_val" != "$hw_s" ] || return 1
+            case $hw_val in *\\*) return 1 ;; esac
+            hw_s=${hw_s#*\"} ;;
+      true*|false*|null*|-*|[0-9]*) hw_val=${hw_s%%[],\}[:space:]]*}; [ "$hw_val" != "$hw_s" ] || return 1
+            hw_s=${hw_s#"$hw_val"} hw_val= ;;
+      *) return 1 ;;
+    esac
+    [ "$hw_key" != "$hw_field" ] || { hw_query=$hw_val; return 0; }
+    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
+    case $hw_s in ,*) hw_s=${hw_s#?} ;; '}'*) hw_query=; return 0 ;; *) return 1 ;; esac
+  done
+}
+
+hw_has() {  # $1 matcher (plain names), $2 query, $3 exact|part|some: whether a name is it or in it
+  hw_m="$1|"
+  while [ -n "$hw_m" ]; do
+    hw_t=${hw_m%%|*} hw_m=${hw_m#*|}
+    case $3:$hw_t in
+      exact:*) [ "$hw_t" != "$2" ] || return 0 ;;
+      some:) ;;  # Qwen drops the empty names of a list
+      *) case $2 in *"$hw_t"*) return 0 ;; esac ;;
+    esac
+  done
+  return 1
+}
+
+hw_matches() {  # $1 matcher: 0 runs, 1 skips, 2 needs Python
+  case $1 in ''|'*') return 0 ;; *[!A-Za-z0-9_\|]*) return 2 ;; esac
+  [ -n "$hw_field" ] || return 0
+  [ "$hw_field" != - ] || return 2
+  if [ -z "$hw_read" ]; then hw_read_query || return 2; hw_read=1; fi
+  case $hw_host in
+    claude|cursor|copilot) hw_has "$1" "$hw_query" exact ;;
+    gemini) case $hw_event in BeforeTool|AfterTool) hw_has "$1" "$hw_query" part ;; *) [ "$1" = "$hw_query" ] ;; esac ;;
+    codex) hw_has "$1" "$hw_query" part || { [ "$hw_query" = apply_patch ] &&
+             { hw_has "$1" Write part || hw_has "$1" Edit part; }; } ;;
+    qwen) [ "$1" = "$hw_query" ] || hw_has "$1" "$hw_query" some ;;
+    factory|auggie) [ "$1" = "$hw_query" ] || hw_has "$1" "$hw_query" part ;;
+    *) return 2 ;;
+  esac
+}
+
+hw_act() {  # $1 table, $2 exit code -> hw_v: a (allow), b (block) or h (Python decides)
+  case $1 in *" $2="*) hw_v=${1#*" $2="} ;; *) hw_v=${1#*" *="} ;; esac
+  hw_v=${hw_v%% *}
+}
+
+hw_text() {  # whether $1 holds a visible ASCII character (text under every host's trim)
+  while IFS= read -r hw_l || [ -n "$hw_l" ]; do
+    case $hw_l in *[[:alnum:][:punct:]]*) return 0 ;; esac
+  done <"$1"
+  return 1
+}
+
+hw_stop() {  # the host stops the chain: the running member and its tree go too
+  [ -z "${hw_pid-}" ] || hw_end "$hw_pid"  # the ticker removes the scratch files at its next tick
+  exit $((128 + $1))
+}
+trap 'hw_stop 15' TERM
+trap 'hw_stop 2' INT
+trap 'hw_stop 1' HUP
+
+hw_runner=$$
+(exec </dev/null >/dev/null 2>&1; hw_tick) &  # exec: a redirection of the call would keep copies of the host's pipes open
+
+hw_handoff() {  # $1 members done, $2 exit code or -, $3 timed out (0 or 1); then the members' words
+  printf 'python\n' >|"$hw_base.t"
+  hw_done=$1 hw_code=$2 hw_timed=$3
+  shift 3
+  exec python3 -S "$hw_py" --from-sh "$hw_done" "$hw_code" "$hw_timed" "$hw_base" -- "$hw_host" "$hw_event" "$@" \
+    <"$hw_base.in"
+}
+
+hw_i=0 hw_n=0 hw_errs=
+for hw_w in "$@"; do
+  case $((hw_n % 4)) in
+    0) hw_id=$hw_w ;;
+    1) hw_to=$hw_w ;;
+    2) hw_mt=$hw_w ;;
+    3) hw_matches "$hw_mt" && hw_run=0 || hw_run=$?
+       [ "$hw_run" -ne 2 ] || hw_handoff "$hw_i" - 0 "$@"
+       if [ "$hw_run" -eq 0 ]; then
+         hw_seconds "$hw_to"
+         [ "$hw_lim" -ge 0 ] || hw_handoff "$hw_i" - 0 "$@"
+         "$hw_shell" -c "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
+         hw_pid=$!
+         printf '%s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" >|"$hw_base.s"
+         hw_code=0
+         wait "$hw_pid" 2>/dev/null || hw_code=$?  # (dash says "Killed" of a member the ticker ended)
+         hw_pid=
+         printf -- '- - 0\n' >|"$hw_base.s"
+         read -r hw_t <"$hw_base.t" || hw_t=
+         [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" -9 1 "$@"
+         [ ! -s "$hw_base.o$hw_i" ] || hw_handoff "$hw_i" "$hw_code" 0 "$@"
+         if [ -s "$hw_base.e$hw_i" ]; then
+           hw_text "$hw_base.e$hw_i" || hw_handoff "$hw_i" "$hw_code" 0 "$@"
+           hw_act "$hw_T" "$hw_code"
+           hw_errs="$hw_errs $hw_base.e$hw_i"
+         else
+           hw_act "$hw_E" "$hw_code"
+         fi
+         case $hw_v in
+           a) ;;
+           b) [ ! -s "$hw_base.e$hw_i" ] || cat "$hw_base.e$hw_i" >&2
+              exit "$hw_code" ;;
+           *) hw_handoff "$hw_i" "$hw_code" 0 "$@" ;;
+         esac
+       fi
+       hw_i=$((hw_i + 1)) ;;
+  esac
+  hw_n=$((hw_n + 1))
+done
+[ -z "$hw_errs" ] || cat $hw_errs >&2
+exit 0  # the ticker removes the scratch files at its next tick
