@@ -1,19 +1,23 @@
 """OpenHands CLI: Claude's hook groups in ``.openhands/hooks.json``, the project's file or the user's.
 
 Facts read in the source of PyPI ``openhands`` 1.16.0 (openhands-sdk 1.21.0: ``openhands/sdk/hooks``;
-``openhands_cli/setup.py``) and run offline against the mock model; docs/HOST-FACTS.md has each:
+``openhands_cli/setup.py``) and run offline against the mock model (tests/e2e/test_openhands_real.py:
+one file, file order, the first block, the variables, the answers); docs/HOST-FACTS.md has each:
 
 - ``HookConfig.load`` takes ``<work dir>/.openhands/hooks.json`` when it exists, else
   ``~/.openhands/hooks.json``: **one** file, never both. The work dir is ``$OPENHANDS_WORK_DIR``, else
   the folder OpenHands starts in.
 - ``{"hooks": {...}}`` or the events at the top level; PascalCase or snake_case events, six of them.
-  An unknown event fails the whole file (pydantic, ``extra="forbid"``), and so OpenHands' start.
+  An unknown event fails the whole file (pydantic, ``extra="forbid"``), and so OpenHands' start (measured
+  by hand: ``--headless`` prints the ValidationError, runs no hook, asks the model nothing and exits 0).
 - Matchers: ``*`` or empty match all, ``/re/`` or a matcher with a regex character is ``re.fullmatch``,
   else an exact tool name (``terminal``, ``file_editor``).
-- Timeouts are seconds (default 60); an event's hooks run one after another in file order and the
-  first block ends them (``execute_all``, ``stop_on_block``); nothing is run once.
+- Timeouts are seconds (default 60); past it OpenHands goes on, but only the hook's ``/bin/sh`` is
+  killed: the command it started runs on (measured). An event's hooks run one after another in file
+  order and the first block ends them (``execute_all``, ``stop_on_block``; measured); nothing is run once.
 - A hook runs through ``/bin/sh`` (``shell=True``) in the work dir with ``OPENHANDS_PROJECT_DIR``,
-  ``OPENHANDS_SESSION_ID``, ``OPENHANDS_EVENT_TYPE`` and ``OPENHANDS_TOOL_NAME``; exit 2,
+  ``OPENHANDS_SESSION_ID``, ``OPENHANDS_EVENT_TYPE`` and ``OPENHANDS_TOOL_NAME`` (tool events) besides its
+  own environment (no settings-level env: a bundle's ``[env]`` cannot reach a hook); exit 2,
   ``"decision": "deny"`` or ``"continue": false`` block (core/standalone/protocol_openhands.py).
 """
 
@@ -76,7 +80,8 @@ class OpenhandsHost(host_class(OPENHANDS)):  # type: ignore[misc]  # built like 
             return None
         unknown = [key for key in hooks if key not in EVENTS and key not in SNAKE]
         if unknown:
-            return f"{path}: {unknown[0]!r} is not an event OpenHands knows ({', '.join(EVENTS)}): it loads no hook"
+            return (f"{path}: {unknown[0]!r} is not an event OpenHands knows ({', '.join(EVENTS)}): it refuses the "
+                    "whole file and starts no session (measured: it prints the error and exits 0)")
         return None
 
     def running_docs(self, docs: Mapping[str, Any], project: Path) -> dict[str, Any]:

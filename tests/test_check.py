@@ -204,6 +204,19 @@ def test_own_payload_and_a_bad_one(run, tmp_path) -> None:
     assert broken.exit_code == 2 and broken.stderr.count("\n") == 1 and "not JSON" in broken.stderr
 
 
+def test_a_payload_as_openhands_and_letta_send_it_names_its_event_by_event_type(run, project: Path, tmp_path: Path) -> None:
+    """OpenHands and Letta Code send ``event_type``, no ``hook_event_name``: a payload saved from either,
+    as sent (tests/e2e/test_openhands_real.py feeds check OpenHands' own), is read without an edit."""
+    sent = tmp_path / "sent.json"
+    sent.write_text(json.dumps({"event_type": "PreToolUse", "tool_name": "terminal", "tool_input": {
+        "command": "echo hi", "is_input": False, "timeout": None, "reset": False, "kind": "TerminalAction"},
+        "tool_response": None, "message": None, "session_id": "s", "working_dir": str(project), "metadata": {}}))
+    result = run("check", "--hand-written", "exit 2", "--event", "pre_tool_use", "--host", "openhands",
+                 "--payload", str(sent), "--json")
+    [hook] = json.loads(result.stdout)["hooks"]
+    assert [(r["payload"], r["action"]) for r in hook["runs"]] == [("your payload sent.json", "block")]
+
+
 def test_hand_written_hook_says_it_runs_for_real(run, project: Path) -> None:
     result = run("check", "--hand-written", "echo ran >> side-effect.log; echo oops >&2; exit 1",
                  "--event", "pre_tool_use", "--host", "claude")

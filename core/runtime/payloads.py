@@ -124,7 +124,8 @@ def _no_constant(name: str):
 
 
 def load(path: Path, text: str) -> Payload:
-    """An author's own payload (``--payload FILE``): a JSON object naming its ``hook_event_name``."""
+    """An author's own payload (``--payload FILE``): a JSON object naming its ``hook_event_name`` (Cline's
+    ``hookName``; Letta Code's and OpenHands' ``event_type``)."""
     from hookweave.core.errors import BadInput
     from hookweave.core.files.paths import printable
 
@@ -139,6 +140,8 @@ def load(path: Path, text: str) -> Payload:
     event = data.get("hook_event_name") if isinstance(data, dict) else None
     if isinstance(data, dict) and event is None and isinstance(data.get("hookName"), str):  # Cline's own name
         event = {name: native for native, name in CLINE_HOOK_NAMES.items()}.get(data["hookName"])
+    if isinstance(data, dict) and event is None and isinstance(data.get("event_type"), str):
+        event = data["event_type"]  # Letta Code's and OpenHands' own key: what they send, as sent, is a payload
     if not isinstance(event, str):
         raise BadInput(f"{printable(str(path))}: hook_event_name: missing; add the host's event name, "
                        'e.g. "hook_event_name": "PreToolUse"')

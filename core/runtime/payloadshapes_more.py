@@ -30,22 +30,30 @@ def letta(event: str, cwd: str, transcript: str) -> list[Payload]:
 
 
 def openhands(event: str, cwd: str, transcript: str) -> list[Payload]:
-    """OpenHands 1.16.0 (openhands.sdk.hooks.types.HookEvent, measured): every key on every event,
-    null where it has no value; its shell tool ``terminal``."""
+    """OpenHands 1.16.0 (openhands.sdk.hooks.types.HookEvent; every event measured in
+    tests/e2e/test_openhands_real.py): every key on every event, null where it has no value; its shell
+    tool ``terminal``, whose input and output carry their pydantic ``kind``; Stop's ``metadata`` the reason."""
     base = {"event_type": event, "tool_name": None, "tool_input": None, "tool_response": None, "message": None,
             "session_id": SESSION, "working_dir": cwd, "metadata": {}}
     if event in ("PreToolUse", "PostToolUse"):
         def make(_i, command, _description):
             data = {**base, "tool_name": "terminal", "tool_input": {"command": command, "is_input": False,
-                                                                     "timeout": None, "reset": False}}
+                                                                     "timeout": None, "reset": False,
+                                                                     "kind": "TerminalAction"}}
             if event == "PostToolUse":
-                data["tool_response"] = {"exit_code": 0, "output": ""}
+                data["tool_response"] = {
+                    "content": [{"cache_prompt": False, "type": "text", "text": ""}], "is_error": False,
+                    "command": command, "exit_code": 0, "timeout": False,
+                    "metadata": {"exit_code": 0, "pid": -1, "username": "dev", "hostname": "dev", "working_dir": cwd,
+                                 "py_interpreter_path": "/usr/bin/python3", "prefix": "",
+                                 "suffix": "\n[The command completed with exit code 0.]"},
+                    "full_output_save_dir": f"{transcript}.observations", "kind": "TerminalObservation"}
             return data, "terminal"
         return shell_payloads(event, event == "PostToolUse", make)
     if event == "UserPromptSubmit":
         return [Payload(n, event, {**base, "message": text}, True) for n, text in PROMPTS]
     if event == "Stop":
-        return [Payload("the agent ending its turn", event, base, False)]
+        return [Payload("the agent ending its turn", event, {**base, "metadata": {"reason": "agent_finished"}}, False)]
     return [Payload(f"a {event} event", event, base, True)]
 
 

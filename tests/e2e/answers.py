@@ -15,7 +15,7 @@ Usage: answers.py <folder> <host> [<event>]. Saves every payload to ``<folder>/p
 - ``allowreason``: ``permissionDecision: "allow"`` with a ``permissionDecisionReason`` (Copilot: top level)
 - ``noise``: a line on stderr, exit 0
 - ``context``: the host's own context for the model (``hookSpecificOutput.additionalContext``;
-  Copilot's top-level ``additionalContext``; Cline's ``contextModification``)
+  Copilot's and OpenHands' top-level ``additionalContext``; Cline's ``contextModification``)
 - ``ask``: the host's own ask (as ``deny``, with ``ask``)
 - ``exit1json``: ``{"decision": "block", ...}`` on stdout, exit 1
 - ``cont``: ``{"continue": false, "stopReason": ...}``
@@ -38,6 +38,8 @@ folder.mkdir(parents=True, exist_ok=True)
 (folder / f"payload-{event}-{len(list(folder.glob(f'payload-{event}-*')))}.json").write_text(raw)
 call = payload.get("tool_input") or payload.get("toolArgs") or (payload.get("preToolUse") or {}).get("parameters") or {}
 prompt = payload.get("prompt", (payload.get("userPromptSubmit") or {}).get("prompt"))  # Cline: userPromptSubmit
+if host == "openhands" and event == "UserPromptSubmit":
+    prompt = payload.get("message")  # OpenHands: the prompt is the message
 asked = prompt if prompt is not None else json.dumps(call) if not isinstance(call, str) else call
 if event in ("PostToolUse", "AfterTool", "postToolUse", "tool_result"):
     asked = ""  # answer before the call only: what the model is told of a call comes from one hook
@@ -74,7 +76,7 @@ answers = {
     "stray": {"decision": "block", "reason": reason, "extra": 1},
     "allowreason": permission("allow"),
     "ask": permission("ask"),
-    "context": {"additionalContext": reason} if host == "copilot" else {"contextModification": reason}
+    "context": {"additionalContext": reason} if host in ("copilot", "openhands") else {"contextModification": reason}
                if host == "cline" else {"hookSpecificOutput": {"hookEventName": pre, "additionalContext": reason}},
     "cont": {"continue": False, "stopReason": reason},
 }
