@@ -38,6 +38,20 @@ def chain_bundle(folder: Path, log: Path, *, context: bool = True, sequential: b
     return str(folder)
 
 
+def first_blocks_chain(tmp_path: Path) -> tuple[str, Path]:
+    """A chain of two pre_tool_use members whose first blocks (exit 2, a stop), for the agents whose
+    chain test asks only that the second never runs: the bundle's folder and the members' log."""
+    log = tmp_path / "chain.log"
+    folder = tmp_path / "bundle"
+    folder.mkdir()
+    member = HERE / "chainmember.py"
+    (folder / "hookweave.toml").write_text('[bundle]\nname = "chained"\nversion = "1.0.0"\norder = "chain"\n' + "".join(
+        f'[[hooks]]\nid = "{i}"\nevent = "pre_tool_use"\nmatcher = ["shell"]\ntimeout = 20\n'
+        f'command = ["python3", "{member}", "{i}", "{log}", "0.2", "{how}"]\n'
+        for i, how in (("first", "block-stop"), ("second", "quiet"))))
+    return str(folder), log
+
+
 def calls(log: Path) -> list[dict]:
     if not log.exists():
         return []

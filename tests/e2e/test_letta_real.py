@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from mock_model import MockModel, _Handler
 from realhosts import HERE, REPO, run_agent
+from test_chain_real import calls, first_blocks_chain
 from test_check_real import _to_model
 
 BINARY = REPO / ".cache" / "hosts" / "letta" / "node_modules" / ".bin" / "letta"
@@ -62,14 +63,6 @@ def probe_bundle(folder: Path, log: Path, *, ids=("pre", "post"), sleep: float =
     (folder / "hookweave.toml").write_text('[bundle]\nname = "probe"\nversion = "1.0.0"\n' + hooks
                                            + '[env.PROBE_VAR]\nvalue = "from-bundle"\n')
     return str(folder)
-
-
-def calls(log: Path) -> list[dict]:
-    if not log.exists():
-        return []
-    lines = log.read_text().splitlines()
-    log.unlink()
-    return [json.loads(line) for line in lines]
 
 
 def operator_file(path: Path, log: Path, hook_id: str) -> str:
@@ -182,15 +175,8 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says(run, letta, mock, proj
 
 
 def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, letta, mock, project, tmp_path) -> None:
-    log = tmp_path / "chain.log"
-    folder = tmp_path / "bundle"
-    folder.mkdir()
-    member = HERE / "chainmember.py"
-    (folder / "hookweave.toml").write_text('[bundle]\nname = "chained"\nversion = "1.0.0"\norder = "chain"\n' + "".join(
-        f'[[hooks]]\nid = "{i}"\nevent = "pre_tool_use"\nmatcher = ["shell"]\ntimeout = 20\n'
-        f'command = ["python3", "{member}", "{i}", "{log}", "0.2", "{how}"]\n'
-        for i, how in (("first", "block-stop"), ("second", "quiet"))))
-    assert run("install", str(folder), "--host", "letta").exit_code == 0
+    folder, log = first_blocks_chain(tmp_path)
+    assert run("install", folder, "--host", "letta").exit_code == 0
     mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
     letta()
     by_call: dict[str, list[dict]] = {}

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from realhosts import HERE, HOSTS, run_agent
-from test_letta_real import calls, probe_bundle
+from test_chain_real import calls, first_blocks_chain
+from test_letta_real import probe_bundle
 
 BINARY = HOSTS / "openharness" / "venv" / "bin" / "oh"
 MODES = ("none", "exit2", "exit1", "plain", "deny", "block")
@@ -114,15 +115,8 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_l
 
 
 def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, oh, mock, project, tmp_path) -> None:
-    log = tmp_path / "chain.log"
-    folder = tmp_path / "bundle"
-    folder.mkdir()
-    member = HERE / "chainmember.py"
-    (folder / "hookweave.toml").write_text('[bundle]\nname = "chained"\nversion = "1.0.0"\norder = "chain"\n' + "".join(
-        f'[[hooks]]\nid = "{i}"\nevent = "pre_tool_use"\nmatcher = ["shell"]\ntimeout = 20\n'
-        f'command = ["python3", "{member}", "{i}", "{log}", "0.2", "{how}"]\n'
-        for i, how in (("first", "block-stop"), ("second", "quiet"))))
-    assert run("install", str(folder), "--host", "openharness", *USER).exit_code == 0
+    folder, log = first_blocks_chain(tmp_path)
+    assert run("install", folder, "--host", "openharness", *USER).exit_code == 0
     assert run("verify", "--host", "openharness").exit_code == 0
     mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
     oh()
