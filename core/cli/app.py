@@ -255,9 +255,9 @@ def hosts(*, as_json: JsonOpt = False) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from hookweave.core import __version__  # the metadata's version too (pyproject: dynamic)
 
-        console.out(f"hookweave {version('hookweave')}")
+        console.out(f"hookweave {__version__}")
         raise typer.Exit()
 
 
