@@ -81,7 +81,7 @@ def _bytes(snap: dict) -> dict:
 
 @pytest.fixture
 def fleet(tmp_path: Path) -> dict:
-    collections = tmp_path / "collections" / "ansible_collections" / "hookweave" / "agents"
+    collections = tmp_path / "source" / "ansible_collections" / "hookweave" / "agents"  # ansible-test's layout
     shutil.copytree(REPO / "ansible", collections)
     controller = tmp_path / "controller"  # ansible's own home: never the real one
     controller.mkdir()
@@ -92,6 +92,8 @@ def fleet(tmp_path: Path) -> dict:
                  "KIMI_CODE_HOME", "OPENHARNESS_CONFIG_DIR", "XDG_CACHE_HOME"):
         env.pop(name, None)  # each machine's own home decides (system and managed files stay in tmp_path)
     (tmp_path / "machines").mkdir()
+    subprocess.run([str(BIN / "ansible-galaxy"), "collection", "install", str(REPO / "ansible"), "-p",
+                    str(tmp_path / "collections")], env=env, check=True, capture_output=True, timeout=120)
     return {"root": tmp_path, "env": env, "inventory": _machines(tmp_path / "machines"), "collection": collections}
 
 
@@ -123,7 +125,11 @@ def test_a_fleet_of_three_machines(fleet: dict) -> None:
     assert first.returncode == 0, first.stdout + first.stderr
     assert {m: (r["changed"], r["failed"]) for m, r in _recap(first.stdout).items()} == {m: (1, 0) for m in ("m1", "m2", "m3")}
     installed = _snapshot(root)
-    assert _bytes(installed) != _bytes(original)
+    written = sorted(k for k in installed if installed[k] != original.get(k) and k.startswith("machines/m1/"))
+    assert written == [f"machines/m1/{p}" for p in (  # 3 settings files, their records, Codex's trust state
+        "home/.codex/config.toml", "project/.claude/settings.hookweave.json", "project/.claude/settings.json",
+        "project/.codex/hooks.hookweave.json", "project/.codex/hooks.json", "project/.gemini/settings.hookweave.json",
+        "project/.gemini/settings.json")]
     gemini = (root / "machines/m1/project/.gemini/settings.json").read_text(encoding="utf-8")
     assert "// the operator's own Gemini settings" in gemini and '"audit-log"}]}  // keep' in gemini
 
@@ -151,7 +157,13 @@ def test_a_fleet_of_three_machines(fleet: dict) -> None:
     gone = _play(fleet, "hooks.yml", "-e", "hooks_state=absent")
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert {m: r["changed"] for m, r in _recap(gone.stdout).items()} == {"m1": 1, "m2": 1, "m3": 1}
-    assert _bytes(_snapshot(root)) == _bytes(original), "absent did not give every file back byte for byte"
+    removed = _snapshot(root)
+    assert _bytes(removed) == _bytes(original), "absent did not give every file back byte for byte"
+
+    still = _play(fleet, "hooks.yml", "-e", "hooks_state=absent")  # nothing left to remove: ok, not failed
+    assert still.returncode == 0, still.stdout + still.stderr
+    assert {m: r["changed"] for m, r in _recap(still.stdout).items()} == {"m1": 0, "m2": 0, "m3": 0}
+    assert _snapshot(root) == removed
 
 
 def test_the_module_says_when_hookweave_is_not_importable(fleet: dict, tmp_path: Path) -> None:
