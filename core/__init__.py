@@ -18,3 +18,5 @@
 ``hookweave.core.host``, ``hookweave.core.hostshapes`` and ``hookweave.core.hookspecs`` are the
 import paths plugin authors used before the layers: kept, re-exported from ``contract``.
 """
+
+__version__ = "0.1.0"  # the one version: setuptools reads it for the metadata, hooks --version prints it

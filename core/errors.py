@@ -58,6 +58,10 @@ class NotInstalled(HooksError):
     exit_code = EXIT_PROBLEM
 
 
+class Unrecorded(NotInstalled):
+    """No record lists the bundle, but entries carry its marker: removed only with ``--by-marker``."""
+
+
 def one_line(exc: BaseException) -> str:
     """An exception as one short line, ``Type: message``, for a warning about someone else's code."""
     text = " ".join(str(exc).split())

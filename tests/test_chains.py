@@ -104,7 +104,9 @@ def test_verify_says_the_order_is_guaranteed_and_checks_each_member(run, project
         "      ok           chain-pretooluse/session  PreToolUse (last)  member 3 of 3 of PreToolUse's chain\n"
         "      ok           farewell                  Stop (last)\n"
         "    note: guards/chain-pretooluse: PreToolUse: order guaranteed: the chain runs guard, gate, session one "
-        "after another in that order, and the first that blocks ends it\n"
+        "after another in that order, and the first that blocks ends it; Claude Code would start them at once, so "
+        "every call of PreToolUse now waits for the sum of their times instead of the slowest (hooks check shows "
+        "each one's)\n"
         "  note: Claude starts all of an event's matching hooks at once and does not wait for one before the next, "
         "so file order is not execution order, except in a chain, which runs its members in declared order\n"
         "verify: ok\n"))

@@ -148,17 +148,17 @@ def test_every_built_in_host_is_built_from_its_description_as_a_plugin_is() -> N
         assert host.dedup == described.dedup and host.execution == (described.execution or host.execution)
 
 
-def test_the_readme_class_example_is_a_host_with_its_gate() -> None:
-    """The README's example of a description with code registers, and its gate speaks."""
+def test_the_reference_class_example_is_a_host_with_its_gate() -> None:
+    """The host plugin reference's example of a description with code registers, and its gate speaks."""
     import re
     import types
 
     from hookweave.core.contract.admission import checked
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parent.parent / "docs" / "host-reference.md").read_text(encoding="utf-8")
     [source] = re.findall(r"```python\n(# hookweave_myagent/__init__.py\n.*?)```", readme, re.S)
     module = types.ModuleType("hookweave_myagent")
-    exec(compile(source, "README.md", "exec"), module.__dict__)
+    exec(compile(source, "docs/host-reference.md", "exec"), module.__dict__)
     registered: list = []
     module.hookweave_register_hosts(registered.append)
     host = checked(registered[0])()

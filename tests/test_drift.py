@@ -1,5 +1,5 @@
 """scripts/install-hosts and scripts/drift (issue 23): the pins are the versions the protocol's facts
-were measured on, and the drift run the README shows is a script that parses."""
+were measured on, and the drift run the development page shows is a script that parses."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_every_pin_is_the_version_the_facts_name() -> None:
         assert (spec.rsplit("==", 1)[1] if "==" in spec else spec.rsplit("@", 1)[1]) == VERSIONS[host], host
 
 
-def test_the_drift_script_parses_and_the_readme_runs_it() -> None:
+def test_the_drift_script_parses_and_the_docs_run_it() -> None:
     subprocess.run(["bash", "-n", str(REPO / "scripts" / "drift")], check=True)
     assert (REPO / "scripts" / "drift").stat().st_mode & 0o111
-    assert "```sh\nscripts/drift\n```" in (REPO / "README.md").read_text(encoding="utf-8")
+    assert "```sh\nscripts/drift\n```" in (REPO / "docs" / "development.md").read_text(encoding="utf-8")

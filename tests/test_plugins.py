@@ -19,17 +19,17 @@ from hookweave.core.errors import BadInput
 from hookweave.hosts.claude import ClaudeCodeHost
 from tests.hostnames import NAMES
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+REFERENCE = (Path(__file__).parent.parent / "docs" / "host-reference.md").read_text(encoding="utf-8")
 
 
 def _specs() -> list[str]:
     return [name for name, _ in inspect.getmembers(hookspecs, inspect.isfunction) if name.startswith("hookweave_")]
 
 
-def test_every_hookspec_is_documented_in_the_readme_with_its_signature() -> None:
+def test_every_hookspec_is_documented_in_the_reference_with_its_signature() -> None:
     for name in _specs():
         params = ", ".join(inspect.signature(getattr(hookspecs, name)).parameters)
-        assert f"{name}({params})" in README, name
+        assert f"{name}({params})" in REFERENCE, name
 
 
 def test_every_hookspec_has_a_test() -> None:

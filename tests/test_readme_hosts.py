@@ -1,4 +1,5 @@
-"""The README names every registered host, from the registry (issue 21: no hand-written lists)."""
+"""The README's host table has one line per registered host, from the registry (issue 21: no
+hand-written lists), and the hosts page has each host's section with its proof (issue 23)."""
 
 from __future__ import annotations
 
@@ -7,28 +8,26 @@ from pathlib import Path
 
 from hookweave.core.contract.registry import registry
 
-README = Path(__file__).parent.parent / "README.md"
+REPO = Path(__file__).parent.parent
 
 
-def hosts_sentence() -> str:
+def hosts_table() -> str:
     hosts = registry()
-    items = [f"**{hosts.get(name).title}** (`{name}`)" for name in hosts.names()]
-    return (f"Hosts: {', '.join(items[:-1])} and {items[-1]}, each a plugin; new hosts plug in through the "
-            "`hookweave` entry-point group (see [Writing a host plugin](#writing-a-host-plugin)).")
+    rows = [f"| `{name}` | {hosts.get(name).title} | {', '.join(hosts.get(name).scopes)} |" for name in hosts.names()]
+    return "\n".join(["| host | agent | scopes |", "|---|---|---|", *rows])
 
 
-def test_the_readme_names_every_registered_host() -> None:
-    found = re.search(r"<!-- hosts: [^>]*-->\n(.*?)\n<!-- /hosts -->", README.read_text(encoding="utf-8"), re.DOTALL)
+def test_the_readme_has_a_line_for_every_registered_host() -> None:
+    found = re.search(r"<!-- hosts: [^>]*-->\n(.*?)\n<!-- /hosts -->", (REPO / "README.md").read_text(encoding="utf-8"), re.DOTALL)
     assert found, "README lost its <!-- hosts --> markers"
-    assert " ".join(found.group(1).split()) == hosts_sentence(), f"put this in the README:\n{hosts_sentence()}"
+    assert found.group(1) == hosts_table(), f"put this in the README:\n{hosts_table()}"
 
 
-def test_every_registered_host_has_its_row_and_its_proof() -> None:
-    """Issue 23: each host in ``hooks hosts`` has a row in the hosts table and one in the proof table."""
-    text = README.read_text(encoding="utf-8")
-    files = set(re.findall(r"^\| `([a-z0-9-]+)` \|", text, re.MULTILINE))
-    proof_table = text.split("| host | proof |", 1)[1].split("\n\n", 1)[0]
-    proven = {name for row in re.findall(r"^\| ([a-z0-9, -]+) \|", proof_table, re.MULTILINE) for name in row.split(", ")}
-    names = set(registry().names())
-    assert names <= files, f"no row in the hosts table: {sorted(names - files)}"
-    assert names <= proven, f"no proof row: {sorted(names - proven)}"
+def test_every_registered_host_has_its_section_and_its_proof() -> None:
+    """Issue 23: each host in ``hooks hosts`` has a section on the hosts page, with files, format and proof."""
+    text = (REPO / "docs" / "hosts.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^## [^\n]*\{#([a-z0-9-]+)\}\n(.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL))
+    for name in registry().names():
+        assert name in sections, f"docs/hosts.md has no section for {name}"
+        for field in ("**Scopes and files:**", "**Format:**", "**What hookweave takes care of:**", "**Proof:**"):
+            assert field in sections[name], f"{name}: no {field}"

@@ -98,28 +98,27 @@ def install(
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
     from hookweave.core.model import loading as bundles
-    from hookweave.core.usecases import installer, mistakes
+    from hookweave.core.usecases import api
 
     _patch_needs_dry_run(patch, dry_run)
     registry = _registry()
     loaded = bundles.load_bundle(bundle, registry.names())
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
-    hosts, left_out = mistakes.hosts_with_something(hosts, loaded, everyone=bool(host) and "all" in host)
-    folder = projects.folders(hosts, project)
-    mistakes.errors(loaded, sorted(set(folder.values())))
-    for line in left_out:
-        console.err(f"note: {line}")
-    targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
+    run = functools.partial(api.install, loaded, host or [h.name for h in hosts], scope=chosen_scope,
+                            project=project, force=force, registry=registry)
     if asked and not yes and not dry_run:
         from hookweave.core.cli import interactive
 
         trust = trust or interactive.ask_trust(hosts)
-        preview = installer.install(targets, loaded, folder, force=force, dry_run=True, trust=trust)
-        if not interactive.confirmed(preview, "Write these changes?"):
+        preview = run(dry_run=True, trust=trust)
+        _notes(preview)
+        if not interactive.confirmed(preview.plans, "Write these changes?"):
             return interactive.nothing_written()
-    plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
-    projects.annotate(plans, folder, explicit=bool(project))
-    _show("install", plans, dry_run, as_json, patch)
+    done = run(dry_run=dry_run, trust=trust)
+    if not (asked and not yes and not dry_run):
+        _notes(done)
+    hosts = done.hosts
+    _show("install", done.plans, dry_run, as_json, patch)
     if trust and not any(h.needs_trust for h in hosts):  # said once the install stands: it changed nothing
         trusting = [h.name for h in registry.resolve(["all"]) if h.needs_trust]
         console.err(f"warning: --trust: {', '.join(h.name for h in hosts)} {'has' if len(hosts) == 1 else 'have'} no "
@@ -143,22 +142,24 @@ def uninstall(
     as_json: JsonOpt = False,
 ) -> None:
     """Remove exactly what a bundle installed; keep everything else, byte for byte."""
-    from hookweave.core.usecases import installer
+    from hookweave.core.usecases import api
 
     _patch_needs_dry_run(patch, dry_run)
     registry = _registry()
     hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "uninstall", name)
-    folder = projects.folders(hosts, project)
-    targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
+    run = functools.partial(api.uninstall, name, host or [h.name for h in hosts], scope=chosen_scope,
+                            project=project, force=force, by_marker=by_marker, registry=registry)
     if asked and not yes and not dry_run:
         from hookweave.core.cli import interactive
 
-        preview = installer.uninstall(targets, name, folder, force=force, dry_run=True, by_marker=by_marker)
-        if not interactive.confirmed(preview, f"Remove {name} as shown?"):
+        if not interactive.confirmed(run(dry_run=True).plans, f"Remove {name} as shown?"):
             return interactive.nothing_written()
-    plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run, by_marker=by_marker)
-    projects.annotate(plans, folder, explicit=bool(project))
-    _show("uninstall", plans, dry_run, as_json, patch)
+    _show("uninstall", run(dry_run=dry_run).plans, dry_run, as_json, patch)
+
+
+def _notes(done) -> None:
+    for line in done.notes:  # hosts --host all left out: nothing of the bundle applies there
+        console.err(f"note: {line}")
 
 
 def _patch_needs_dry_run(patch: bool, dry_run: bool) -> None:
@@ -186,19 +187,9 @@ def verify(
 ) -> None:
     """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
     from hookweave.core.cli import report
-    from hookweave.core.verify import hostreport
+    from hookweave.core.usecases import api
 
-    registry = _registry()
-    hosts = registry.resolve(host or ["all"])
-    folder = projects.folders(hosts, project)
-    chosen = hostreport.chosen_scopes(hosts, scope)
-    reports = []
-    for h in hosts:
-        rep = hostreport.verify_host(h, chosen[h.name], folder[h.name])
-        rep.findings[:0] = projects.location_notes(h, folder[h.name], bool(project)) + hostreport.scope_notes(h, scope)
-        if not rep.files:
-            rep.findings += projects.elsewhere_note(h, folder[h.name], bool(project))
-        reports.append(rep)
+    reports = api.verify(host or ["all"], scope=scope, project=project, registry=_registry()).reports
     if as_json:
         console.json_out(report.verify_json(reports))
     else:
@@ -255,9 +246,9 @@ def hosts(*, as_json: JsonOpt = False) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from hookweave.core import __version__  # the metadata's version too (pyproject: dynamic)
 
-        console.out(f"hookweave {version('hookweave')}")
+        console.out(f"hookweave {__version__}")
         raise typer.Exit()
 
 

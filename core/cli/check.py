@@ -24,6 +24,8 @@ def check(
     hand_written: Annotated[Optional[str], typer.Option("--hand-written", help="Check this command of yours instead (it runs for real: it may have side effects).")] = None,
     event: Annotated[Optional[str], typer.Option("--event", help="With --hand-written: its event (neutral or host name).")] = None,
     matcher: Annotated[Optional[str], typer.Option("--matcher", help="With --hand-written: its host-native matcher.")] = None,
+    runs: Annotated[int, typer.Option("--runs", min=1, help="Timed runs per hook and payload (the first is the judged one).")] = 5,
+    budget_ms: Annotated[Optional[float], typer.Option("--budget-ms", min=0.001, help="Warn of a hook slower than this, on every event (default: per event, 100 on tool calls).")] = None,
     project: ProjectOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -65,11 +67,16 @@ def check(
             targets += found
             skipped += [f"{h.name}: {n}" for n in notes]
     skipped += [f"{name}: not checked: {UNJUDGED}" for name in unjudged]
-    done = checking.check(targets, folder, own)
+    tell = console.status if console.live() else None
+    try:
+        done = checking.check(targets, folder, own, runs, budget_ms, tell)
+    finally:
+        if tell is not None:
+            tell("")
     if as_json:
         console.json_out(checkreport.as_json(done, skipped))
     else:
-        checkreport.show(done, skipped, hand_written is not None)
+        checkreport.show(done, skipped, hand_written is not None, runs)
     if checking.problems(done):
         raise typer.Exit(1)
 

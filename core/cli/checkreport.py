@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hookweave.core.cli import console
 from hookweave.core.files.paths import printable
-from hookweave.core.runtime import checking
+from hookweave.core.runtime import checking, latency
 
 WORDS = {"allow": "allows", "block": "BLOCKS", "ask": "asks the user", "error": "HOOK ERROR",
          "ignored": "ignores the output", "stop": "STOPS the session"}
@@ -36,22 +36,40 @@ def as_json(done: list[checking.Checked], skipped: list[str]) -> dict:
                  "stdout": _text(o.run.stdout), "stderr": _text(o.run.stderr), "seconds": round(o.run.seconds, 3),
                  "timeout": o.timeout, "timed_out": o.run.timed_out, "action": o.verdict.action,
                  "reason": o.verdict.reason, "output": _output(o.verdict.output),
-                 "notes": list(o.verdict.notes), "pitfalls": [p._asdict() for p in o.pitfalls]} for o in c.outcomes]
+                 "notes": list(o.verdict.notes), "pitfalls": [p._asdict() for p in o.pitfalls],
+                 **_figures(latency.figures(o.times))} for o in c.outcomes]
+        found = latency.of_hook(c)
+        time = None if found is None else {**_figures(found), "budget_ms": c.budget_ms,
+                                           "share_of_timeout": round(latency.share(c), 4)}
         hooks.append({"hook": t.label, "host": t.host, "event": t.event, "matcher": t.matcher, "command": t.command,
-                      "runs": runs, "pitfalls": [p._asdict() for p in c.pitfalls], "skipped": c.skipped})
+                      "runs": runs, "latency": time, "pitfalls": [p._asdict() for p in c.pitfalls], "skipped": c.skipped})
     together = [{"host": h, "event": e, "payload": n, "action": cv.verdict.action, "reason": cv.verdict.reason,
                  "decided_by": None if cv.decided_by is None else members[cv.decided_by], "hooks": members}
                 for h, e, n, cv, members in checking.combined(done)]
-    return {"hooks": hooks, "combined": together, "skipped": skipped, "problems": checking.problems(done)}
+    events = [{"host": w.host, "event": w.event, "order": w.order, "hooks": list(w.hooks),
+               "wait": "slowest" if w.order == "parallel" else "sum", "chain": w.chain,
+               "wait_ms": {"median": round(w.median_ms, 1), "max": round(w.max_ms, 1)},
+               "share_of_timeout": round(w.share, 4), "budget_ms": w.budget_ms, "over_budget": w.median_ms > w.budget_ms}
+              for w in latency.waits(done)]
+    return {"hooks": hooks, "combined": together, "events": events, "skipped": skipped,
+            "problems": checking.problems(done)}
+
+
+def _figures(found: latency.Figures | None) -> dict:
+    if found is None:
+        return {"median_ms": None, "max_ms": None, "runs": 0}
+    return {"median_ms": round(found.median_ms, 1), "max_ms": round(found.max_ms, 1), "runs": found.runs}
 
 
 def _clip(text: str, width: int = 72) -> str:
     return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + " ..."
 
 
-def show(done: list[checking.Checked], skipped: list[str], side_effects: bool) -> None:
+def show(done: list[checking.Checked], skipped: list[str], side_effects: bool, runs: int) -> None:
     if side_effects:
-        console.out("note: checking a hand-written hook runs it for real, with every payload: it may have side effects")
+        times = "1 time" if runs == 1 else f"up to {runs} times"
+        console.out(f"note: checking a hand-written hook runs it for real, {times} with every payload"
+                    f"{' (--runs 1: once)' if runs > 1 else ''}: it may have side effects")
     for line in skipped:
         console.out(f"skipped: {printable(line)}")
     for c in done:
@@ -64,11 +82,17 @@ def show(done: list[checking.Checked], skipped: list[str], side_effects: bool) -
             reason = f": {_clip(printable(' '.join(o.verdict.reason.split())))}" if o.verdict.reason else ""
             console.out(f"  {o.payload.name:<36} {WORDS[o.verdict.action]:<18} {code:<8} "
                         f"{o.run.seconds:5.2f}s/{o.timeout:g}s{reason}")
+        found = latency.of_hook(c)
+        if found is not None:
+            console.out(f"  time: median {latency.ms(found.median_ms)}, slowest {latency.ms(found.max_ms)} over "
+                        f"{found.runs} runs ({latency.share(c):.0%} of its {c.outcomes[0].timeout:g}s timeout)")
         for p in c.pitfalls:
             console.out(f"  {p.level}: {printable(p.message)}")
             console.out(f"    fix: {printable(p.fix)}")
     for host, event, name, cv, members in checking.combined(done):
         who = f" (decided by {members[cv.decided_by]})" if cv.decided_by is not None else ""
         console.out(f"together on {host} {event}, {name}: {WORDS[cv.verdict.action]}{who}")
+    for wait in latency.waits(done):
+        console.out(latency.sentence(wait))
     count = checking.problems(done)
     console.out(f"{count} problem{'' if count == 1 else 's'}" if count else "no problems")

@@ -44,3 +44,15 @@ def err(text: str) -> None:
 
 def json_out(data: Any) -> None:
     typer.echo(_safe(json.dumps(data, indent=2, ensure_ascii=False)))
+
+
+def status(text: str) -> None:
+    """A passing status line on stderr, overwritten by the next one (``""`` clears it): for a
+    terminal only; the caller asks ``live()`` first."""
+    sys.stderr.write("\r\x1b[K" + _safe(text)[:100])
+    sys.stderr.flush()
+
+
+def live() -> bool:
+    """Whether stderr is a terminal, where a long run may show its progress."""
+    return sys.stderr.isatty()

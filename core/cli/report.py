@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from typing import TYPE_CHECKING, Any
 
 from hookweave.core.cli import console
+from hookweave.core.usecases.api import unified_diff
 
 if TYPE_CHECKING:
     from hookweave.core.model.findings import Finding
     from hookweave.core.plan.plan import FilePlan
     from hookweave.core.verify.reports import HostReport
-
-
-def unified_diff(plan: FilePlan) -> str:
-    shown = plan.target.shown
-    old = (plan.old_text or "").splitlines(keepends=True)
-    new = (plan.new_text or "").splitlines(keepends=True)
-    relative = not shown.startswith("/")  # git's a/ b/ prefixes only make sense before a relative path
-    lines = difflib.unified_diff(old, new, ("a/" if relative else "") + shown if plan.old_text is not None else "/dev/null",
-                                 ("b/" if relative else "") + shown if plan.new_text is not None else "/dev/null")
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 _WOULD = {"installed ": "would install ", "upgraded ": "would upgrade ", "updated ": "would update ",

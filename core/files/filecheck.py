@@ -13,7 +13,7 @@ import sys
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import display
 
-IN_PLACE_ENV = "HOOKWEAVE_WRITE_IN_PLACE"  # "1": rewrite hard-linked files in place (README: hard links)
+IN_PLACE_ENV = "HOOKWEAVE_WRITE_IN_PLACE"  # "1": rewrite hard-linked files in place (docs/promises.md: hard links)
 
 _KINDS = {
     stat.S_IFIFO: "a FIFO (named pipe)",

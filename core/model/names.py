@@ -1,6 +1,6 @@
 """The neutral event and tool names of a bundle manifest, and what each built-in host calls them.
 
-One table for every host, so the README and the code cannot drift apart. ``None`` means the host
+One table for every host; the documentation's event and tool tables are generated from the registry. ``None`` means the host
 has no such event: the hook is skipped there and reported. Third-party hosts bring their own
 column through ``Host.events`` and ``Host.tools``.
 """

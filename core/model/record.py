@@ -1,6 +1,6 @@
 """The record: what hookweave wrote into one settings file (pure conversion to and from JSON).
 
-It lives beside the settings file as ``<stem>.hookweave.json`` (see the README). It holds hashes,
+It lives beside the settings file as ``<stem>.hookweave.json`` (docs/ownership.md). It holds hashes,
 not commands, so a project-scope record carries no absolute path of anyone's machine.
 
 A record is input like any other: an operator (or a merge) can edit it, so every value is

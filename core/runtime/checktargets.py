@@ -26,6 +26,9 @@ class Target(NamedTuple):
     timeout: float | None  # seconds, None for the host's default
     env: dict  # variables the host adds for this hook (settings env, per-hook env)
     bundle_dir: Path | None  # where a bundle's scripts are, for the static checks
+    order: str = "unknown"  # how the host runs the event's hooks: parallel, file or unknown (latency.py)
+    neutral: str | None = None  # the neutral event, for its latency budget
+    members: tuple[str, ...] = ()  # a chain's members, in the order it runs them
 
 
 def _parts(host: Host, entry: dict) -> tuple[dict, str | None]:
@@ -52,6 +55,26 @@ def _seconds(host: Host, handler: dict) -> float | None:
     return float(value)
 
 
+def _order(host: Host, entry: dict) -> str:
+    """How ``host`` runs the event of ``entry`` with its neighbours: "sequential-flag" resolved by the
+    entry's own group (Gemini runs them all one after another when a group says ``sequential``)."""
+    if host.order == "sequential-flag":
+        return "file" if isinstance(entry, dict) and entry.get("sequential") is True else "parallel"
+    described = getattr(getattr(host, "description", None), "order", None)
+    return "unknown" if described == "unknown" else host.order  # Host.order says "file" there, for verify
+
+
+def _neutral(host: Host, native: str) -> str | None:
+    return next((neutral for neutral, name in host.events.items() if name == native), None)
+
+
+def _members(command: str) -> tuple[str, ...]:
+    from hookweave.core.plan import chain
+
+    read = chain.members_of(command) if "hookweave-chain" in command else None
+    return tuple(m.id for m in read[2]) if read else ()
+
+
 def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
     """Every hook of ``bundle`` as ``host`` would run it once installed, and what was skipped."""
     from hookweave.core.plan import resolve
@@ -64,7 +87,8 @@ def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
         extra = {**env, **(handler.get("env") if isinstance(handler.get("env"), dict) else {})}
         out.append(Target(f"{bundle.name}/{reg.id}", host.answer_protocol(), host.title, reg.event, matcher,
                           _command(host, handler), _seconds(host, handler),
-                          {k: str(v) for k, v in extra.items()}, bundle.directory))
+                          {k: str(v) for k, v in extra.items()}, bundle.directory, _order(host, reg.entry),
+                          _neutral(host, reg.event), tuple(m for m, _ in reg.members)))
     return out, [_skipped(bundle, n) for n in notes]
 
 
@@ -94,9 +118,10 @@ def installed(host: Host, project: Path, scope: str | None) -> list[Target]:
                     continue
                 handler, matcher = _parts(host, entry)
                 extra = {**env, **(handler.get("env") if isinstance(handler.get("env"), dict) else {})}
+                command = _command(host, handler)
                 out.append(Target(f"{owner[0]}/{owner[1]} ({name})", host.answer_protocol(), host.title, event, matcher,
-                                  _command(host, handler), _seconds(host, handler),
-                                  {k: str(v) for k, v in extra.items()}, None))
+                                  command, _seconds(host, handler), {k: str(v) for k, v in extra.items()}, None,
+                                  _order(host, entry), _neutral(host, event), _members(command)))
     return out
 
 
@@ -107,4 +132,4 @@ def hand_written(host: Host, command: str, event: str, matcher: str | None) -> T
         known = sorted(e for e in host.events if host.events[e]) + sorted(host.native_events)
         raise BadInput(f"--event {event}: {host.title} has no such event; use one of {', '.join(known)}")
     return Target("hand-written", host.answer_protocol(), host.title, native, host.native_matcher(matcher) if matcher else None,
-                  command, None, {}, None)
+                  command, None, {}, None, _order(host, {}), _neutral(host, native))

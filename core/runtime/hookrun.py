@@ -109,17 +109,20 @@ def expand_gemini(command: str, project: Path) -> str:
     return command
 
 
+def invocation(host: str, command: str, cwd: Path) -> tuple[str, ...]:
+    """What the host starts for ``command``: its shell and the command text as that shell gets it."""
+    return (*shell_for(host), expand_gemini(command, cwd) if host == "gemini" else command)
+
+
 def run(host: str, command: str, payload: bytes, env: dict[str, str], cwd: Path, timeout: float) -> Run:
     """Run ``command`` until its output closes, or ``timeout`` seconds; ``seconds`` is the time that
     took. A hook that exits while a process it started keeps its stdout or stderr open is read
     ``GRACE`` seconds more (``held``: an agent that reads the output to its end waits for that
     process); at the timeout, or at the end of that grace, its process group is killed and the
     reading stops, whoever still holds the pipe (a ``setsid`` child, a daemon)."""
-    if host == "gemini":
-        command = expand_gemini(command, cwd)
     start = time.monotonic()
     try:
-        child = subprocess.Popen([*shell_for(host), command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        child = subprocess.Popen(list(invocation(host, command, cwd)), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
     except (OSError, ValueError) as exc:  # no shell, cwd gone, a NUL in the command: the host fails to start it too
         return Run(127, b"", str(exc).encode(), False, 0.0, 0)

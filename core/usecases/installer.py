@@ -151,7 +151,7 @@ def _not_found(plans: list[FilePlan], name: str, project: Projects) -> None:
     """Nothing to remove: a typo or the wrong scope. Exit 1 naming what is installed (did you mean)."""
     import difflib
 
-    from hookweave.core.errors import NotInstalled
+    from hookweave.core.errors import NotInstalled, Unrecorded
 
     here: dict[str, list[str]] = {}  # bundle -> "host scope" where it is installed
     for host in dict.fromkeys(p.target.host for p in plans if p.target.record_path is not None):
@@ -165,7 +165,7 @@ def _not_found(plans: list[FilePlan], name: str, project: Projects) -> None:
     marked = [f"{p.target.shown}: {f.message}" for p in plans for f in p.findings if "--by-marker" in f.message]
     if marked:  # our entries, with no record to say so: named, and removed only when asked
         more = f" (and {len(marked) - 1} more files)" if len(marked) > 1 else ""
-        raise NotInstalled(f"{marked[0]}{more}; nothing written")
+        raise Unrecorded(f"{marked[0]}{more}; nothing written")
     message = f"{paths.printable(name)} is not installed at {', '.join(scopes)}"
     if name in here:
         scope = here[name][0].split()[1]

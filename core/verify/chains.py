@@ -56,10 +56,18 @@ def member_rows(host: Host, h: RecordedHook, entry: Any, chain_status: str) -> l
 
 
 def order_notes(host: Host, rec: Record) -> list[Finding]:
-    """Per chained event: the order is guaranteed, whatever the host does with file order."""
+    """Per chained event: the order is guaranteed, whatever the host does with file order; and on a
+    host that starts an event's hooks at once, what that order costs every call (issue 24)."""
     return [Finding("note", f"{h.event}: order guaranteed: the chain runs {', '.join(m for m, _ in h.members)} one "
-                    "after another in that order, and the first that blocks ends it", name, h.id)
+                    "after another in that order, and the first that blocks ends it" + _cost(host, h), name, h.id)
             for name, b in sorted(rec.bundles.items()) for h in b.hooks if h.members]
+
+
+def _cost(host: Host, h: RecordedHook) -> str:
+    if host.order != "parallel" or len(h.members) < 2:
+        return ""
+    return (f"; {host.title} would start them at once, so every call of {h.event} now waits for the sum of their "
+            "times instead of the slowest (hooks check shows each one's)")
 
 
 def runtime_findings(host: Host, settings: Path, rec: Record) -> list[Finding]:

@@ -1,0 +1,123 @@
+"""MkDocs hook: the documentation's tables of hosts, events, tools, verify's statuses and the hook
+protocol, generated from the code when the site is built, never copied by hand.
+
+A page asks for a table with a marker line, ``<!-- generated: NAME -->``; ``on_page_markdown``
+puts the table in its place. Sources: the host registry (``hookweave.core.contract.registry``),
+verify's catalogue (``hookweave.core.verify.catalogue``) and the protocol table
+(``hookweave.core.runtime.protocoltable``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from hookweave.core.contract.registry import registry
+from hookweave.core.model import names
+from hookweave.core.verify import catalogue
+
+MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.MULTILINE)
+
+ORDER = {  # Description.order, in words
+    "parallel": "all at once",
+    "file": "in file order",
+    "sequential-flag": "at once, or in file order under `sequential`",
+    "unknown": "not documented",
+}
+
+
+def _hosts() -> list:
+    hosts = registry()
+    return [hosts.get(name) for name in hosts.names()]
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    return "\n".join([_row(head), _row(["---"] * len(head)), *(_row(r) for r in rows)]) + "\n"
+
+
+def _path(path: object) -> str:
+    if isinstance(path, str):
+        return f"`{path}`"
+    return ", ".join(f"{platform}: `{p}`" for platform, p in path.items())  # one path per platform
+
+
+def _format(host, description) -> str:
+    paths = [p for p in description.files.values() if isinstance(p, str)]
+    if all(p.endswith(".toml") for p in paths):
+        return "TOML"
+    return {"json": "strict JSON", "jsonc": "JSONC (comments kept)"}.get(description.format, description.format)
+
+
+def hosts_table() -> str:
+    rows = []
+    for host in _hosts():
+        described = getattr(type(host), "description", None)
+        if described is None:  # a plugin class without a description: what the class says
+            rows.append([f"`{host.name}`", host.title, ", ".join(host.scopes), "", "", ORDER.get(host.order, host.order)])
+            continue
+        files = "<br>".join(f"{scope}{' (read only)' if scope in described.read_only else ''}: {_path(p)}"
+                            for scope, p in described.files.items())
+        rows.append([f"[`{host.name}`](hosts.md#{host.name})", host.title, ", ".join(host.scopes), files,
+                     _format(host, described), ORDER.get(host.order, host.order)])
+    return _table(["host", "agent", "scopes written", "files (lowest precedence first)", "format",
+                   "an event's hooks run"], rows)
+
+
+def _neutral(key: str, known: tuple[str, ...]) -> list[str]:
+    seen = list(known)
+    for host in _hosts():
+        seen += [name for name in getattr(host, key) if name not in seen]
+    return seen
+
+
+def _names_table(key: str, known: tuple[str, ...], first: str) -> str:
+    hosts = _hosts()
+    rows = []
+    for neutral in _neutral(key, known):
+        cells = []
+        for host in hosts:
+            native = dict(getattr(host, key)).get(neutral)
+            cells.append(", ".join(native.split("|")) if native else "none")
+        rows.append([neutral, *cells])
+    return _table([first, *(h.name for h in hosts)], rows)
+
+
+def events_table() -> str:
+    return _names_table("events", tuple(names.EVENTS), "neutral event")
+
+
+def tools_table() -> str:
+    return _names_table("tools", tuple(names.TOOLS), "neutral tool")
+
+
+def statuses_table() -> str:
+    return _table(["status", "level", "at run time"], [[f"`{s}`", level, meaning] for s, level, meaning in catalogue.STATUSES])
+
+
+def levels_table() -> str:
+    return _table(["level", "verify exits", "means"], [[f"**{level}**", code, meaning] for level, code, meaning in catalogue.LEVELS])
+
+
+def protocol_table() -> str:
+    from hookweave.core.runtime import protocoltable
+
+    return protocoltable.markdown()
+
+
+TABLES: dict[str, Callable[[], str]] = {
+    "hosts": hosts_table, "events": events_table, "tools": tools_table,
+    "statuses": statuses_table, "levels": levels_table, "protocol": protocol_table,
+}
+
+
+def render(markdown: str) -> str:
+    """The page with each marker replaced by its table (an unknown name fails the build)."""
+    return MARKER.sub(lambda found: TABLES[found.group(1)]().rstrip("\n"), markdown)
+
+
+def on_page_markdown(markdown: str, **_: object) -> str:
+    return render(markdown)
