@@ -108,27 +108,10 @@ def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[st
             "active": not _inactive(plans), "files": files}
 
 
-def print_verify(reports: list[HostReport]) -> None:
-    for rep in reports:
-        console.out(f"{rep.host.name} ({rep.host.title})", "head")
-        if not rep.files and not rep.findings:
-            console.out("  nothing installed")
-        for file in rep.files:
-            console.out(f"  {file.scope}  {file.shown}")
-            for bundle in file.bundles:
-                console.out(f"    {bundle.name} {bundle.version}")
-                width = max((len(h.id) for h in bundle.hooks), default=0)
-                for h in bundle.hooks:
-                    style = "ok" if h.status == "ok" else h.level
-                    tail = f"  {h.detail}" if h.detail else ""
-                    console.out(f"      {h.status:<12} {h.id:<{width}}  {h.event} ({h.position}){tail}", style)
-            for f in file.findings:
-                console.out("    " + _finding_line(f), f.level)
-        for f in rep.findings:
-            console.out("  " + _finding_line(f), f.level)
-    total = sum(r.problems for r in reports)
-    console.out(f"verify: {total} problem{'s' if total != 1 else ''}" if total else "verify: ok",
-                "problem" if total else "ok")
+def _hook_json(h) -> dict[str, Any]:
+    """A hook as verify found it; ``level`` is ``ok`` for a hook whose status is ok (issue 25: it
+    read ``problem``, the unused default of a status that was never a problem)."""
+    return {**h.as_json(), "level": "ok"} if h.status == "ok" else h.as_json()
 
 
 def verify_json(reports: list[HostReport]) -> dict[str, Any]:
@@ -145,7 +128,7 @@ def verify_json(reports: list[HostReport]) -> dict[str, Any]:
                         "path": f.shown,
                         "bundles": [
                             {"name": b.name, "version": b.version,
-                             "hooks": [h.as_json() for h in b.hooks]}
+                             "hooks": [_hook_json(h) for h in b.hooks]}
                             for b in f.bundles
                         ],
                         "findings": [x.as_json() for x in f.findings],
