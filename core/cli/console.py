@@ -39,7 +39,7 @@ def out(text: str = "", style: str | None = None) -> None:
     colour = bool(style) and _color(sys.stdout)
     if colour:
         text = typer.style(text, fg=_STYLES[style] if style != "head" else None, bold=style == "head")
-    typer.echo(text, color=True if colour else None)  # click strips styles off a pipe unless told
+    _echo(text, colour)  # click strips styles off a pipe unless told
 
 
 def err(text: str) -> None:
@@ -50,7 +50,7 @@ def err(text: str) -> None:
     colour = _color(sys.stderr)
     if colour:
         text = typer.style(text, fg="red")
-    typer.echo(text, err=True, color=True if colour else None)
+    _echo(text, colour, err=True)
 
 
 def columns(rows: list[tuple[str, ...]], indent: str = "") -> list[str]:
@@ -72,4 +72,25 @@ def progress(text: str | None) -> None:
 
 
 def json_out(data: Any) -> None:
-    typer.echo(_safe(json.dumps(data, indent=2, ensure_ascii=False)))
+    _echo(_safe(json.dumps(data, indent=2, ensure_ascii=False)), False)
+
+
+def _echo(text: str, colour: bool, err: bool = False) -> None:
+    """Print a line; a reader that closed the pipe early (``hooks ... | head -5``) silences the
+    rest of the output and the command goes on to its own exit code (issue 25: click turned the
+    broken pipe into exit 1 on some runs and not others, as the reader's timing fell)."""
+    try:
+        typer.echo(text, err=err, color=True if colour else None)
+    except BrokenPipeError:
+        closed(sys.stderr if err else sys.stdout)
+
+
+def closed(stream) -> None:
+    """Point ``stream``'s file descriptor at the null device: what is still buffered and printed
+    later goes nowhere, and the interpreter's last flush reports nothing."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture): nothing to point
+        pass

@@ -51,6 +51,17 @@ def _finding_line(f: Finding) -> str:
     return f"{f.level}: {who + ': ' if who else ''}{f.message}"
 
 
+def _shipped_program(plan: FilePlan) -> str | None:
+    """What a program file of hookweave's own is (the chain runner, Cline's per-event dispatcher):
+    its diff is our code, not the operator's settings, so a dry run names it instead."""
+    if plan.target.record_path is not None:
+        return None
+    if plan.target.path.name.endswith((".hookweave-chain.py", ".hookweave-chain.sh")):
+        return "chain runner"
+    text = plan.new_text if plan.new_text is not None else plan.old_text or ""
+    return "dispatcher program" if text.startswith("#!") and "hookweave" in text[:2000] else None
+
+
 def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, footer: bool = True) -> None:
     """Per file a summary line and its findings; with ``dry_run`` the diff (coloured on a terminal),
     and with ``patch`` the JSON Patch too. ``footer=False``: a preview before a question."""
@@ -59,9 +70,10 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, fo
         console.out(f"{t.host.name} {t.scope} {t.shown}: " + "; ".join(_tense(a, dry_run) for a in plan.actions), "head")
         for f in plan.findings:
             console.out("  " + _finding_line(f), f.level)
-        if dry_run and plan.changed and t.path.name.endswith(".hookweave-chain.py"):  # not 500 lines of diff
+        program = _shipped_program(plan)
+        if dry_run and plan.changed and program:  # not 500 lines of diff (issue 25: nor a 161-line dispatcher)
             verb = "removed" if plan.new_text is None else "written"
-            console.out(f"the chain runner hookweave ships ({len((plan.new_text or plan.old_text or '').splitlines())} "
+            console.out(f"the {program} hookweave ships ({len((plan.new_text or plan.old_text or '').splitlines())} "
                         f"lines) would be {verb}: {t.shown}")
         elif dry_run and plan.changed:
             for line in unified_diff(plan).splitlines():
