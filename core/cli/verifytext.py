@@ -136,12 +136,10 @@ def first_fix(rep: HostReport) -> str:
         for bundle in file.bundles:
             for h in _bad(bundle, "problem"):
                 return f"{rep.host.name} {bundle.name}/{h.id}: {h.detail.rsplit('; ', 1)[-1] or h.status}"
-        for f in file.findings:
-            if f.level == "problem":
-                return f"{rep.host.name}: {f.message.rsplit('; ', 1)[-1]}"
-    for f in rep.findings:
+    for f in [f for file in rep.files for f in file.findings] + rep.findings:
         if f.level == "problem":
-            return f"{rep.host.name}: {f.message.rsplit('; ', 1)[-1]}"
+            who = "/".join(x for x in (f.bundle, f.hook) if x)
+            return f"{rep.host.name}{' ' + who if who else ''}: {f.message.rsplit('; ', 1)[-1]}"
     return rep.host.name
 
 
