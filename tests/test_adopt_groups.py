@@ -50,7 +50,7 @@ def test_a_group_of_three_is_adopted_as_three_groups(host, run, project, tmp_pat
     events = now if host == "factory" else now["hooks"]
     assert _plain(events[event], host) == [*_split(group), other]
     verify = run("verify", "--host", host)
-    assert verify.stdout.count(" ok ") == 4 and "modified" not in verify.stdout, verify.stdout
+    assert "  adopted 1.0.0  4 hooks ok  " in verify.stdout and "modified" not in verify.stdout, verify.stdout
     assert "nothing written" in run("install", str(tmp_path / "out"), "--host", host).stdout
     assert run("adopt", "--undo", "adopted", "--host", host).exit_code == 0
     back = json.loads(path.read_text())
@@ -71,7 +71,7 @@ def test_codex_trust_follows_each_handler_of_a_split_group(run, project, codex_h
     config.write_text(f'[projects."{project.resolve()}"]\ntrust_level = "trusted"\n\n' + state)
     assert run("adopt", "--host", "codex", "--out", str(tmp_path / "out")).exit_code == 0
     verify = run("verify", "--host", "codex")
-    assert "not trusted" not in verify.stdout and verify.stdout.count(" ok ") == 4, verify.stdout
+    assert "not trusted" not in verify.stdout and "  adopted 1.0.0  4 hooks ok  " in verify.stdout, verify.stdout
     keys = sorted(line for line in config.read_text().splitlines() if line.startswith("[hooks.state"))
     assert [k.rsplit(":", 2)[1:] for k in keys] == [["0", "0\"]"], ["1", "0\"]"], ["2", "0\"]"], ["3", "0\"]"]]
     assert run("adopt", "--undo", "adopted", "--host", "codex").exit_code == 0

@@ -88,28 +88,34 @@ def test_install_writes_one_registration_per_chained_event_golden(run, settings:
     assert sorted(p.name for p in settings.parent.iterdir()) == [settings.name]
 
 
+def _statuses(run, host: str) -> dict[str, tuple[str, str]]:
+    """Each hook's (status, detail) as verify --json gives them (the text lists only what is not ok)."""
+    doc = json.loads(run("verify", "--host", host, "--json").stdout)
+    return {h["id"]: (h["status"], h["detail"]) for r in doc["hosts"] for f in r["files"] for b in f["bundles"]
+            for h in b["hooks"]}
+
+
 def test_verify_says_the_order_is_guaranteed_and_checks_each_member(run, project: Path, tmp_path: Path) -> None:
     path = project / FILES["claude"]
     path.parent.mkdir()
     path.write_text(operator("claude"), encoding="utf-8")
     run("install", bundle(tmp_path), "--host", "claude")
     ok = run("verify", "--host", "claude")
-    assert (ok.exit_code, ok.stdout) == (0, (
+    assert (ok.exit_code, ok.stdout) == (0, (  # issue 25: notes first, then one line for what is fine
         "claude (Claude Code)\n"
         "  project  .claude/settings.json\n"
-        "    guards 2.0.0\n"
-        "      ok           chain-pretooluse          PreToolUse (last)\n"
-        "      ok           chain-pretooluse/guard    PreToolUse (last)  member 1 of 3 of PreToolUse's chain\n"
-        "      ok           chain-pretooluse/gate     PreToolUse (last)  member 2 of 3 of PreToolUse's chain\n"
-        "      ok           chain-pretooluse/session  PreToolUse (last)  member 3 of 3 of PreToolUse's chain\n"
-        "      ok           farewell                  Stop (last)\n"
         "    note: guards/chain-pretooluse: PreToolUse: order guaranteed: the chain runs guard, gate, session one "
         "after another in that order, and the first that blocks ends it; Claude Code would start them at once, so "
         "every call of PreToolUse now waits for the sum of their times instead of the slowest (hooks check shows "
         "each one's)\n"
         "  note: Claude starts all of an event's matching hooks at once and does not wait for one before the next, "
         "so file order is not execution order, except in a chain, which runs its members in declared order\n"
-        "verify: ok\n"))
+        "claude  project  guards 2.0.0  5 hooks ok  .claude/settings.json\n"
+        "verify: ok (2 notes)\n"))
+    assert _statuses(run, "claude") == {
+        "chain-pretooluse": ("ok", ""), "chain-pretooluse/guard": ("ok", "member 1 of 3 of PreToolUse's chain"),
+        "chain-pretooluse/gate": ("ok", "member 2 of 3 of PreToolUse's chain"),
+        "chain-pretooluse/session": ("ok", "member 3 of 3 of PreToolUse's chain"), "farewell": ("ok", "")}
     text = path.read_text(encoding="utf-8")
     # The operator edits the gate's words and drops the session check from the chain.
     edited = text.replace("overflow-gate --limit 3", "overflow-gate --limit 9").replace(
@@ -118,11 +124,10 @@ def test_verify_says_the_order_is_guaranteed_and_checks_each_member(run, project
     path.write_text(edited, encoding="utf-8")
     bad = run("verify", "--host", "claude")
     assert bad.exit_code == 1
-    lines = [line for line in bad.stdout.splitlines() if "chain-pretooluse" in line and "note:" not in line]
+    lines = [line for line in bad.stdout.splitlines() if line.startswith("      ") and "chain-pretooluse" in line]
     assert lines == [
         "      modified     chain-pretooluse          PreToolUse (last)  edited since it was installed; reinstall with "
         "--force to restore it",
-        "      ok           chain-pretooluse/guard    PreToolUse (last)  member 1 of 3 of PreToolUse's chain",
         "      modified     chain-pretooluse/gate     PreToolUse (last)  member 2 of 3 of PreToolUse's chain: edited "
         "since it was installed; reinstall with --force to restore it",
         "      missing      chain-pretooluse/session  PreToolUse (last)  member 3 of 3 of PreToolUse's chain: not in "
@@ -329,7 +334,7 @@ def test_verify_warns_of_a_python3_that_is_a_script(run, project: Path, tmp_path
 def test_status_counts_a_chains_members_as_hooks(run, project: Path, tmp_path: Path) -> None:
     run("install", bundle(tmp_path), "--host", "claude")
     assert run("status", "--host", "claude").stdout == (
-        "claude   project  guards 2.0.0  (4 hooks, 0 env)  .claude/settings.json\n")
+        "claude  project  guards 2.0.0  (4 hooks, 0 env)  .claude/settings.json\n")
 
 
 def test_a_runner_another_hookweave_version_wrote_is_replaced_without_force(run, project: Path, tmp_path: Path) -> None:
@@ -453,9 +458,9 @@ def test_copilot_chain_in_its_own_file_and_gone_with_it(run, project: Path, tmp_
         "'bash|create' 'session-gate \"'\\$'{COPILOT_PROJECT_DIR}\"/.state' # hookweave:guards/chain-pretooluse")
     assert (entry["timeoutSec"], "matcher" in entry) == (46, False)  # 5 + Copilot's default 30 + 10 + 1
     assert (own.parent / "hookweave.hookweave-chain.py").read_text() == chain.runner_text()
-    shown = run("verify", "--host", "copilot").stdout
-    for member in ("chain-pretooluse ", "chain-pretooluse/guard ", "chain-pretooluse/gate ", "chain-pretooluse/session "):
-        assert f"      ok           {member}" in shown, shown
+    shown = _statuses(run, "copilot")
+    for member in ("chain-pretooluse", "chain-pretooluse/guard", "chain-pretooluse/gate", "chain-pretooluse/session"):
+        assert shown[member][0] == "ok", shown
     assert run("uninstall", "guards", "--host", "copilot").exit_code == 0
     assert not (project / ".github").exists()
 
@@ -494,6 +499,6 @@ def test_a_codex_chain_at_the_top_of_a_git_repo_runs_from_a_subfolder(run, proje
     payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash"}).encode()
     done = subprocess.run(["bash", "-c", command], input=payload, capture_output=True, cwd=below, env=env, timeout=30)
     assert (done.returncode, done.stderr, log.read_text()) == (2, b"no\n", "one\none-end\ntwo\n")
-    shown = run("verify", "--host", "codex").stdout
-    for member in ("chain-pretooluse ", "chain-pretooluse/one ", "chain-pretooluse/two ", "chain-pretooluse/three "):
-        assert f"      ok           {member}" in shown, shown  # verify reads the members back from this command
+    shown = _statuses(run, "codex")
+    for member in ("chain-pretooluse", "chain-pretooluse/one", "chain-pretooluse/two", "chain-pretooluse/three"):
+        assert shown[member][0] == "ok", shown  # verify reads the members back from this command

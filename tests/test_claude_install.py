@@ -66,14 +66,10 @@ def test_verify_after_install_is_clean(run, settings: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout == (
         "claude (Claude Code)\n"
-        "  project  .claude/settings.json\n"
-        "    guard 1.2.0\n"
-        "      ok           one-strike   PreToolUse (first)\n"
-        "      ok           keepalive    Stop (last)\n"
-        "      ok           session-log  SessionStart (last)\n"
         "  note: Claude starts all of an event's matching hooks at once and does not wait for one "
         "before the next, so file order is not execution order\n"
-        "verify: ok\n"
+        "claude  project  guard 1.2.0  3 hooks ok  .claude/settings.json\n"
+        "verify: ok (1 note)\n"
     )
 
 
@@ -94,7 +90,8 @@ def test_operator_hook_above_a_first_registration_is_a_note_and_reinstall_repair
         "but a foreign hook is above it; Claude Code starts PreToolUse's hooks at once, so this changes nothing "
         "when they run (reinstall to restore the file order)\n" in result.stdout
     )
-    assert result.stdout.endswith("verify: ok\n")
+    assert result.stdout.endswith("claude  project  guard 1.2.0  2 of 3 hooks ok  .claude/settings.json\n"
+                                  "verify: ok (2 notes)\n")
     assert run("install", BUNDLE, "--host", "claude").exit_code == 0
     data = json.loads(settings.read_text(encoding="utf-8"))
     assert data["hooks"]["PreToolUse"][0]["hooks"][0]["command"].endswith("# hookweave:guard/one-strike")
@@ -215,7 +212,7 @@ def test_user_scope_honours_claude_config_dir(run, tmp_path: Path, monkeypatch) 
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
     assert run("install", BUNDLE, "--host", "claude", "--scope", "user").exit_code == 0
     assert (config / "settings.json").is_file() and (config / "settings.hookweave.json").is_file()
-    assert run("status").stdout == f"claude   user     guard 1.2.0  (3 hooks, 1 env)  {config / 'settings.json'}\n"
+    assert run("status").stdout == f"claude  user  guard 1.2.0  (3 hooks, 1 env)  {config / 'settings.json'}\n"
 
 
 def test_local_scope_writes_settings_local_json(run, project: Path) -> None:
@@ -310,7 +307,7 @@ def test_verify_names_a_copy_in_another_event(run, settings: Path) -> None:
     assert ("  problem: guard/one-strike: a copy under PostToolUse that the record does not list: the host runs it "
             "too, and hookweave neither updates nor removes it; remove it by hand if you did not mean to keep it\n"
             ) in result.stdout, result.stdout
-    assert "      ok           one-strike   PreToolUse (first)\n" in result.stdout, result.stdout
+    assert "claude  project  guard 1.2.0  3 hooks ok  .claude/settings.json\n" in result.stdout, result.stdout
 
 
 def test_our_entry_moved_to_another_event_is_missing_and_the_moved_one_stays(run, settings: Path) -> None:

@@ -140,9 +140,9 @@ def test_template_by_name_and_manifest_in_cwd(run, project: Path) -> None:
     assert run("install", "--host", "claude").stdout.startswith(
         "claude project .claude/settings.json: installed tiny 0.1.0 (1 hook)\n"
     )
-    assert run("status").stdout == (
-        "claude   project  example-guard 1.0.0  (2 hooks, 1 env)  .claude/settings.json\n"
-        "claude   project  tiny 0.1.0  (1 hook, 0 env)  .claude/settings.json\n"
+    assert run("status").stdout == (  # issue 25: columns aligned
+        "claude  project  example-guard 1.0.0  (2 hooks, 1 env)  .claude/settings.json\n"
+        "claude  project  tiny 0.1.0           (1 hook, 0 env)   .claude/settings.json\n"
     )
 
 
@@ -162,7 +162,7 @@ def test_uninstall_at_the_wrong_scope_names_the_right_one(run, write_bundle) -> 
 
 
 def test_verify_and_status_with_nothing_installed(run) -> None:
-    assert run("verify").stdout == "".join(f"{name} ({title})\n  nothing installed\n" for name, title in TITLES.items()) + "verify: ok\n"
+    assert run("verify").stdout == f"nothing installed: {', '.join(TITLES)}\nverify: ok\n"
     assert run("status").stdout == "nothing installed\n"
     assert json.loads(run("status", "--json").stdout) == {"installed": []}
 
@@ -173,8 +173,10 @@ def test_hosts_lists_origin_and_scopes(run) -> None:
         {"name": name, "title": title, "origin": "built-in",
          "scopes": list(SCOPES[name]), "detected": False}
         for name, title in TITLES.items()]
-    assert run("hosts").stdout == "".join(
-        f"{name:<11} {title:<15} built-in     scopes: {', '.join(SCOPES[name])}  (not detected)\n"
+    name_w, title_w = max(map(len, TITLES)), max(map(len, TITLES.values()))
+    scopes_w = max(len(", ".join(s)) for s in SCOPES.values()) + len("scopes: ")
+    assert run("hosts").stdout == "".join(  # issue 25: every column aligned, the last too
+        f"{name:<{name_w}}  {title:<{title_w}}  built-in  {'scopes: ' + ', '.join(SCOPES[name]):<{scopes_w}}  (not detected)\n"
         for name, title in TITLES.items())
 
 

@@ -42,7 +42,7 @@ def test_operator_file_round_trip_restores_every_byte(run, home: Path) -> None:
     assert "guard 1.2.0 already installed; nothing written\n" in run("install", BUNDLE, "--host", "kimi").stdout
     verify = run("verify", "--host", "kimi")
     assert verify.exit_code == 0, verify.output
-    assert "      ok           keepalive    Stop (last)\n" in verify.stdout
+    assert "kimi  user  guard 1.2.0  3 hooks ok  " in verify.stdout
     assert run("uninstall", "guard", "--host", "kimi").exit_code == 0
     assert path.read_text(encoding="utf-8") == OPERATOR
 

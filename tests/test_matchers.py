@@ -62,10 +62,10 @@ def test_codex_skips_a_read_hook_and_narrows_a_shell_and_read_one(run, write_bun
     verify = run("verify", "--host", "codex", "--scope", "user")
     assert verify.exit_code == 0  # the skipped hook is not missing: it was never installed
     assert verify.stdout == (
-        f"codex (Codex)\n  user  {codex_home}/hooks.json\n    rd 1.0.0\n"
-        "      ok           mixed  PostToolUse (last)\n      ok           done   Stop (last)\n"
+        "codex (Codex)\n"
         "  note: Codex starts all of an event's matching hooks at once and runs every copy it finds (no "
-        "de-duplication); it only re-sorts their results into file order\nverify: ok\n"
+        f"de-duplication); it only re-sorts their results into file order\ncodex  user  rd 1.0.0  2 hooks ok  {codex_home}/hooks.json\n"
+        "verify: ok (1 note)\n"
     )
 
 

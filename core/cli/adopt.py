@@ -40,7 +40,7 @@ def adopt(
     from hookweave.core.usecases import adopt as adopt_run
     from hookweave.core.usecases import installer
 
-    hosts, chosen_scope, _ = _choose_hosts(_registry(), host, scope, "adopt")
+    hosts, chosen_scope, _ = _choose_hosts(_registry(), host, scope, "adopt", as_json=as_json)
     if len(hosts) != 1:
         raise BadInput("adopt: name one --host; a manifest is written from one host's settings file")
     folder = paths.project_dir(project)

@@ -5,19 +5,20 @@ objects spare it evaluating every string at start-up (1 ms).
 """
 
 import functools
-import os
-from typing import Annotated, Callable, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from hookweave.core.cli import console
+from hookweave.core.cli import common
+from hookweave.core.cli.common import handled
 from hookweave.core.cli.group import (
     JsonErrorsGroup,
     complete_bundles,
     complete_hosts,
+    complete_scopes,
     completion_option,
 )
-from hookweave.core.errors import BadInput, HooksError
 from hookweave.core.reading import projects
 
 app = typer.Typer(
@@ -40,45 +41,10 @@ PatchOpt = Annotated[bool, typer.Option("--patch", help="With --dry-run, print e
 
 SCOPE_HELP = ("The scope to write: project (default; user for a host without a project file), user, or another the "
               "host has (hooks hosts lists them).")
+ScopeOpt = Annotated[Optional[str], typer.Option("--scope", "-s", help=SCOPE_HELP, autocompletion=complete_scopes)]
 
-def handled(func: Callable) -> Callable:
-    """Turn a ``HooksError`` into one red line and its exit code (and a JSON error under --json)."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except HooksError as exc:
-            if kwargs.get("as_json"):
-                console.json_out({"error": str(exc), "exit_code": exc.exit_code})
-            console.err(f"hooks: {exc}")
-            if os.environ.get("HOOKWEAVE_DEBUG"):
-                import traceback
-
-                traceback.print_exc()
-            raise typer.Exit(exc.exit_code) from None
-
-    return wrapper
-
-
-def _registry():
-    """The hosts of this command; a plugin that could not be loaded or registered is one line on
-    stderr (so ``--json`` output stays one document) and every other host works."""
-    from hookweave.core.contract.registry import registry
-
-    hosts = registry()
-    for warning in hosts.warnings:
-        console.err(f"warning: {warning}")
-    return hosts
-
-
-def _choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None):
-    """Hosts and scope from the flags, or asked on a terminal (``interactive``); returns (hosts, scope, asked)."""
-    if hosts:  # the flags decide: the interactive flow's module is not loaded
-        return registry.resolve(hosts), scope, False  # None: each host's default (``installer.target``)
-    from hookweave.core.cli import interactive
-
-    return interactive.choose_hosts(registry, hosts, scope, command, bundle)
+# Older command modules and plugins import these names from here.
+_registry, _choose_hosts, _show, _patch_needs_dry_run = common.registry, common.choose_hosts, common.show, common.patch_needs_dry_run
 
 
 @app.command()
@@ -87,7 +53,7 @@ def install(
     bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
     *,
     host: HostOpt = None,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help=SCOPE_HELP)] = None,
+    scope: ScopeOpt = None,
     project: ProjectOpt = None,
     dry_run: DryRunOpt = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
@@ -100,10 +66,10 @@ def install(
     from hookweave.core.model import loading as bundles
     from hookweave.core.usecases import api
 
-    _patch_needs_dry_run(patch, dry_run)
-    registry = _registry()
+    common.patch_needs_dry_run(patch, dry_run)
+    registry = common.registry()
     loaded = bundles.load_bundle(bundle, registry.names())
-    hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "install")
+    hosts, chosen_scope, asked = common.choose_hosts(registry, host, scope, "install", as_json=as_json)
     run = functools.partial(api.install, loaded, host or [h.name for h in hosts], scope=chosen_scope,
                             project=project, force=force, registry=registry)
     if asked and not yes and not dry_run:
@@ -118,7 +84,7 @@ def install(
     if not (asked and not yes and not dry_run):
         _notes(done)
     hosts = done.hosts
-    _show("install", done.plans, dry_run, as_json, patch)
+    common.show("install", done.plans, dry_run, as_json, patch)
     if trust and not any(h.needs_trust for h in hosts):  # said once the install stands: it changed nothing
         trusting = [h.name for h in registry.resolve(["all"]) if h.needs_trust]
         console.err(f"warning: --trust: {', '.join(h.name for h in hosts)} {'has' if len(hosts) == 1 else 'have'} no "
@@ -128,11 +94,12 @@ def install(
 @app.command()
 @handled
 def uninstall(
-    name: Annotated[str, typer.Argument(help="Name of the installed bundle.", autocompletion=complete_bundles)],
+    name: Annotated[Optional[str], typer.Argument(help="Name of the installed bundle (or --all).", autocompletion=complete_bundles)] = None,
     *,
     host: HostOpt = None,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help=SCOPE_HELP)] = None,
+    scope: ScopeOpt = None,
     project: ProjectOpt = None,
+    every: Annotated[bool, typer.Option("--all", help="Every bundle installed at the scope (default: every host).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
     by_marker: Annotated[bool, typer.Option("--by-marker", help="Where no record lists the bundle (deleted, never "
                                             "committed), remove the entries that carry its marker.")] = False,
@@ -142,19 +109,37 @@ def uninstall(
     as_json: JsonOpt = False,
 ) -> None:
     """Remove exactly what a bundle installed; keep everything else, byte for byte."""
-    from hookweave.core.usecases import api
+    from hookweave.core.errors import BadInput, NotInstalled
+    from hookweave.core.usecases import api, installer
 
-    _patch_needs_dry_run(patch, dry_run)
-    registry = _registry()
-    hosts, chosen_scope, asked = _choose_hosts(registry, host, scope, "uninstall", name)
-    run = functools.partial(api.uninstall, name, host or [h.name for h in hosts], scope=chosen_scope,
-                            project=project, force=force, by_marker=by_marker, registry=registry)
-    if asked and not yes and not dry_run:
-        from hookweave.core.cli import interactive
+    common.patch_needs_dry_run(patch, dry_run)
+    if (name is None) != every:
+        raise BadInput("uninstall: pass NAME or --all, not both" if every else
+                       "uninstall: name the bundle to remove (hooks status lists them), or pass --all for every bundle of the scope")
+    if every and by_marker:
+        raise BadInput("--by-marker removes one bundle's marked entries: name it instead of --all")
+    registry = common.registry()
+    hosts, chosen_scope, asked = common.choose_hosts(registry, host or (["all"] if every else None), scope, "uninstall",
+                                                     name, as_json=as_json)
+    folder = projects.folders(hosts, project)
+    try:
+        if every:
+            targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
+            plans = installer.uninstall_all(targets, folder, force=force, dry_run=dry_run)
+            projects.annotate(plans, folder, explicit=bool(project))
+        else:
+            run = functools.partial(api.uninstall, name, host or [h.name for h in hosts], scope=chosen_scope,
+                                    project=project, force=force, by_marker=by_marker, registry=registry)
+            if asked and not yes and not dry_run:
+                from hookweave.core.cli import interactive
 
-        if not interactive.confirmed(run(dry_run=True).plans, f"Remove {name} as shown?"):
-            return interactive.nothing_written()
-    _show("uninstall", run(dry_run=dry_run).plans, dry_run, as_json, patch)
+                if not interactive.confirmed(run(dry_run=True).plans, f"Remove {name} as shown?"):
+                    return interactive.nothing_written()
+            plans = run(dry_run=dry_run).plans
+    except NotInstalled as exc:
+        hint = projects.root_hint(hosts, folder, bool(project), name, "uninstall")
+        raise NotInstalled(f"{exc}{hint}") from None
+    common.show("uninstall", plans, dry_run, as_json, patch)
 
 
 def _notes(done) -> None:
@@ -162,87 +147,42 @@ def _notes(done) -> None:
         console.err(f"note: {line}")
 
 
-def _patch_needs_dry_run(patch: bool, dry_run: bool) -> None:
-    if patch and not dry_run:
-        raise BadInput("--patch prints the JSON Patch of a dry run and nothing else: add --dry-run (--json always carries it)")
-
-
-def _show(command: str, plans, dry_run: bool, as_json: bool, patch: bool = False) -> None:
-    from hookweave.core.cli import report
-
-    if as_json:
-        console.json_out(report.plans_json(command, plans, dry_run=dry_run))
-    else:
-        report.print_plans(plans, dry_run=dry_run, patch=patch)
-
-
 @app.command()
 @handled
 def verify(
     *,
     host: HostOpt = None,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="Only this scope (default: all).")] = None,
+    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="Only this scope (default: all).",
+                                                 autocompletion=complete_scopes)] = None,
     project: ProjectOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the problems and the last line only.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
-    from hookweave.core.cli import report
-    from hookweave.core.usecases import api
+    from hookweave.core.verify import hostreport
 
-    reports = api.verify(host or ["all"], scope=scope, project=project, registry=_registry()).reports
+    hosts = common.registry().resolve(host or ["all"])
+    folder = projects.folders(hosts, project)
+    chosen = hostreport.chosen_scopes(hosts, scope)
+    reports = []
+    for n, h in enumerate(hosts, 1):
+        console.progress(f"verify: {h.name} ({n} of {len(hosts)})")
+        rep = hostreport.verify_host(h, chosen[h.name], folder[h.name])
+        rep.findings[:0] = projects.location_notes(h, folder[h.name], bool(project)) + hostreport.scope_notes(h, scope)
+        if not rep.files:
+            rep.findings += projects.elsewhere_note(h, folder[h.name], bool(project))
+        reports.append(rep)
+    console.progress(None)
     if as_json:
+        from hookweave.core.cli import report
+
         console.json_out(report.verify_json(reports))
     else:
-        report.print_verify(reports)
+        from hookweave.core.cli import verifytext
+
+        verifytext.render(reports, quiet=quiet)
     if any(r.problems for r in reports):
         raise typer.Exit(1)
-
-
-@app.command()
-@handled
-def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
-    """List the bundles installed per host and scope, from the records."""
-    from hookweave.core.reading import scopes
-
-    registry = _registry()
-    chosen = registry.resolve(host or ["all"])
-    folder = projects.folders(chosen, project)
-    rows = []
-    for h in chosen:
-        for scope, shown, rec in scopes.installed(h, folder[h.name]):
-            for name, b in sorted(rec.bundles.items()):
-                rows.append({"host": h.name, "scope": scope, "path": shown, "bundle": name,
-                             "version": b.version, "hooks": sum(len(x.members) or 1 for x in b.hooks),
-                             "env": len(b.env)})
-    if as_json:
-        console.json_out({"installed": rows})
-        return
-    if not rows:
-        console.out("nothing installed")
-    for r in rows:
-        hooks = f"{r['hooks']} hook{'' if r['hooks'] == 1 else 's'}"
-        console.out(f"{r['host']:<8} {r['scope']:<8} {r['bundle']} {r['version']}  ({hooks}, {r['env']} env)  {r['path']}")
-
-
-@app.command()
-@handled
-def hosts(*, as_json: JsonOpt = False) -> None:
-    """List registered hosts and where each came from (built-in or a plugin package)."""
-    registry = _registry()
-    rows = []
-    for name in registry.names():
-        info = registry.info(name)
-        rows.append({"name": name, "title": info.cls.title, "origin": info.origin,
-                     "scopes": list(info.cls.scopes), "detected": info.cls().detect()})
-    if as_json:
-        console.json_out({"hosts": rows})
-        return
-    wide = max((len(r["name"]) for r in rows), default=0), max((len(r["title"]) for r in rows), default=0)
-    for r in rows:
-        seen = "detected" if r["detected"] else "not detected"
-        console.out(f"{r['name']:<{wide[0]}} {r['title']:<{wide[1]}} {r['origin']:<12} "
-                    f"scopes: {', '.join(r['scopes'])}  ({seen})")
-
 
 def _version(value: bool) -> None:
     if value:
@@ -266,6 +206,8 @@ def _root(
 # Commands that live in their own modules (each registers on ``app`` when imported): loaded only
 # when named, or for help and did-you-mean, so each adds nothing to the other commands' start-up.
 COMMAND_MODULES = {
+    "status": "hookweave.core.cli.listing",
+    "hosts": "hookweave.core.cli.listing",
     "adopt": "hookweave.core.cli.adopt",
     "check": "hookweave.core.cli.check",
     "init": "hookweave.core.cli.setup",

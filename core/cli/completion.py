@@ -45,6 +45,18 @@ def host_names(incomplete: str) -> list[str]:
     return [n for n in names if n.startswith(incomplete)]
 
 
+def scope_names(incomplete: str) -> list[str]:
+    """``--scope`` values: every scope of a registered host (project and user first)."""
+    from hookweave.core.contract.registry import registry
+
+    hosts = registry()
+    found: dict[str, None] = dict.fromkeys(("project", "user"))
+    for name in hosts.names():
+        cls = hosts.info(name).cls
+        found.update(dict.fromkeys((*cls.scopes, *cls.verify_scopes)))
+    return [s for s in found if s.startswith(incomplete)]
+
+
 def bundle_names(incomplete: str) -> list[str]:
     """``uninstall NAME``: the bundles installed for this folder, any host and scope."""
     from hookweave.core.contract.registry import registry as host_registry

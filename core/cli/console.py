@@ -1,4 +1,6 @@
-"""All user-facing output goes through here: colour only on a terminal and without NO_COLOR."""
+"""All user-facing output goes through here. Colour (no-color.org, force-color.org): ``NO_COLOR``
+set and not empty turns it off, ``FORCE_COLOR`` set and not empty turns it on (also into a pipe),
+``TERM=dumb`` turns it off; otherwise colour on a terminal only. An empty variable counts as unset."""
 
 from __future__ import annotations
 
@@ -15,7 +17,14 @@ _STYLES = {"ok": "green", "problem": "red", "warning": "yellow", "note": "cyan",
 
 
 def _color(stream) -> bool:
-    return stream.isatty() and "NO_COLOR" not in os.environ
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def _safe(text: str) -> str:
@@ -27,9 +36,10 @@ def _safe(text: str) -> str:
 
 def out(text: str = "", style: str | None = None) -> None:
     text = _safe(text)
-    if style and _color(sys.stdout):
+    colour = bool(style) and _color(sys.stdout)
+    if colour:
         text = typer.style(text, fg=_STYLES[style] if style != "head" else None, bold=style == "head")
-    typer.echo(text)
+    _echo(text, colour)  # click strips styles off a pipe unless told
 
 
 def err(text: str) -> None:
@@ -37,13 +47,53 @@ def err(text: str) -> None:
     from hookweave.core.files.paths import printable
 
     text = printable(_safe(text))
-    if _color(sys.stderr):
+    colour = _color(sys.stderr)
+    if colour:
         text = typer.style(text, fg="red")
-    typer.echo(text, err=True)
+    _echo(text, colour, err=True)
+
+
+def columns(rows: list[tuple[str, ...]], indent: str = "") -> list[str]:
+    """Rows as lines, each column as wide as its widest cell (the last one is not padded)."""
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return [indent + "  ".join([*(c.ljust(w) for c, w in zip(row, widths)), row[-1]]).rstrip() for row in rows]
+
+
+def progress(text: str | None) -> None:
+    """A transient line on stderr while a long run works (on a terminal only; ``None`` clears it),
+    so stdout and ``--json`` stay exactly what they were."""
+    stream = sys.stderr
+    if not getattr(stream, "isatty", lambda: False)() or os.environ.get("TERM") == "dumb":
+        return
+    stream.write("\r\x1b[K" + (_safe(text)[:70] if text else ""))
+    stream.flush()
 
 
 def json_out(data: Any) -> None:
-    typer.echo(_safe(json.dumps(data, indent=2, ensure_ascii=False)))
+    _echo(_safe(json.dumps(data, indent=2, ensure_ascii=False)), False)
+
+
+def _echo(text: str, colour: bool, err: bool = False) -> None:
+    """Print a line; a reader that closed the pipe early (``hooks ... | head -5``) silences the
+    rest of the output and the command goes on to its own exit code (issue 25: click turned the
+    broken pipe into exit 1 on some runs and not others, as the reader's timing fell)."""
+    try:
+        typer.echo(text, err=err, color=True if colour else None)
+    except BrokenPipeError:
+        closed(sys.stderr if err else sys.stdout)
+
+
+def closed(stream) -> None:
+    """Point ``stream``'s file descriptor at the null device: what is still buffered and printed
+    later goes nowhere, and the interpreter's last flush reports nothing."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture): nothing to point
+        pass
 
 
 def status(text: str) -> None:

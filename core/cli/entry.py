@@ -30,6 +30,11 @@ def main() -> None:
         run_command()
     except SystemExit as done:
         finish(done.code)
+    except BrokenPipeError:  # output the console did not print (typer's help): the reader left
+        from hookweave.core.cli.console import closed
+
+        closed(sys.stdout)
+        finish(0)
     finish(0)
 
 
@@ -50,9 +55,7 @@ def finish(code: object) -> None:
     if not isinstance(code, int) or _threads_running():
         raise SystemExit(code)
     try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
+        _flush()
     except Exception:  # noqa: BLE001 - the interpreter's exit reports it as it always has
         raise SystemExit(code) from None
     import atexit
@@ -65,6 +68,20 @@ def finish(code: object) -> None:
     except Exception:  # noqa: BLE001
         raise SystemExit(code) from None
     os._exit(code & 0xFF)
+
+
+def _flush() -> None:
+    """Flush stdout and stderr; a pipe whose reader has gone (``| head``) is pointed at the null
+    device, so the command keeps its exit code and prints no traceback (issue 25)."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            from hookweave.core.cli.console import closed
+
+            closed(stream)
 
 
 def _threads_running() -> bool:

@@ -53,6 +53,12 @@ def complete_hosts(incomplete: str) -> list[str]:
     return host_names(incomplete)
 
 
+def complete_scopes(incomplete: str) -> list[str]:
+    from hookweave.core.cli.completion import scope_names
+
+    return scope_names(incomplete)
+
+
 def complete_bundles(incomplete: str) -> list[str]:
     from hookweave.core.cli.completion import bundle_names
 

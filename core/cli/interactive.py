@@ -35,7 +35,13 @@ def choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: 
         found = [s for h in chosen for s in where[h.name]]
         default = found[0] if found else "project"
     else:
-        choices = [(n, registry.info(n).cls.title, registry.get(n).detect()) for n in registry.names()]
+        from hookweave.core.cli.detection import detected
+        from hookweave.core.files import paths
+        from hookweave.core.reading import projects
+
+        start = paths.project_dir(None)
+        choices = [(n, registry.info(n).cls.title, detected(registry.get(n), projects.project_for(registry.get(n), start)))
+                   for n in registry.names()]
         chosen = registry.resolve(prompts.ask_hosts(choices, "Install into which agents?", "not detected"))
         default = "project"
     if scope is None:

@@ -41,6 +41,17 @@ def _finding_line(f: Finding) -> str:
     return f"{f.level}: {who + ': ' if who else ''}{f.message}"
 
 
+def _shipped_program(plan: FilePlan) -> str | None:
+    """What a program file of hookweave's own is (the chain runner, Cline's per-event dispatcher):
+    its diff is our code, not the operator's settings, so a dry run names it instead."""
+    if plan.target.record_path is not None:
+        return None
+    if plan.target.path.name.endswith((".hookweave-chain.py", ".hookweave-chain.sh")):
+        return "chain runner"
+    text = plan.new_text if plan.new_text is not None else plan.old_text or ""
+    return "dispatcher program" if text.startswith("#!") and "hookweave" in text[:2000] else None
+
+
 def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, footer: bool = True) -> None:
     """Per file a summary line and its findings; with ``dry_run`` the diff (coloured on a terminal),
     and with ``patch`` the JSON Patch too. ``footer=False``: a preview before a question."""
@@ -49,9 +60,10 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, fo
         console.out(f"{t.host.name} {t.scope} {t.shown}: " + "; ".join(_tense(a, dry_run) for a in plan.actions), "head")
         for f in plan.findings:
             console.out("  " + _finding_line(f), f.level)
-        if dry_run and plan.changed and t.path.name.endswith(".hookweave-chain.py"):  # not 500 lines of diff
+        program = _shipped_program(plan)
+        if dry_run and plan.changed and program:  # not 500 lines of diff (issue 25: nor a 161-line dispatcher)
             verb = "removed" if plan.new_text is None else "written"
-            console.out(f"the chain runner hookweave ships ({len((plan.new_text or plan.old_text or '').splitlines())} "
+            console.out(f"the {program} hookweave ships ({len((plan.new_text or plan.old_text or '').splitlines())} "
                         f"lines) would be {verb}: {t.shown}")
         elif dry_run and plan.changed:
             for line in unified_diff(plan).splitlines():
@@ -98,27 +110,10 @@ def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[st
             "active": not _inactive(plans), "files": files}
 
 
-def print_verify(reports: list[HostReport]) -> None:
-    for rep in reports:
-        console.out(f"{rep.host.name} ({rep.host.title})", "head")
-        if not rep.files and not rep.findings:
-            console.out("  nothing installed")
-        for file in rep.files:
-            console.out(f"  {file.scope}  {file.shown}")
-            for bundle in file.bundles:
-                console.out(f"    {bundle.name} {bundle.version}")
-                width = max((len(h.id) for h in bundle.hooks), default=0)
-                for h in bundle.hooks:
-                    style = "ok" if h.status == "ok" else h.level
-                    tail = f"  {h.detail}" if h.detail else ""
-                    console.out(f"      {h.status:<12} {h.id:<{width}}  {h.event} ({h.position}){tail}", style)
-            for f in file.findings:
-                console.out("    " + _finding_line(f), f.level)
-        for f in rep.findings:
-            console.out("  " + _finding_line(f), f.level)
-    total = sum(r.problems for r in reports)
-    console.out(f"verify: {total} problem{'s' if total != 1 else ''}" if total else "verify: ok",
-                "problem" if total else "ok")
+def _hook_json(h) -> dict[str, Any]:
+    """A hook as verify found it; ``level`` is ``ok`` for a hook whose status is ok (issue 25: it
+    read ``problem``, the unused default of a status that was never a problem)."""
+    return {**h.as_json(), "level": "ok"} if h.status == "ok" else h.as_json()
 
 
 def verify_json(reports: list[HostReport]) -> dict[str, Any]:
@@ -135,7 +130,7 @@ def verify_json(reports: list[HostReport]) -> dict[str, Any]:
                         "path": f.shown,
                         "bundles": [
                             {"name": b.name, "version": b.version,
-                             "hooks": [h.as_json() for h in b.hooks]}
+                             "hooks": [_hook_json(h) for h in b.hooks]}
                             for b in f.bundles
                         ],
                         "findings": [x.as_json() for x in f.findings],

@@ -144,11 +144,39 @@ class HostRegistry:
         self._load(name)
         if name not in self._hosts:
             known = ", ".join(self.names()) or "none"
-            raise BadInput(f"unknown host {name!r}; registered hosts: {known} (or all)")
+            close = self.close_to(name)
+            hint = f"did you mean {close}? " if close else ""
+            raise BadInput(f"unknown host {name!r}; {hint}registered hosts: {known} (or all)")
         return self._hosts[name].cls()
 
+    def close_to(self, name: str) -> str | None:
+        """The registered host a mistyped ``--host`` most likely means: its name or title in another
+        case or spelling (``Claude``, ``claude-code``, ``Claude Code``), or a close match (``claud``)."""
+        import difflib
+        import re
+
+        keys: dict[str, str] = {}
+        for known in self.names():
+            try:
+                self._load(known)
+                title = self._hosts[known].cls.title
+            except Exception:  # noqa: BLE001 - only a hint: a host that will not load offers its name alone
+                title = ""
+            words = re.findall(r"[a-z0-9]+", title.lower())
+            for key in (known, "".join(words), "-".join(words), "_".join(words), *words[:1]):
+                keys.setdefault(key, known)
+        wanted = name.strip().lower()
+        squeezed = re.sub(r"[^a-z0-9]", "", wanted)
+        for key in (wanted, squeezed):
+            if key in keys:
+                return keys[key]
+        close = difflib.get_close_matches(wanted, list(keys), n=1, cutoff=0.6)
+        return keys[close[0]] if close else None
+
     def resolve(self, requested: list[str]) -> list[Host]:
-        """Hosts for repeated ``--host`` values; ``all`` means every registered host."""
+        """Hosts for repeated ``--host`` values; ``all`` means every registered host. A value with
+        commas (``claude,gemini``) is read as that list, as if ``--host`` had been repeated."""
+        requested = [part.strip() for value in requested for part in value.split(",") if part.strip()]
         if "all" in requested:
             return [self.get(n) for n in self.names()]
         return [self.get(n) for n in dict.fromkeys(requested)]

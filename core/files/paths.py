@@ -48,6 +48,9 @@ def project_dir(value: str | None) -> Path:
     path = Path(value) if value else cwd()
     if not path.is_absolute():
         path = cwd() / path
+    if path.exists() and not path.is_dir():
+        raise BadInput(f"--project {printable(value or str(path))}: a file, not a folder; pass the project folder "
+                       f"(here {printable(str(path.parent))})")
     if not path.is_dir():
         raise BadInput(f"--project {printable(value or str(path))}: no such folder; create it or pass an existing one")
     return path

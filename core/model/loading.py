@@ -27,6 +27,8 @@ def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
         if not candidate.exists():
             names = ", ".join(template_names()) or "none"
             raise BadInput(f"no bundle {spec!r}: not a path, and not a template (templates: {names})")
+    if not candidate.exists() and not spec:
+        raise BadInput(_none_here())
     if not candidate.exists():
         raise BadInput(f"{paths.printable(str(candidate))}: no such manifest; pass a bundle path or a template name")
     path = candidate.absolute()
@@ -40,6 +42,21 @@ def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
     if hosts is not None:
         manifest.check_hosts(bundle, hosts)
     return bundle
+
+
+def _none_here() -> str:
+    """No BUNDLE and no ``./hookweave.toml``: name the nearest manifest above (up to the git root),
+    not taken silently: the hooks go where the agent reads them, which may be here (issue 25)."""
+    here = paths.cwd()
+    root = paths.git_root(here)
+    for folder in here.parents if root is not None else ():
+        if (folder / "hookweave.toml").is_file():
+            shown = os.path.relpath(folder, here)
+            return (f"no hookweave.toml here; the nearest is {paths.printable(shown)}/hookweave.toml: pass it "
+                    f"(hooks install {paths.printable(shown)} --host ...), or run install in {paths.printable(str(folder))}")
+        if folder == root:
+            break
+    return "no hookweave.toml here; pass a bundle path or a template name (hooks templates lists them), or write one with hooks init"
 
 
 def _check_bundle_dir(manifest: Path) -> None:

@@ -123,3 +123,45 @@ def elsewhere_note(host: Host, folder: Path, explicit: bool) -> list[Finding]:
     return [Finding("note", f"bundles are installed at the git root {paths.printable(str(root))} ({', '.join(found)} "
                             f"scope), which {host.title} started here does not read; check them with "
                             f"--project {paths.printable(str(root))}")]
+
+
+def root_bundles(hosts: list[Host], folders: dict[str, Path], explicit: bool) -> tuple[Path | None, dict[str, list[str]]]:
+    """From a subfolder of a git repository: the root, and per bundle the ``"host scope"`` places it
+    is installed at there that the hosts started here do not read (their project files are per
+    folder: Claude Code reads project settings only from the folder it starts in, claude-code#86187).
+    ``(None, {})`` with ``--project``, outside a repository, or at its root."""
+    from hookweave.core.reading import scopes
+
+    start = paths.project_dir(None)
+    root = paths.git_root(start)
+    if explicit or root is None or root == start:
+        return None, {}
+    found: dict[str, list[str]] = {}
+    for host in hosts:
+        if folders.get(host.name) == root:
+            continue  # this host reads the root from here: status and uninstall already look there
+        try:
+            for scope, _, rec in scopes.installed(host, root):
+                if host.settings_path(scope, root) != host.settings_path(scope, folders[host.name]):
+                    for name in rec.bundles:
+                        found.setdefault(name, []).append(f"{host.name} {scope}")
+        except Exception:  # noqa: BLE001 - only a hint; hooks verify --project ROOT names what it cannot read
+            continue
+    return (root, found) if found else (None, {})
+
+
+def root_hint(hosts: list[Host], folders: dict[str, Path], explicit: bool, name: str | None, command: str) -> str:
+    """For status and uninstall in a subfolder: where the root's bundles are, and the command to run
+    there ("" when there is nothing to say)."""
+    root, found = root_bundles(hosts, folders, explicit)
+    if name is not None:
+        found = {name: found[name]} if name in found else {}
+    if root is None or not found:
+        return ""
+    shown = paths.printable(str(root))
+    listed = "; ".join(f"{b} ({', '.join(w)})" for b, w in sorted(found.items()))
+    names = sorted({w.split()[0] for where in found.values() for w in where})
+    titles = ", ".join(h.title for h in hosts if h.name in names)
+    run = f"hooks {command}{' ' + name if name else ''} {' '.join('--host ' + n for n in names)} --project {shown}"
+    return (f"; the git root {shown} has {listed}, which {titles} started here does not run (it reads project "
+            f"settings from the folder it starts in): start it in {shown}, or run {run}")

@@ -147,6 +147,28 @@ def uninstall(targets: list[Target], name: str, project: Projects, *, force: boo
     return plans
 
 
+def uninstall_all(targets: list[Target], project: Projects, *, force: bool, dry_run: bool) -> list[FilePlan]:
+    """``uninstall --all``: every bundle recorded at each target's scope, one bundle after another
+    (each its own all-or-nothing run). Every removal is planned first, so a refusal (an entry the
+    operator edited) stops the command before any file is written."""
+    from hookweave.core.errors import NotInstalled
+
+    names: dict[str, list[Target]] = {}
+    for t in targets:
+        for scope, _, rec in installed(t.host, project_of(project, t.host)):
+            if scope == t.scope:
+                for name in rec.bundles:
+                    names.setdefault(name, []).append(t)
+    if not names:
+        where = ", ".join(f"{t.host.name} {t.scope}" for t in targets)
+        raise NotInstalled(f"nothing is installed at {where}; hooks status lists what is installed where")
+    if not dry_run:
+        for name, where in sorted(names.items()):
+            uninstall(where, name, project, force=force, dry_run=True)
+    return [p for name, where in sorted(names.items())
+            for p in uninstall(where, name, project, force=force, dry_run=dry_run)]
+
+
 def _not_found(plans: list[FilePlan], name: str, project: Projects) -> None:
     """Nothing to remove: a typo or the wrong scope. Exit 1 naming what is installed (did you mean)."""
     import difflib

@@ -1,0 +1,59 @@
+"""``hooks status`` and ``hooks hosts``: what is installed where, and which agents hookweave knows."""
+
+from hookweave.core.cli import console
+from hookweave.core.cli.app import HostOpt, JsonOpt, ProjectOpt, app
+from hookweave.core.cli.common import handled, registry
+from hookweave.core.reading import projects
+
+
+@app.command()
+@handled
+def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
+    """List the bundles installed per host and scope, from the records."""
+    from hookweave.core.reading import scopes
+
+    chosen = registry().resolve(host or ["all"])
+    folder = projects.folders(chosen, project)
+    rows = []
+    for h in chosen:
+        for scope, shown, rec in scopes.installed(h, folder[h.name]):
+            for name, b in sorted(rec.bundles.items()):
+                rows.append({"host": h.name, "scope": scope, "path": shown, "bundle": name,
+                             "version": b.version, "hooks": sum(len(x.members) or 1 for x in b.hooks),
+                             "env": len(b.env)})
+    if as_json:
+        console.json_out({"installed": rows})
+        return
+    table = []
+    for r in rows:
+        hooks = f"{r['hooks']} hook{'' if r['hooks'] == 1 else 's'}"
+        table.append((r["host"], r["scope"], f"{r['bundle']} {r['version']}", f"({hooks}, {r['env']} env)", r["path"]))
+    for line in console.columns(table):
+        console.out(line)
+    if not rows:
+        hint = projects.root_hint(chosen, folder, bool(project), None, "status")
+        console.out("nothing installed" + (f" here{hint}" if hint else ""))
+
+
+@app.command()
+@handled
+def hosts(*, as_json: JsonOpt = False, project: ProjectOpt = None) -> None:
+    """List registered hosts and where each came from (built-in or a plugin package)."""
+    from hookweave.core.cli.detection import detected
+
+    known = registry()
+    chosen = known.resolve(["all"])
+    folder = projects.folders(chosen, project)
+    rows = []
+    for h in chosen:
+        info = known.info(h.name)
+        rows.append({"name": h.name, "title": info.cls.title, "origin": info.origin,
+                     "scopes": list(info.cls.scopes), "detected": detected(h, folder[h.name])})
+    if as_json:
+        console.json_out({"hosts": rows})
+        return
+    table = [(r["name"], r["title"], r["origin"], f"scopes: {', '.join(r['scopes'])}",
+              f"({'detected' if r['detected'] else 'not detected'})") for r in rows]
+    for line in console.columns(table):
+        console.out(line)
+

@@ -1,0 +1,156 @@
+"""verify as text (issue 25): the problems first, then warnings, then notes; a finding every agent
+repeats (the cross-agent facts) once per bundle; what is installed and fine one line per bundle;
+the hosts with nothing installed on one line; a last line that counts per level and names the fix
+to start with. Only the rendering: the reports are verify's, unchanged (``--json`` renders them whole).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hookweave.core.cli import console
+
+if TYPE_CHECKING:
+    from hookweave.core.model.findings import Finding
+    from hookweave.core.verify.reports import BundleReport, HostReport, HookStatus
+
+LEVELS = ("problem", "warning", "note")
+
+
+def finding_line(f: Finding) -> str:
+    who = "/".join(x for x in (f.bundle, f.hook) if x)
+    return f"{f.level}: {who + ': ' if who else ''}{f.message}"
+
+
+def shared_findings(reports: list[HostReport]) -> dict[Finding, list[str]]:
+    """Host-wide findings about a bundle that two or more hosts report word for word (which agents
+    run a hook, where it fires twice): ``{finding: [host names]}``, said once, not once per host."""
+    seen: dict[Finding, list[str]] = {}
+    for rep in reports:
+        for f in dict.fromkeys(rep.findings):
+            if f.bundle:
+                seen.setdefault(f, []).append(rep.host.name)
+    return {f: names for f, names in seen.items() if len(names) > 1}
+
+
+def _hook_line(h: HookStatus, width: int) -> str:
+    tail = f"  {h.detail}" if h.detail else ""
+    return f"      {h.status:<12} {h.id:<{width}}  {h.event} ({h.position}){tail}"
+
+
+def _bad(bundle: BundleReport, level: str) -> list[HookStatus]:
+    return [h for h in bundle.hooks if h.status != "ok" and h.level == level]
+
+
+def host_lines(rep: HostReport, level: str, shared: dict) -> list[str]:
+    """One host's hooks and findings of ``level``, under its files as before."""
+    lines: list[str] = []
+    for file in rep.files:
+        inner: list[str] = []
+        for bundle in file.bundles:
+            bad = _bad(bundle, level)
+            if bad:
+                width = max(len(h.id) for h in bundle.hooks)
+                inner += [f"    {bundle.name} {bundle.version}", *(_hook_line(h, width) for h in bad)]
+        inner += ["    " + finding_line(f) for f in file.findings if f.level == level]
+        if inner:
+            lines += [f"  {file.scope}  {file.shown}", *inner]
+    lines += ["  " + finding_line(f) for f in dict.fromkeys(rep.findings) if f.level == level and f not in shared]
+    return lines
+
+
+def host_count(rep: HostReport, level: str, shared: dict) -> int:
+    hooks = sum(len(_bad(b, level)) for file in rep.files for b in file.bundles)
+    found = sum(1 for file in rep.files for f in file.findings if f.level == level)
+    return hooks + found + sum(1 for f in dict.fromkeys(rep.findings) if f.level == level and f not in shared)
+
+
+def shared_blocks(reports: list[HostReport], level: str, shared: dict) -> list[tuple[str, list[str]]]:
+    """The shared findings of ``level``, grouped by bundle and by the hosts that report them."""
+    installed: dict[str, set[str]] = {}
+    for rep in reports:
+        for file in rep.files:
+            for bundle in file.bundles:
+                installed.setdefault(bundle.name, set()).add(rep.host.name)
+    groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for f, names in shared.items():
+        if f.level == level:
+            groups.setdefault((f.bundle, tuple(names)), []).append("  " + finding_line(f))
+    out = []
+    for (bundle, names), lines in groups.items():
+        every = set(names) >= installed.get(bundle, set())
+        who = f"all {len(names)} agents it is installed in" if every else ", ".join(names)
+        out.append((f"{bundle} ({who})", lines))
+    return out
+
+
+def inventory(reports: list[HostReport]) -> list[str]:
+    """Per host, file and bundle one line: how many of its hooks verify found as recorded."""
+    rows = []
+    for rep in reports:
+        for file in rep.files:
+            for b in file.bundles or [None]:
+                if b is None:
+                    rows.append((rep.host.name, file.scope, "(no bundle recorded)", "", file.shown))
+                    continue
+                good = sum(1 for h in b.hooks if h.status == "ok")
+                count = f"{len(b.hooks)} hook{'' if len(b.hooks) == 1 else 's'}"
+                state = f"{count} ok" if good == len(b.hooks) else f"{good} of {count} ok"
+                rows.append((rep.host.name, file.scope, f"{b.name} {b.version}", state, file.shown))
+    return console.columns(rows)
+
+
+def render(reports: list[HostReport], *, quiet: bool = False) -> None:
+    shared = shared_findings(reports)
+    counts = dict.fromkeys(LEVELS, 0)
+    first: str | None = None
+    last_head = None  # a heading right under the same heading is not said again (one host: one heading)
+    for level in LEVELS:
+        for rep in reports:
+            lines = host_lines(rep, level, shared)
+            counts[level] += host_count(rep, level, shared)
+            if level == "problem" and lines and first is None:
+                first = first_fix(rep)
+            if lines and not (quiet and level != "problem"):
+                head = f"{rep.host.name} ({rep.host.title})"
+                if head != last_head:
+                    console.out(head, "head")
+                last_head = head
+                for line in lines:
+                    console.out(line, level)
+        for head, lines in shared_blocks(reports, level, shared):
+            counts[level] += len(lines)
+            if not (quiet and level != "problem"):
+                if head != last_head:
+                    console.out(head, "head")
+                last_head = head
+                for line in lines:
+                    console.out(line, level)
+    if not quiet:
+        for line in inventory(reports):
+            console.out(line)
+        empty = [r.host.name for r in reports if not r.files]
+        if empty:
+            console.out(f"nothing installed: {', '.join(empty)}")
+    console.out(summary(counts, first), "problem" if counts["problem"] else "ok")
+
+
+def first_fix(rep: HostReport) -> str:
+    """The host and the fix of its first problem: the words after the message's last ``; ``
+    (every message ends in its fix), or the message itself."""
+    for file in rep.files:
+        for bundle in file.bundles:
+            for h in _bad(bundle, "problem"):
+                return f"{rep.host.name} {bundle.name}/{h.id}: {h.detail.rsplit('; ', 1)[-1] or h.status}"
+    for f in [f for file in rep.files for f in file.findings] + rep.findings:
+        if f.level == "problem":
+            who = "/".join(x for x in (f.bundle, f.hook) if x)
+            return f"{rep.host.name}{' ' + who if who else ''}: {f.message.rsplit('; ', 1)[-1]}"
+    return rep.host.name
+
+
+def summary(counts: dict[str, int], first: str | None) -> str:
+    said = [f"{n} {level}{'' if n == 1 else 's'}" for level, n in counts.items() if n]
+    if not counts["problem"]:
+        return "verify: ok" + (f" ({', '.join(said)})" if said else "")
+    return f"verify: {', '.join(said)}; start with {first}"
