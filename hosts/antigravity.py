@@ -94,6 +94,11 @@ class AntigravityHost(host_class(ANTIGRAVITY)):  # type: ignore[misc]  # built l
             return handler  # a matcher here is ignored, so none is written
         return {"matcher": self.native_matcher(hook.matcher) or "*", "hooks": [handler]}
 
+    def loose_in(self, event: str, entry: Any) -> bool:
+        """Only the tool events hold groups; the others hold handlers as they are (install writes
+        them so), so a handler there is no loose entry."""
+        return event in GROUPED and self.is_loose(entry)
+
     def owner(self, entry: Any) -> tuple[str, str] | None:
         if isinstance(entry, dict) and "hooks" not in entry:
             return marker_in(entry.get("command"))

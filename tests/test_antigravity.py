@@ -158,3 +158,14 @@ def test_an_event_spelled_again_in_another_case_hides_ours(run, project: Path) -
     assert ("  problem: project hooks.json: /hookweave/Stop and /hookweave/stop are one key to Antigravity, which "
             "matches names in any case and keeps the last: the hooks under Stop never run; merge them into one\n"
             ) in verify.stdout
+
+
+def test_verify_says_nothing_of_the_flat_handlers_install_writes_on_stop(run, project: Path) -> None:
+    """Stop and SessionStart hold handlers as they are (only the tool events hold groups): the
+    example's Stop hook, written flat by install, is no "hook outside a group" to verify."""
+    assert run("install", "example-guard", "--host", "antigravity").exit_code == 0
+    doc = json.loads((project / ".agents" / "hooks.json").read_text())
+    assert "hooks" not in doc["hookweave"]["Stop"][0]  # flat, as agy reads Stop
+    verify = run("verify", "--host", "antigravity")
+    assert verify.exit_code == 0 and "outside a {matcher, hooks} group" not in verify.stdout, verify.stdout
+    assert "warning" not in verify.stdout, verify.stdout

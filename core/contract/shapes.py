@@ -139,6 +139,11 @@ class NestedGroupsHost(Host):
         """Whether ``entry`` (one element of an event's list) is a handler where a group belongs."""
         return isinstance(entry, dict) and "hooks" not in entry
 
+    def loose_in(self, event: str, entry: Any) -> bool:
+        """``is_loose`` for an entry of ``event``: a host whose other events hold flat handlers
+        (Antigravity's Stop, SessionStart) says which events take groups."""
+        return self.is_loose(entry)
+
     def loose_entry_says(self, pointer: str, path: str, entry: Any = None) -> str:
         """The one true sentence about a loose entry at ``pointer``, for verify, install and adopt alike."""
         return skipped.loose_entry_says(self, pointer, path, entry)

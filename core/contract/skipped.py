@@ -30,7 +30,7 @@ def loose_pointers(host: Any, doc: Any) -> list[tuple[str, Any]]:
     """The JSON Pointers and values of the loose entries of the events the host knows, in file order."""
     return [(f"/{_escape(host.hooks_key)}/{_escape(event)}/{i}", entry) for event, entries in _events(host, doc)
             if event in host.native_events and isinstance(entries, list)
-            for i, entry in enumerate(entries) if host.is_loose(entry)]
+            for i, entry in enumerate(entries) if host.loose_in(event, entry)]
 
 
 def skipped_entries(host: Any, doc: Any, path: str) -> list[str]:
