@@ -56,10 +56,12 @@ def matches(matcher: str | None, tool: str | None) -> bool:
         return matcher == tool
 
 
-def check(targets: list[Target], project: Path, own: list[payloads.Payload], runs: int = timing.RUNS,
+def check(targets: list[Target], project: Path, own: list[payloads.Payload], runs: int = 1,
           budget_ms: float | None = None, progress=None) -> list[Checked]:
-    """Check every target; ``runs``: timed runs per payload; ``budget_ms``: every event's budget
-    instead of its own; ``progress(text)``: told as runs go, for a terminal."""
+    """Check every target; ``runs``: timed runs per payload (one, the judged run, unless asked:
+    ``hooks check`` asks for ``timing.RUNS``, and a caller counting a hook's side effects, as the
+    contract kit does, gets exactly one); ``budget_ms``: every event's budget instead of its own;
+    ``progress(text)``: told as runs go, for a terminal."""
     with tempfile.TemporaryDirectory(prefix="hookweave-check-") as scratch:
         transcript = Path(scratch) / "transcript.jsonl"
         transcript.write_text("")
