@@ -22,4 +22,5 @@ def test_every_pin_is_the_version_the_facts_name() -> None:
 def test_the_drift_script_parses_and_the_docs_run_it() -> None:
     subprocess.run(["bash", "-n", str(REPO / "scripts" / "drift")], check=True)
     assert (REPO / "scripts" / "drift").stat().st_mode & 0o111
-    assert "```sh\nscripts/drift\n```" in (REPO / "docs" / "development.md").read_text(encoding="utf-8")
+    for page in (REPO / "README.md", REPO / "docs" / "development.md"):
+        assert "```sh\nscripts/drift\n```" in page.read_text(encoding="utf-8"), page
