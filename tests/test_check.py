@@ -559,3 +559,19 @@ def test_own_payloads_in_the_newer_hosts_shapes(run, tmp_path) -> None:
     assert result.exit_code == 0, result.stdout
     runs = {h["host"]: [r["payload"] for r in h["runs"]] for h in json.loads(result.stdout)["hooks"]}
     assert runs == {"cline": ["your payload cline.json"], "copilot": ["your payload copilot.json"]}
+
+
+def test_a_chained_bundle_is_checked_before_install_with_the_runner_install_would_write(run, write_bundle) -> None:
+    """Before install there is no runner beside the settings file: check writes the same runner
+    files into a folder of its own, so a chain is checked as it will run (the sh path, the Python one)."""
+    bundle = write_bundle('[bundle]\nname = "ch"\nversion = "1.0.0"\norder = "chain"\n'
+                          '[[hooks]]\nid = "one"\nevent = "pre_tool_use"\nmatcher = ["shell"]\ncommand = "cat >/dev/null; exit 0"\n'
+                          '[[hooks]]\nid = "two"\nevent = "pre_tool_use"\nmatcher = ["shell"]\n'
+                          'command = "cat >/dev/null; echo stopped by two >&2; exit 2"\n')
+    result = run("check", str(bundle), "--host", "claude", "--host", "copilot", "--runs", "1", "--json")
+    doc = json.loads(result.stdout)
+    chains = [h for h in doc["hooks"] if h["hook"] == "ch/chain-pretooluse"]
+    assert [h["host"] for h in chains] == ["claude", "copilot"]
+    for hook in chains:  # the second member blocks every call, through the runner install writes
+        assert {r["action"] for r in hook["runs"]} == {"block"}, hook
+        assert "does not exist" not in json.dumps(hook)

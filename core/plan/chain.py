@@ -93,6 +93,11 @@ def runner_word(host: Host, runner: Path, project: Path | None) -> str:
     return _quote(str(runner))
 
 
+def runner_word_plain(runner: Path) -> str:
+    """The runner at an absolute path, as a shell word (``hooks check`` before install)."""
+    return _quote(str(runner))
+
+
 def _key(runner: str, protocol: str) -> str:
     from hookweave.core.formats.patch import (
         sha256_text,  # the interpreter's SHA-256, not OpenSSL's (2.5 ms to load)

@@ -79,7 +79,7 @@ def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
     """Every hook of ``bundle`` as ``host`` would run it once installed, and what was skipped."""
     from hookweave.core.plan import resolve
 
-    regs, notes = resolve.registrations(host, bundle)
+    regs, notes = resolve.registrations(host, bundle, runner=_chain_runner())
     env = {v.name: v.value for v in resolve.env_vars(host, bundle)[0]}
     out = []
     for reg in regs:
@@ -90,6 +90,27 @@ def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
                           {k: str(v) for k, v in extra.items()}, bundle.directory, _order(host, reg.entry),
                           _neutral(host, reg.event), tuple(m for m, _ in reg.members)))
     return out, [_skipped(bundle, n) for n in notes]
+
+
+def _chain_runner() -> str:
+    """The chain runner as a shell word, for a bundle checked before install: install writes it
+    beside the settings file, so check writes the same two files (the Python runner and the sh
+    fast path beside it) into a folder of its own, named after their content, once."""
+    import os
+    import tempfile
+
+    from hookweave.core.formats.patch import sha256_text
+    from hookweave.core.plan import chain, chainsh
+
+    texts = {chain.RUNNER_SUFFIX: chain.runner_text(), chainsh.SUFFIX: chainsh.runner_text()}
+    folder = Path(tempfile.gettempdir()) / f"hookweave-check-{os.getuid() if hasattr(os, 'getuid') else 0}" / \
+        sha256_text("".join(texts.values())).removeprefix("sha256:")[:16]
+    for suffix, text in texts.items():
+        path = folder / ("bundle" + suffix)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    return chain.runner_word_plain(folder / ("bundle" + chain.RUNNER_SUFFIX))
 
 
 def _skipped(bundle: Bundle, note: Finding) -> str:
