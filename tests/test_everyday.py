@@ -295,18 +295,7 @@ def test_case7_dry_run_speaks_of_what_it_would_do_with_the_patch_only_on_request
 def test_case7_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch, capsys) -> None:
     from hookweave.core.cli import console
 
-    class Tty:
-        def __init__(self) -> None:
-            self.text = ""
-
-        def isatty(self) -> bool:
-            return True
-
-        def write(self, text: str) -> None:
-            self.text += text
-
-        def flush(self) -> None:
-            pass
+    from tests.fakes import Tty
 
     tty = Tty()
     monkeypatch.setattr("sys.stdout", tty)

@@ -122,10 +122,7 @@ def test_verify_keeps_its_exit_code_when_the_reader_goes(run, project) -> None:
     ({"FORCE_COLOR": "1", "TERM": "dumb"}, True), ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False)])
 def test_colour_follows_no_color_force_color_and_term(monkeypatch, env, coloured) -> None:
     from hookweave.core.cli import console
-
-    class Tty:
-        def isatty(self) -> bool:
-            return True
+    from tests.fakes import Tty
 
     for name in ("NO_COLOR", "FORCE_COLOR", "TERM"):
         monkeypatch.delenv(name, raising=False)
@@ -224,19 +221,10 @@ def test_progress_goes_to_a_terminal_only(monkeypatch, capsys) -> None:
     console.progress("verify: claude (1 of 14)")  # stderr is no terminal here
     assert capsys.readouterr().err == ""
 
-    class Tty:
-        text = ""
+    from tests.fakes import Tty
 
-        def isatty(self) -> bool:
-            return True
-
-        def write(self, text: str) -> None:
-            Tty.text += text
-
-        def flush(self) -> None:
-            pass
-
-    monkeypatch.setattr("sys.stderr", Tty())
+    tty = Tty()
+    monkeypatch.setattr("sys.stderr", tty)
     console.progress("verify: claude (1 of 14)")
     console.progress(None)
-    assert Tty.text == "\r\x1b[Kverify: claude (1 of 14)\r\x1b[K"
+    assert tty.text == "\r\x1b[Kverify: claude (1 of 14)\r\x1b[K"
