@@ -109,7 +109,9 @@ def _chain_runner() -> str:
         path = folder / ("bundle" + suffix)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             folder.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            part = path.with_name(f"{path.name}.{os.getpid()}")
+            part.write_text(text, encoding="utf-8")
+            os.replace(part, path)  # whole or not at all: two checks at once may write it together
     return chain.runner_word_plain(folder / ("bundle" + chain.RUNNER_SUFFIX))
 
 
