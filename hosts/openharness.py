@@ -67,6 +67,11 @@ OPENHARNESS = Description(
 )
 
 
+def _several(matcher: str) -> str:
+    return (f"OpenHarness matchers are globs on one tool name (fnmatch), and {matcher!r} names several; give "
+            "the hook one tool for openharness ([hooks.host.openharness] matcher), or split it into one hook per tool")
+
+
 class OpenharnessHost(host_class(OPENHARNESS)):  # type: ignore[misc]  # a plugin's host, plus what data cannot say
     timeout_max = 600
     timeout_key = "timeout_seconds"
@@ -78,20 +83,14 @@ class OpenharnessHost(host_class(OPENHARNESS)):  # type: ignore[misc]  # a plugi
         name (no ``a|b``), and one entry per tool would give one hook several places the record
         cannot tell apart. Skipped with a warning, refused when its ``hosts`` name openharness."""
         matcher = self.native_matcher(hook.matcher) if isinstance(hook.matcher, tuple) else None
-        if matcher is not None and "|" in matcher:
-            return None, (f"OpenHarness matchers are globs on one tool name (fnmatch), and {matcher!r} names "
-                          "several; give the hook one tool for openharness ([hooks.host.openharness] matcher), or "
-                          "split it into one hook per tool")
-        return native, ""
+        return (None, _several(matcher)) if matcher is not None and "|" in matcher else (native, "")
 
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         """Every field, in the order ``oh`` writes them back (``model_dump``), so its own rewrite
         of the file leaves the entry as it was."""
         matcher = self.native_matcher(hook.matcher)
         if matcher is not None and "|" in matcher:  # a native string matcher, as written (event_for takes tools)
-            raise BadInput(f"{bundle.manifest}: hooks ({hook.id}): OpenHarness matchers are globs on one tool name "
-                           f"(fnmatch), and {matcher!r} names several; give the hook one tool for openharness "
-                           "([hooks.host.openharness] matcher), or split it into one hook per tool")
+            raise BadInput(f"{bundle.manifest}: hooks ({hook.id}): {_several(matcher)}")
         return {"type": "command", "command": self.command(hook, bundle),
                 "timeout_seconds": hook.timeout if hook.timeout is not None else DEFAULT_TIMEOUT,
                 "matcher": matcher, "block_on_failure": native_event in BLOCKING}

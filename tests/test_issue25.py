@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_everyday import _repo
+
 SMALL = '[bundle]\nname = "tiny"\nversion = "0.1.0"\n[[hooks]]\nid = "stop-note"\nevent = "stop"\ncommand = "echo bye"\n'
 HOOKS = str(Path(sys.executable).parent / "hooks")
+DATA = Path(__file__).parent / "data"
 
 
 def _example(run) -> None:
@@ -80,6 +83,24 @@ def test_uninstall_all_removes_every_bundle_of_the_scope(run, project, write_bun
         1, "hooks: nothing is installed at claude project; hooks status lists what is installed where\n")
     both = run("uninstall", "tiny", "--all")
     assert (both.exit_code, both.stderr) == (2, "hooks: uninstall: pass NAME or --all, not both\n")
+
+
+def test_uninstall_all_gives_back_files_full_of_operator_entries_byte_for_byte(run, project, claude_settings,
+                                                                              write_bundle, monkeypatch) -> None:
+    """DESIGN section 5: uninstall removes exactly what the records say, so --all after two bundles
+    gives back the operator's Claude settings and commented Gemini file to the byte."""
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    gemini = project / ".gemini" / "settings.json"
+    gemini.parent.mkdir()
+    gemini.write_text((DATA / "gemini" / "operator.settings.json").read_text(encoding="utf-8"), encoding="utf-8")
+    before = {p: p.read_bytes() for p in (claude_settings, gemini)}
+    assert run("install", "example-guard", "--host", "claude", "--host", "gemini").exit_code == 0
+    assert run("install", str(write_bundle(SMALL)), "--host", "claude", "--host", "gemini").exit_code == 0
+    assert all(p.read_bytes() != text for p, text in before.items())
+    done = run("uninstall", "--all")
+    assert done.exit_code == 0, done.output
+    assert {p: p.read_bytes() for p in before} == before
+    assert sorted(q.name for q in project.rglob("*.hookweave.json")) == []  # no record left behind
 
 
 # -- part 5: rough edges ---------------------------------------------------------------------------
@@ -176,15 +197,6 @@ def test_project_that_is_a_file_says_so(run, project) -> None:
     result = run("status", "--project", "notes.txt")
     assert (result.exit_code, result.stderr) == (
         2, f"hooks: --project notes.txt: a file, not a folder; pass the project folder (here {project})\n")
-
-
-def _repo(project: Path, monkeypatch) -> Path:
-    (project / ".git").mkdir()
-    (project / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
-    sub = project / "src" / "pkg"
-    sub.mkdir(parents=True)
-    monkeypatch.chdir(sub)
-    return sub
 
 
 def test_install_in_a_subfolder_names_the_manifest_above(run, project, monkeypatch) -> None:

@@ -10,12 +10,10 @@ from hookweave.core.cli.app import (
     HostOpt,
     JsonOpt,
     ProjectOpt,
-    _choose_hosts,
-    _registry,
-    _show,
     app,
     handled,
 )
+from hookweave.core.cli.common import choose_hosts, registry, show
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 
@@ -40,13 +38,13 @@ def adopt(
     from hookweave.core.usecases import adopt as adopt_run
     from hookweave.core.usecases import installer
 
-    hosts, chosen_scope, _ = _choose_hosts(_registry(), host, scope, "adopt", as_json=as_json)
+    hosts, chosen_scope, _ = choose_hosts(registry(), host, scope, "adopt", as_json=as_json)
     if len(hosts) != 1:
         raise BadInput("adopt: name one --host; a manifest is written from one host's settings file")
     folder = paths.project_dir(project)
     target = installer.target(hosts[0], chosen_scope, folder)
     if undo is not None:
-        _show("adopt", adopt_run.give_back(target, undo, dry_run=dry_run), dry_run, as_json)
+        show("adopt", adopt_run.give_back(target, undo, dry_run=dry_run), dry_run, as_json)
         return
     where = paths.cwd() / out if out else paths.cwd()  # cwd() / an absolute path is that path
     plans, manifest, text = adopt_run.take(target, name, event, where, force=force, trust=trust, dry_run=dry_run)
@@ -58,4 +56,4 @@ def adopt(
         return
     if dry_run:
         console.out(f"would write {paths.display(manifest)}:\n{text.rstrip()}")
-    _show("adopt", plans, dry_run, as_json)
+    show("adopt", plans, dry_run, as_json)

@@ -43,8 +43,6 @@ SCOPE_HELP = ("The scope to write: project (default; user for a host without a p
               "host has (hooks hosts lists them).")
 ScopeOpt = Annotated[Optional[str], typer.Option("--scope", "-s", help=SCOPE_HELP, autocompletion=complete_scopes)]
 
-# Older command modules and plugins import these names from here.
-_registry, _choose_hosts, _show, _patch_needs_dry_run = common.registry, common.choose_hosts, common.show, common.patch_needs_dry_run
 
 
 @app.command()

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 import typer
 
 from hookweave.core.cli import console
-from hookweave.core.cli.app import HostOpt, JsonOpt, ProjectOpt, _registry, app, handled
+from hookweave.core.cli.app import HostOpt, JsonOpt, ProjectOpt, app, handled
+from hookweave.core.cli.common import registry as _registry
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 

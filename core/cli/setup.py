@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 import typer
 
 from hookweave.core.cli import console
-from hookweave.core.cli.app import JsonOpt, ProjectOpt, _registry, app, handled
+from hookweave.core.cli.app import JsonOpt, ProjectOpt, app, handled
+from hookweave.core.cli.common import registry as _registry
 
 
 @app.command()

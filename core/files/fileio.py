@@ -118,7 +118,7 @@ def check_writable(path: Path) -> None:
         if not info.st_mode & stat.S_IWUSR:
             if str(target).startswith("/nix/store/"):  # home-manager's link: the agent deletes it, hooks and all
                 raise BadInput(f"{display(path)}: a link into the read-only Nix store; replace it with a writable "
-                               "copy at activation (README, Fleet: Nix) rather than a home.file link")
+                               "copy at activation (docs/fleet.md, Nix) rather than a home.file link")
             raise BadInput(f"{display(path)}: the file is read-only; make it writable (chmod u+w) or choose another scope")
         problem = filecheck.immutable(target)
         if problem:
