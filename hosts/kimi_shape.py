@@ -77,6 +77,9 @@ def file_ops(op: dict, hooks: list[dict] | None) -> list[dict]:
         if op["op"] == "remove":  # the last of ours went: no [[hooks]] table is left to take out
             return [op] if hooks is not None else []
         return [{**op, "value": [table(e, x) for e, xs in op["value"].items() for x in xs]}]
+    if hooks is None and op["op"] != "remove" and len(tokens) in (2, 3):  # no [[hooks]] yet: the list comes whole
+        values = op["value"] if len(tokens) == 2 else [op["value"]]
+        return [{"op": "add", "path": "/hooks", "value": [table(tokens[1], x) for x in values]}]
     hooks = hooks or []
     at = [i for i, entry in enumerate(hooks) if entry.get("event") == tokens[1]]
     if len(tokens) == 2:

@@ -175,7 +175,8 @@ def run_case(run, host, universe: set[str], project: Path, hooks: list[dict], ch
     wants = {h["id"]: expected(host, h) for h in hooks}
     result = run("install", str(bundle), "--host", host.name, "--project", str(project))
     where = f"{host.name} ({'chained' if chained else 'alone'}, {project.parent.name})"
-    if any(kind == "refused" for kind, _ in wants.values()):
+    if any(kind == "refused" for kind, _ in wants.values()) or all(kind == "skipped" for kind, _ in wants.values()):
+        # (a bundle with nothing left for the host is refused too: a mistake that would install silently)
         tally["refused"] += 1
         if (result.exit_code, result.stdout, result.stderr.count("\n")) != (2, "", 1) or any(project.iterdir()):
             failures.append(f"not refused: {where}: exit {result.exit_code} {result.output!r}")
