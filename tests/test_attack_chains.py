@@ -6,7 +6,8 @@ ask, deny JSON, exit 2, continue:false, a crash, invalid JSON, plain text, a tim
 noise) and checks: exactly the matching members up to the first block ran, in order; a block's
 exit code and stdout reach the host unchanged; otherwise exit 0 and one answer holding every
 allowing member's additionalContext in order and the strictest permission. The sh fast path runs
-every case too, and must answer exactly as the Python runner does.
+every case too, and must answer exactly as the Python runner does; half the members are script
+files started by a plain command, which the sh path starts without the host's shell.
 """
 
 from __future__ import annotations
@@ -72,6 +73,23 @@ def member_command(log: Path, name: str, out: str, err: str, code: int, timed_ou
     return "; ".join(steps + [f"exit {code}"])
 
 
+SCRIPTS = (None, "path", "braced", "interpreter")  # the member as shell text, or a script file run plainly
+
+
+def plain_member(folder: Path, name: str, log: Path, result: tuple, script: str | None) -> str:
+    """The member's command: its shell text as is, or a ``#!/bin/sh`` file holding that text, started
+    by a plain command, which the sh fast path starts itself, without the host's shell (issue 24)."""
+    text = member_command(log, name, *result).replace(str(log), "$CHAIN_LOG")
+    if script is None:
+        return text
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{name}.sh"
+    path.write_text(f"#!/bin/sh\n{text}\n", encoding="utf-8")
+    path.chmod(0o755)
+    return {"path": f'"$CHAIN_DIR"/{name}.sh', "braced": f"${{CHAIN_DIR}}/{name}.sh 'an arg' # hookweave:b/{name}",
+            "interpreter": f'sh "$CHAIN_DIR/{name}.sh"'}[script]
+
+
 def model(host: str, event: str, tool: str, members: list) -> tuple[list[str], int, object]:
     """What the chain must do: (members that run, exit code, stdout as bytes or as a parsed answer)."""
     ran: list[str] = []
@@ -122,16 +140,17 @@ def test_generated_chains_match_the_first_block_wins_model(tmp_path: Path, attac
         host = rng.choice(list(EVENTS))
         event, tool = EVENTS[host], rng.choice(TOOLS)
         members = [(f"m{n}", rng.choice(MATCHERS), outcome(rng, host, event, n)) for n in range(rng.randint(1, 5))]
+        scripts = [rng.choice(SCRIPTS) for _ in members]
         payload = json.dumps({"hook_event_name": event, "tool_name": tool, "tool_input": {}}).encode()
         seen = {}
         for path, lead in (("py", ["python3", "-S", str(runner)]), ("sh", ["sh", str(sh_runner)])):
             log = tmp_path / f"log{case}.{path}"
             log.touch()
             argv = lead + [host, event]
-            for name, matcher, result in members:
+            for (name, matcher, result), script in zip(members, scripts):
                 argv += [name, "0.3" if result[3] else "10", matcher,
-                         member_command(log, name, *result).replace(str(log), "$CHAIN_LOG")]
-            env = {**os.environ, "CHAIN_LOG": str(log)}
+                         plain_member(tmp_path / f"case{case}", name, log, result, script)]
+            env = {**os.environ, "CHAIN_LOG": str(log), "CHAIN_DIR": str(tmp_path / f"case{case}")}
             done = subprocess.run(argv, input=payload, capture_output=True, timeout=60, env=env)
             seen[path] = (log.read_text().split(), done.returncode, done.stdout, done.stderr)
         if seen["sh"] != seen["py"]:

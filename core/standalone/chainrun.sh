@@ -191,6 +191,64 @@ trap 'hw_stop 15' TERM
 trap 'hw_stop 2' INT
 trap 'hw_stop 1' HUP
 
+hw_plain() {  # $1 a member's command: 0 when it is one simple command of plain words, which the
+  # host's shell would only split, expand and start: letters, digits, _./:=@%+,#- and blanks, quotes,
+  # $NAME and ${NAME} (no name bash sets itself); no redirection, pipe, list, glob, ~ or backslash
+  case $hw_shell in sh|dash|bash|/bin/sh|/bin/dash|/bin/bash|/usr/bin/bash) ;; *) return 1 ;; esac
+  case $1 in
+    *[!A-Za-z0-9_./:=@%+,#\ \"\'\$\{\}-]*|*\$[!A-Za-z{]*|*\$|\{*|*[!$]\{*) return 1 ;;
+  esac
+  hw_c=$1
+  while :; do
+    case $hw_c in
+      *'$'*) hw_c=${hw_c#*'$'} ;;
+      *) return 0 ;;
+    esac
+    case $hw_c in
+      \{*) hw_c=${hw_c#?}; hw_nm=${hw_c%%[!A-Za-z0-9_]*}
+           case $hw_c in "$hw_nm"\}*) hw_c=${hw_c#"$hw_nm"?} ;; *) return 1 ;; esac ;;
+      *) hw_nm=${hw_c%%[!A-Za-z0-9_]*} ;;
+    esac
+    case $hw_nm in ''|BASH*|RANDOM|SRANDOM|SECONDS|LINENO|EPOCH*|HOSTNAME|HOSTTYPE|OSTYPE|MACHTYPE|UID|EUID|GROUPS|\
+      SHLVL|SHELLOPTS|PIPESTATUS|FUNCNAME|HISTCMD|DIRSTACK|COLUMNS|LINES|PS4|IFS) return 1 ;;
+    esac
+  done
+}
+
+hw_program() {  # $1 the program a plain command starts: 0 when exec'ing it here does what the host's
+  # shell does: a file found as that shell finds it, and one the kernel starts itself (a shell runs a
+  # script without #! as a script of its own: bash and dash differ), so an interpreter or a #! script
+  case $1 in
+    */*) hw_f=$1 ;;
+    ''|*=*) return 1 ;;
+    *) hw_f= hw_r=${PATH-}:
+       [ -n "${PATH-}" ] || return 1
+       while [ -n "$hw_r" ]; do
+         hw_d=${hw_r%%:*} hw_r=${hw_r#*:}
+         if [ -f "${hw_d:-.}/$1" ] && [ -x "${hw_d:-.}/$1" ]; then hw_f=${hw_d:-.}/$1; break; fi
+       done ;;
+  esac
+  [ -f "$hw_f" ] && [ -x "$hw_f" ] || return 1
+  case ${hw_f##*/} in
+    python|python3|python3.[0-9]|python3.[0-9][0-9]|node|bun|deno|uv|uvx|npx|bunx|env|sh|dash|bash|ruby|perl|php|jq) return 0 ;;
+    *.sh|*.bash|*.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.pl)
+      hw_l=; IFS= read -r hw_l <"$hw_f" 2>/dev/null
+      case $hw_l in '#!'*) return 0 ;; esac ;;
+  esac
+  return 1
+}
+
+hw_start() {  # (a subshell, which becomes the member) $1 a member's command: a plain one starts its
+  hw_cmd=$1   # program itself, as the host's shell would (bash takes a millisecond to start); else that shell
+  if hw_plain "$hw_cmd"; then
+    set +u
+    eval "set -- $hw_cmd"
+    case ${1-} in true|false|:) "$@"; exit ;; esac
+    [ $# -eq 0 ] || ! hw_program "$1" || exec "$@"
+  fi
+  exec "$hw_shell" -c "$hw_cmd"
+}
+
 hw_runner=$$
 (exec </dev/null >/dev/null 2>&1; hw_tick) &  # exec: a redirection of the call would keep copies of the host's pipes open
 
@@ -213,7 +271,7 @@ for hw_w in "$@"; do
        if [ "$hw_run" -eq 0 ]; then
          hw_seconds "$hw_to"
          [ "$hw_lim" -ge 0 ] || hw_handoff "$hw_i" - 0 "$@"
-         "$hw_shell" -c "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
+         hw_start "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
          hw_pid=$!
          printf '%s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" >|"$hw_base.s"
          hw_code=0

@@ -1,0 +1,122 @@
+"""The sh fast path's plain members (issue 24): a member whose command is one simple command of plain
+words starts its program from the runner itself, without the host's shell (which costs bash a
+millisecond per member), and must do exactly what that shell would have done with the command.
+
+Each command runs twice, through the chain and through ``bash -c`` as the host runs a hook, and what
+the member logged (its words) and the chain's exit code and stderr must be the same; ``SHLVL``,
+which bash sets (0 when it hands its process over to the command) and dash leaves unset, tells which
+way the member was started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookweave.core.plan import chain, chainsh
+
+PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {}}).encode()
+SHOW = 'printf "%s|" "$@" >>"$LOG"; printf "shlvl=%s\\n" "${SHLVL-unset}" >>"$LOG"; cat >/dev/null; exit "${CODE:-0}"\n'
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch) -> Path:
+    chain_dir = tmp_path / "hooks dir"  # a blank in the path: quoted expansions keep it one word
+    chain_dir.mkdir()
+    (tmp_path / "settings.hookweave-chain.py").write_text(chain.runner_text(), encoding="utf-8")
+    (tmp_path / "settings.hookweave-chain.sh").write_text(chainsh.runner_text(), encoding="utf-8")
+    for name, text in {"show.sh": "#!/bin/sh\n" + SHOW, "bare.sh": '[[ -n bash ]] && echo bash-ran >>"$LOG" || echo sh-ran >>"$LOG"\n',
+                       "closed.sh": "#!/bin/sh\necho never\n", "show": "#!/bin/sh\n" + SHOW}.items():
+        (chain_dir / name).write_text(text, encoding="utf-8")
+        (chain_dir / name).chmod(0o644 if name == "closed.sh" else 0o755)
+    monkeypatch.setenv("PATH", f"{chain_dir}{os.pathsep}{Path(sys.executable).resolve().parent}{os.pathsep}"
+                       + os.environ["PATH"])
+    monkeypatch.setenv("CHAIN_DIR", str(chain_dir))
+    monkeypatch.delenv("SHLVL", raising=False)
+    monkeypatch.setenv("EMPTY", "")
+    monkeypatch.setenv("LOG", str(tmp_path / "log"))
+    return tmp_path
+
+
+def logged(folder: Path) -> str:
+    log = folder / "log"
+    text = log.read_text() if log.exists() else ""
+    log.unlink(missing_ok=True)
+    return text
+
+
+def through_chain(folder: Path, command: str, host: str = "claude") -> tuple[int, bytes, bytes, str]:
+    argv = ["sh", str(folder / "settings.hookweave-chain.sh"), host, "PreToolUse", "m", "10", "", command]
+    done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=30, cwd=folder)
+    return done.returncode, done.stdout, done.stderr, logged(folder)
+
+
+def through_bash(folder: Path, command: str) -> tuple[int, bytes, bytes, str]:
+    done = subprocess.run(["bash", "-c", command], input=PAYLOAD, capture_output=True, timeout=30, cwd=folder)
+    return done.returncode, done.stdout, done.stderr, logged(folder)
+
+
+@pytest.mark.parametrize("command", [
+    '"$CHAIN_DIR"/show.sh one "two words" \'three\'',
+    '"${CHAIN_DIR}"/show.sh # hookweave:bundle/id',
+    'sh "$CHAIN_DIR/show.sh" a',
+    "show.sh a b",  # found on PATH, as bash finds it
+    '$EMPTY "$CHAIN_DIR"/show.sh x',  # an empty unquoted expansion is no word at all
+    '"$CHAIN_DIR"/show.sh "$EMPTY" ${UNSET_NAME}',
+])
+def test_a_plain_command_starts_its_program_itself_with_the_hosts_result(folder, command):
+    code, out, err, log = through_chain(folder, command)
+    direct = through_bash(folder, command)
+    assert (code, out, err, log.replace("shlvl=unset", "shlvl=0")) == direct
+    assert log.endswith("shlvl=unset\n")  # no bash between the runner and the member
+
+
+@pytest.mark.parametrize("command, why", [
+    ("CODE=3 show x", "an assignment before the command"),
+    ("show $CODE", "an expansion in the first word's place"),
+    ('"$CHAIN_DIR"/show.sh $BASH_VERSION', "a variable bash sets itself"),
+    ("show a", "a program neither an interpreter nor a script by its name"),
+    ("${CHAIN_DIR}/show.sh x", "an unquoted expansion holding a blank: two words, the shell says not found"),
+    ('"$CHAIN_DIR"/show.sh > /dev/null', "a redirection"),
+    ('"$CHAIN_DIR"/show.sh; true', "a list"),
+    ('"$CHAIN_DIR"/show.sh ~', "a tilde"),
+    ('"$CHAIN_DIR"/show.sh ${CHAIN_DIR#/}', "an expansion with an operator"),
+    ('"$CHAIN_DIR"/show.sh $1', "a positional parameter"),
+])
+def test_anything_past_plain_words_goes_to_the_hosts_shell(folder, command, why):
+    code, out, err, log = through_chain(folder, command)
+    direct_code, direct_out, direct_err, direct_log = through_bash(folder, command)
+    assert (code, out, log) == (direct_code if direct_code in (0, 2) else 0, direct_out, direct_log), why
+    assert err.startswith(direct_err), why
+    assert "shlvl=unset" not in log, why
+
+
+@pytest.mark.parametrize("command", [
+    '"$CHAIN_DIR"/bare.sh',  # no #!: bash runs it as a bash script, dash would run it as its own
+    '"$CHAIN_DIR"/closed.sh',  # not executable: the shell's own message and exit 126
+    "no-such-program-anywhere x",  # not found: the shell's own message and exit 127
+    '"$CHAIN_DIR"/missing.sh',
+])
+def test_what_only_the_shell_can_say_or_do_is_left_to_the_shell(folder, command):
+    """The chain judges the member as Claude would (a 126 or 127 is a non-blocking error, its stderr
+    quoted in the chain's note); what the member printed must be bash's own words."""
+    code, out, err, log = through_chain(folder, command)
+    direct_code, direct_out, direct_err, direct_log = through_bash(folder, command)
+    assert (out, log) == (direct_out, direct_log)
+    assert err.startswith(direct_err) and (direct_code == 0 or b"the chain went on" in err)
+
+
+def test_plain_members_of_a_sh_host_keep_order_and_first_block_wins(folder):
+    members = ["m1", "10", "", '"$CHAIN_DIR"/show.sh first', "m2", "10", "", "false", "m3", "10", "", "true",
+               "m4", "10", "", "sh -c 'exit 2'", "m5", "10", "", '"$CHAIN_DIR"/show.sh never']
+    argv = ["sh", str(folder / "settings.hookweave-chain.sh"), "cursor", "preToolUse", *members]
+    done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=30, cwd=folder)
+    direct = subprocess.run(["python3", "-S", str(folder / "settings.hookweave-chain.py"), *argv[2:]],
+                            input=PAYLOAD, capture_output=True, timeout=30, cwd=folder)
+    assert (done.returncode, done.stdout, done.stderr) == (direct.returncode, direct.stdout, direct.stderr)
+    assert done.returncode == 2
