@@ -4,7 +4,8 @@ host running these hooks one after another, first block wins".
 Each case draws a host, a tool, 1 to 5 members with matchers and outcomes (silent, context JSON,
 ask, deny JSON, exit 2, continue:false, a crash, invalid JSON, plain text, a timeout, stderr
 noise) and checks: exactly the matching members up to the first block ran, in order; a block's
-exit code and stdout reach the host unchanged; otherwise exit 0 and one answer holding every
+exit code and stdout reach the host unchanged, and so do the last member's when every member before
+it allowed in silence (the host reads it as that hook alone); otherwise exit 0 and one answer holding every
 allowing member's additionalContext in order and the strictest permission. The sh fast path runs
 every case too, and must answer exactly as the Python runner does; half the members are script
 files started by a plain command, which the sh path starts without the host's shell.
@@ -97,11 +98,14 @@ def model(host: str, event: str, tool: str, members: list) -> tuple[list[str], i
     permission = None
     objects = texts = 0
     plain: list[str] = []
-    for name, matcher, (out, err, code, timed_out) in members:
-        if matcher and tool not in matcher.split("|"):
-            continue
+    silent = True  # every member run so far allowed, printing nothing
+    runs = [m for m in members if not m[1] or tool in m[1].split("|")]
+    for at, (name, matcher, (out, err, code, timed_out)) in enumerate(runs):
         ran.append(name)
+        if silent and at == len(runs) - 1 and not timed_out:
+            return ran, code, out.encode()  # the last to run after silent ones: as the host reads it alone
         verdict = protocol.judge(host, event, code, out, err, timed_out)
+        silent = silent and not (out or err or code or timed_out)
         if verdict.action in ("block", "stop"):
             return ran, code, out.encode()
         if verdict.action == "error" or timed_out:

@@ -104,6 +104,8 @@ def run_chain(host, event, members, payload_bytes, start=0, first=None, before=(
             continue
         else:
             code, out, err, timed_out, dropped = run_member(host, member, payload_bytes)
+        if not timed_out and not any(stderr) and not answers and _last(host, event, members, at, payload):
+            return (code if code >= 0 else 128 - code), out, err  # the host reads it as if it ran alone (_last)
         text = out.decode("utf-8", "replace")
         verdict = judge(host, event, code, text, err.decode("utf-8", "replace"), timed_out)
         if verdict.action in ("block", "stop"):
@@ -125,6 +127,15 @@ def run_chain(host, event, members, payload_bytes, start=0, first=None, before=(
         elif verdict.action in ("allow", "ask") and text.strip():
             answers.append(text)
     return 0, answer(host, event, answers), b"".join(stderr)
+
+
+def _last(host, event, members, at, payload):
+    """Whether member ``at`` is the last to run (no later member's matcher takes this payload). Run
+    after members that all allowed in silence, its exit code, stdout and stderr go to the host as
+    they are: the host reads them as it reads that hook run alone, which is what it would have done
+    with these hooks run one after another; and the sh fast path need not start Python to read an
+    answer (issue 24). A timed-out member is still ours to report."""
+    return not any(matches(host, event, m.matcher, payload) for m in members[at + 1:])
 
 
 def _read_stdin():

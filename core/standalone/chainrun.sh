@@ -171,6 +171,16 @@ hw_matches() {  # $1 matcher: 0 runs, 1 skips, 2 needs Python
   esac
 }
 
+hw_last() {  # $1 the member just run, then the members' words: 0 when no later member's matcher takes
+  hw_j=$(($1 + 1))  # this payload (1 when one may, or only Python can tell)
+  while [ "$hw_j" -lt "$hw_count" ]; do
+    eval "hw_lm=\${$((hw_j * 4 + 4))}"
+    hw_matches "$hw_lm"
+    [ $? -eq 1 ] || return 1
+    hw_j=$((hw_j + 1))
+  done
+}
+
 hw_act() {  # $1 table, $2 exit code -> hw_v: a (allow), b (block) or h (Python decides)
   case $1 in *" $2="*) hw_v=${1#*" $2="} ;; *) hw_v=${1#*" *="} ;; esac
   hw_v=${hw_v%% *}
@@ -280,6 +290,11 @@ for hw_w in "$@"; do
          printf -- '- - 0\n' >|"$hw_base.s"
          read -r hw_t <"$hw_base.t" || hw_t=
          [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" -9 1 "$@"
+         if [ -z "$hw_errs" ] && hw_last "$hw_i" "$@"; then  # after silent members: the host reads it alone
+           [ ! -s "$hw_base.e$hw_i" ] || cat "$hw_base.e$hw_i" >&2  # (chainrun.py's _last)
+           [ ! -s "$hw_base.o$hw_i" ] || cat "$hw_base.o$hw_i"
+           exit "$hw_code"
+         fi
          [ ! -s "$hw_base.o$hw_i" ] || hw_handoff "$hw_i" "$hw_code" 0 "$@"
          if [ -s "$hw_base.e$hw_i" ]; then
            hw_text "$hw_base.e$hw_i" || hw_handoff "$hw_i" "$hw_code" 0 "$@"
