@@ -68,6 +68,7 @@ class Host(ABC):
     owns_file: ClassVar[bool] = False  # the settings file is hookweave's own (the operator's hooks are elsewhere)
     runs: ClassVar[str] = "shell"  # "argv": the agent splits a command with no shell character on spaces
     owns_key: ClassVar[bool] = False  # ``hooks_key`` is hookweave's own key in a file the operator shares
+    no_managed: ClassVar[str] = ""  # why --scope managed is refused, and what to do instead (a host without one)
     json5: ClassVar[bool] = False  # the agent reads JSON5: a file hookweave cannot read may still run
     timeout_key: ClassVar[str] = "timeout"  # the handler's key for its timeout (OpenHarness: timeout_seconds)
     null_keys: ClassVar[frozenset[str]] = frozenset()  # handler keys the agent itself writes as null (OpenHarness)
@@ -96,8 +97,22 @@ class Host(ABC):
         return settings.with_name(settings.stem + ".hookweave.json")
 
     def extra_paths(self, scope: str) -> list[Path]:
-        """More files merged into ``scope`` when reading it for verify (e.g. managed drop-ins)."""
+        """More files merged into ``scope`` when reading it for verify (e.g. managed drop-ins), in
+        the host's merge order; the scope's own file comes first unless the list names it too."""
         return []
+
+    def merge_layer(self, lower: dict, upper: dict) -> dict:
+        """``upper`` merged over ``lower``, as the host merges the files of one scope (key by key)."""
+        return {**lower, **upper}
+
+    def unreadable(self, scope: str) -> str:
+        """What the agent does with a file of ``scope`` that does not parse, for verify to say."""
+        return f"{self.title} ignores a file it cannot read"
+
+    def created_only(self, scope: str) -> bool:
+        """Whether install writes ``scope``'s file only if hookweave created it (a drop-in of its
+        own in an administrator's folder: a file of that name it did not create is refused)."""
+        return False
 
     def context_paths(self, project: Path) -> dict[str, Path]:
         """Other JSON files verify reads for ``gates``, by label (e.g. a trust list, another host's settings)."""
