@@ -63,6 +63,11 @@ CLAUDE = Description(
 
 
 class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    created_only = ("managed",)  # the folder is the administrator's: only a drop-in hookweave created is ours
+    # 2.1.332, measured: "none of its settings are in effect. Fix or remove it", and exit 1
+    unreadable = {"managed": "Claude Code refuses to start while a managed settings file does not parse, and runs no hooks"}
+    merge_layer = staticmethod(lambda lower, upper: claude_merge(lower, upper))  # the managed files, as Claude merges sources
+
     def run_key(self, event: str, entry: Any) -> tuple | None:
         """Claude 2.1.197 and 2.1.332 collect an event's matching handlers from every scope and keep one per
         ``shell + command + JSON(args) + if`` (a ``Map``; settings hooks have no plugin or skill
@@ -91,22 +96,11 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
         found = {p for p in folder.glob("*.json") if not p.name.startswith(".")} if folder.is_dir() else set()
         return [folder.with_name("managed-settings.json"), *sorted(found | {ours}, key=lambda p: p.name)]
 
-    def merge_layer(self, lower: dict, upper: dict) -> dict:
-        return claude_merge(lower, upper)
-
     def record_path(self, settings: Path) -> Path:
         """The managed drop-in's record beside the folder, not in it: Claude would load it as settings."""
         if settings.parent.name == DROP_INS:
             return settings.parent.with_name(f"{DROP_INS}.hookweave.json")
         return super().record_path(settings)
-
-    def unreadable(self, scope: str) -> str:
-        if scope == "managed":  # 2.1.332, measured: "none of its settings are in effect. Fix or remove it", exit 1
-            return "Claude Code refuses to start while a managed settings file does not parse, and runs no hooks"
-        return super().unreadable(scope)
-
-    def created_only(self, scope: str) -> bool:
-        return scope == "managed"  # the folder is the administrator's: only a file hookweave created is ours
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         return claude_gates(docs, os.environ, installed_scopes)

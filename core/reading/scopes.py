@@ -41,17 +41,22 @@ def read_scope(
                 data = _settings_object(parsed[layer], paths.display(layer))
             else:
                 data = _settings_object(host.parse(text, paths.display(layer)), paths.display(layer))
-            doc = data if doc is None else host.merge_layer(doc, data)
+            doc = data if doc is None else (host.merge_layer or _over)(doc, data)
     except BadInput as exc:
         if host.json5:  # a trailing comma, say: the agent runs the file, hookweave can neither check nor edit it
             return None, record.Record(), (f"{exc} ({host.title} reads JSON5 and runs this file's hooks, but hookweave "
                                            "reads JSON with comments only: it can neither check nor edit the file)")
-        return None, record.Record(), f"{exc} ({host.unreadable(scope)})"
+        why = host.unreadable.get(scope) or f"{host.title} ignores a file it cannot read"
+        return None, record.Record(), f"{exc} ({why})"
     try:
         rec_path = host.record_path(path)
         return doc, record.from_text(_text(rec_path, planned), str(rec_path)), None
     except BadInput as exc:
         return doc, record.Record(), f"{exc} (so this scope's hooks cannot be checked)"
+
+
+def _over(lower: dict, upper: dict) -> dict:
+    return {**lower, **upper}
 
 
 def _settings_object(doc: object, shown: str) -> dict:
