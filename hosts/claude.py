@@ -17,7 +17,14 @@ from hookweave.core.contract.description import Description
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
-MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json is looked for
+MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json is looked for (Claude reads no variable)
+DROP_INS = "managed-settings.d"
+# hookweave's own drop-in, one for all its bundles. Claude merges managed-settings.json first, then
+# the drop-ins by name (a later file's scalars, env included, win): 50 leaves room on both sides.
+DROP_IN = "50-hookweave.json"
+_MANAGED = {"linux": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-/etc/claude-code}",
+            "macos": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-/Library/Application Support/ClaudeCode}",
+            "windows": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-C:/Program Files/ClaudeCode}"}
 
 CLAUDE = Description(
     name="claude",
@@ -26,12 +33,10 @@ CLAUDE = Description(
         "user": "${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json",
         "project": "{project}/.claude/settings.json",
         "local": "{project}/.claude/settings.local.json",
-        "managed": {"linux": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-/etc/claude-code}/managed-settings.json",
-                    "macos": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-/Library/Application Support/ClaudeCode}"
-                             "/managed-settings.json",
-                    "windows": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-C:/Program Files/ClaudeCode}/managed-settings.json"},
+        # The managed layer as hookweave writes it: its own drop-in. Verify reads the whole layer
+        # (managed-settings.json and every drop-in, merged as Claude does: ``extra_paths``).
+        "managed": {system: f"{folder}/{DROP_INS}/{DROP_IN}" for system, folder in _MANAGED.items()},
     },
-    read_only=("managed",),
     events=names.column("claude", names.EVENTS),
     tools=names.column("claude", names.TOOLS),
     native_events=tuple(
@@ -58,6 +63,11 @@ CLAUDE = Description(
 
 
 class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    created_only = ("managed",)  # the folder is the administrator's: only a drop-in hookweave created is ours
+    # 2.1.332, measured: "none of its settings are in effect. Fix or remove it", and exit 1
+    unreadable = {"managed": "Claude Code refuses to start while a managed settings file does not parse, and runs no hooks"}
+    merge_layer = staticmethod(lambda lower, upper: claude_merge(lower, upper))  # the managed files, as Claude merges sources
+
     def run_key(self, event: str, entry: Any) -> tuple | None:
         """Claude 2.1.197 and 2.1.332 collect an event's matching handlers from every scope and keep one per
         ``shell + command + JSON(args) + if`` (a ``Map``; settings hooks have no plugin or skill
@@ -76,10 +86,21 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
         return (event, "command", _hashable(shell), handler.get("command"), args, _hashable(condition))
 
     def extra_paths(self, scope: str) -> list[Path]:
-        folder = self.settings_path("managed", Path("/")).with_name("managed-settings.d")
-        if scope != "managed" or not folder.is_dir():
+        """The managed layer in Claude's order (2.1.332, read in its bundled code and measured in
+        tests/e2e/test_managed_real.py): managed-settings.json, then every ``*.json`` of
+        managed-settings.d that is not a dot-file, by name; ours is among them, written or not."""
+        if scope != "managed":
             return []
-        return sorted(p for p in folder.glob("*.json") if not p.name.startswith("."))
+        ours = self.settings_path("managed", Path("/"))
+        folder = ours.parent
+        found = {p for p in folder.glob("*.json") if not p.name.startswith(".")} if folder.is_dir() else set()
+        return [folder.with_name("managed-settings.json"), *sorted(found | {ours}, key=lambda p: p.name)]
+
+    def record_path(self, settings: Path) -> Path:
+        """The managed drop-in's record beside the folder, not in it: Claude would load it as settings."""
+        if settings.parent.name == DROP_INS:
+            return settings.parent.with_name(f"{DROP_INS}.hookweave.json")
+        return super().record_path(settings)
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         return claude_gates(docs, os.environ, installed_scopes)
@@ -178,6 +199,23 @@ def _environment_gates(environ: Mapping[str, str]) -> list[Finding]:
 
 def _truthy(value: str | None) -> bool:
     return value is not None and value.strip().lower() in ("1", "true", "yes", "on")  # Claude's own test
+
+
+def claude_merge(lower: Any, upper: Any) -> Any:
+    """Claude's merge of two settings sources (lodash ``mergeWith``): objects key by key, arrays
+    joined with duplicates dropped (hook groups are distinct objects, so none is), scalars the upper."""
+    if isinstance(lower, dict) and isinstance(upper, dict):
+        out = dict(lower)
+        for key, value in upper.items():
+            out[key] = claude_merge(lower[key], value) if key in lower else value
+        return out
+    if isinstance(lower, list) and isinstance(upper, list):
+        joined: list = []
+        for item in [*lower, *upper]:
+            if isinstance(item, (dict, list)) or not any(type(x) is type(item) and x == item for x in joined):
+                joined.append(item)
+        return joined
+    return upper
 
 
 def _hashable(value: Any) -> Any:

@@ -88,6 +88,7 @@ CODEX = Description(
 
 
 class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin's host, plus trust and TOML
+    no_managed = ("Codex's managed layer is one file per kind, the administrator's (/etc/codex/requirements.toml [hooks], or the system config.toml and hooks.json), with no drop-in folder: add the hooks there by hand, or install at user scope")
     project_ref = '"$PWD"'  # Codex has no project variable; hooks run in the session's folder
     project_root_ref = '"$(git rev-parse --show-toplevel)"'  # valid when the project is the git root
     positional = False

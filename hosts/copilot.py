@@ -67,6 +67,7 @@ COPILOT = Description(
 
 
 class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    no_managed = ("Copilot CLI loads its policy folder /etc/github-copilot/policy.d (1.0.102, measured: root-owned files only, before user and project hooks), but hookweave does not write it yet: install at user scope")
     owns_file = True  # hookweave's own file; the operator's hooks are in other files it never edits
     command_keys = SHELLS
     project_root_ref = None  # a bundle inside the project: absolute paths (Copilot's variable there is not measured)

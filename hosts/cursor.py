@@ -54,6 +54,7 @@ CURSOR = Description(
 
 
 class CursorHost(host_class(CURSOR)):  # type: ignore[misc]  # built like a plugin's host, plus a gate
+    no_managed = ("Cursor's managed layer is one file, the administrator's /etc/cursor/hooks.json, with no drop-in folder: add the hooks there by hand, or install at user scope")
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found: list[Finding] = []
         for scope in installed_scopes:

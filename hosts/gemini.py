@@ -66,6 +66,7 @@ GEMINI = Description(
 
 
 class GeminiHost(host_class(GEMINI)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    no_managed = ("Gemini CLI's managed layer is one file, the administrator's system settings.json (GEMINI_CLI_SYSTEM_SETTINGS_PATH), with no drop-in folder: add the hooks there by hand, or install at user scope")
     hook_env = True  # no settings-level env: the bundle's env goes into each hook's own
 
     def run_key(self, event: str, entry: Any) -> tuple | None:

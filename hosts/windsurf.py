@@ -62,6 +62,7 @@ WINDSURF = Description(
 
 
 class WindsurfHost(host_class(WINDSURF)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
+    no_managed = ("Windsurf's system layer is one file, the administrator's /etc/windsurf/hooks.json, with no drop-in folder: add the hooks there by hand, or install at user scope")
     command_keys = SHELLS  # FlatHost's checks: "powershell" alone runs too
     # the system file is read for gates (context_paths), never written
 

@@ -26,8 +26,11 @@ COPIES = (("stop", "echo contract-wrap-up"), ("session_start", "echo contract-he
           ("pre_tool_use", "echo contract-guard"))
 
 
-def owned_elsewhere(host) -> str | None:
+def owned_elsewhere(host, scope: str | None = None) -> str | None:
     """Why a host's file holds no operator's hook to adopt (the host's own facts), or ``None``."""
+    if scope is not None and scope in host.created_only:
+        return (f"{host.title}'s {scope} file is a drop-in of hookweave's own (created_only): a file there that "
+                "hookweave did not create is an administrator's, which it never edits, so none is there to adopt")
     if host.owns_file:
         return (f"{host.title}'s hook file is hookweave's own (owns_file): the operator's hooks are in other files, "
                 "which hookweave never edits, so none is there to adopt")
@@ -51,10 +54,11 @@ class AdoptContract:
         files = _files(tmp_path)
         out = tmp_path / "manifests"
         adopt = ("adopt", *flags, "--scope", scope, "--event", neutral, "--name", NAME)
-        why = owned_elsewhere(host)
+        why = owned_elsewhere(host, scope)
         if why:
             refused = hookweave_run(*adopt, "--out", out / "one")
-            assert refused.exit_code == 2 and _files(tmp_path) == files, refused.output
+            code = 1 if scope in host.created_only and before is not None else 2  # 1: refused by policy (DESIGN 4)
+            assert refused.exit_code == code and _files(tmp_path) == files, refused.output
             pytest.skip(why)
         assert before is not None, f"{host.title} cannot read its own operator file spelled {spelling}"
         assert before.count(command) == 1, before

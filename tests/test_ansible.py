@@ -166,6 +166,23 @@ def test_a_fleet_of_three_machines(fleet: dict) -> None:
     assert _snapshot(root) == removed
 
 
+def test_a_fleet_installs_into_the_managed_layer(fleet: dict) -> None:
+    """scope: managed writes hookweave's drop-in on every machine, once; absent takes it away with its folders."""
+    root = fleet["root"]
+    original = _snapshot(root)
+    first = _play(fleet, "managed.yml")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert {m: r["changed"] for m, r in _recap(first.stdout).items()} == {"m1": 1, "m2": 1, "m3": 1}
+    for machine in ("m1", "m2", "m3"):
+        drop_in = root / "machines" / machine / "home/etc/claude-code/managed-settings.d/50-hookweave.json"
+        assert "# hookweave:example-guard/" in drop_in.read_text(encoding="utf-8")
+    again = _play(fleet, "managed.yml")
+    assert {m: r["changed"] for m, r in _recap(again.stdout).items()} == {"m1": 0, "m2": 0, "m3": 0}
+    gone = _play(fleet, "managed.yml", "-e", "hooks_state=absent")
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert _bytes(_snapshot(root)) == _bytes(original)
+
+
 def test_the_module_says_when_hookweave_is_not_importable(fleet: dict, tmp_path: Path) -> None:
     bare = tmp_path / "bare"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)

@@ -156,7 +156,8 @@ def _prepare(case: dict, root: Path, monkeypatch) -> tuple[Path, Path]:
     home.mkdir(parents=True)
     project.mkdir(parents=True)
     for var, value in (("HOME", home), ("CLAUDE_CONFIG_DIR", home / ".claude"), ("CODEX_HOME", home / ".codex"),
-                       ("GEMINI_CLI_HOME", home), ("GEMINI_CLI_TRUSTED_FOLDERS_PATH", home / ".gemini" / "t.json")):
+                       ("GEMINI_CLI_HOME", home), ("GEMINI_CLI_TRUSTED_FOLDERS_PATH", home / ".gemini" / "t.json"),
+                       ("HOOKWEAVE_CLAUDE_MANAGED_DIR", root / "managed")):  # each case its own machine
         monkeypatch.setenv(var, str(value))
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     monkeypatch.chdir(project)
@@ -194,8 +195,8 @@ def test_verify_counts_runs_as_the_host_does(run, tmp_path, monkeypatch, attack_
         r = random.Random(f"{host}-{i}")
         case = _layout(r, host)
         project, config = _prepare(case, tmp_path / f"case{i}", monkeypatch)
-        for scope in case["scopes"]:
-            if r.random() < 0.5:
+        for scope in case["scopes"]:  # not in hookweave's own drop-in: one it did not create is refused (test_managed_scope)
+            if r.random() < 0.5 and scope not in HOSTS[host].created_only:
                 _operator_file(r, host, HOSTS[host].settings_path(scope, project))
         for scope in case["scopes"]:
             folder = tmp_path / f"case{i}" / "bundle"

@@ -125,8 +125,8 @@ def test_a_managed_drop_in_that_is_not_an_object_is_reported_not_a_crash(run, wr
     assert result.exit_code == 0, result.output
     verify = run("verify", "--host", "claude")  # every scope, managed too: a problem there
     assert verify.exit_code == 1, verify.output
-    assert (f"  problem: {drop_in}: the top level must be a JSON object, not {kind} (Claude Code ignores a file it "
-            "cannot read)\n") in verify.stdout
+    assert (f"  problem: {drop_in}: the top level must be a JSON object, not {kind} (Claude Code refuses to start "
+            "while a managed settings file does not parse, and runs no hooks)\n") in verify.stdout
     assert drop_in.read_text() == shape
 
 

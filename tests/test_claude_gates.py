@@ -191,13 +191,12 @@ def test_same_bundle_at_user_and_project_scope_is_noted_as_deduplicated(run, pro
     assert "  note: guard: installed at user and project scope; Claude Code runs identical commands once\n" in result.stdout
 
 
-def test_managed_scope_is_read_only(run) -> None:
-    result = run("install", BUNDLE, "--host", "claude", "--scope", "managed")
+def test_managed_scope_without_a_drop_in_folder_is_refused_with_the_reason(run) -> None:
+    """Codex's managed layer is one administrator's file (requirements.toml): no write, exit 2."""
+    result = run("install", BUNDLE, "--host", "codex", "--scope", "managed")
     assert result.exit_code == 2
-    assert result.stderr == (
-        "hooks: --scope managed: Claude Code has no writable scope 'managed'; use user, project, local. "
-        "managed settings are read for verify only\n"
-    )
+    assert result.stderr.startswith("hooks: --scope managed: Codex's managed layer is ")
+    assert result.stderr.endswith("; nothing written (writable scopes: user, project)\n")
 
 
 def test_install_into_a_setup_that_disables_hooks_says_so(run, project) -> None:

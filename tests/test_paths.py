@@ -26,7 +26,7 @@ def test_claude_paths_per_scope(tmp_path: Path, monkeypatch) -> None:
     assert host.settings_path("user", project) == tmp_path / "home" / "cfg" / "settings.json"
     assert host.settings_path("project", project) == project / ".claude" / "settings.json"
     assert host.settings_path("local", project) == project / ".claude" / "settings.local.json"
-    assert host.settings_path("managed", project) == tmp_path / "managed" / "managed-settings.json"
+    assert host.settings_path("managed", project) == tmp_path / "managed" / "managed-settings.d" / "50-hookweave.json"  # hookweave's own drop-in
     assert host.record_path(project / ".claude" / "settings.local.json") == project / ".claude" / "settings.local.hookweave.json"
 
 

@@ -146,7 +146,7 @@ def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, 
             ("openharness", "OpenHarness (openharness) - not installed", False),
             ("qwen", "Qwen Code (qwen) - not installed", False),
             ("windsurf", "Windsurf (windsurf) - not installed", False)]),
-        "scope": ("Which settings file (scope)?", ["user", "project", "local"], "local")}
+        "scope": ("Which settings file (scope)?", ["user", "project", "local", "managed"], "local")}
     assert declined.stdout == (
         "claude local .claude/settings.local.json: would remove tiny 0.1.0\n"
         "--- a/.claude/settings.local.json\n"

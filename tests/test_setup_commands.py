@@ -48,7 +48,7 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  user     {home}/.claude/settings.json  (none)\n"
         "  project  .claude/settings.json  (none)\n"
         "  local    .claude/settings.local.json\n"
-        f"  managed  {tmp_path}/managed/managed-settings.json  (none)\n"
+        f"  managed  {tmp_path}/managed/managed-settings.d/50-hookweave.json  (none)\n"
         "  problem: local settings set disableAllHooks: Claude runs only managed hooks, none of hookweave's; remove the key "
         "or set it to false\n"
         "cline (Cline, built-in): not found\n"

@@ -68,6 +68,10 @@ class Host(ABC):
     owns_file: ClassVar[bool] = False  # the settings file is hookweave's own (the operator's hooks are elsewhere)
     runs: ClassVar[str] = "shell"  # "argv": the agent splits a command with no shell character on spaces
     owns_key: ClassVar[bool] = False  # ``hooks_key`` is hookweave's own key in a file the operator shares
+    no_managed: ClassVar[str] = ""  # why --scope managed is refused, and what to do instead (a host without one)
+    created_only: ClassVar[tuple[str, ...]] = ()  # scopes whose file is hookweave's own drop-in: never one it did not create
+    unreadable: ClassVar[Mapping[str, str]] = {}  # per scope, what the agent does with a file that does not parse
+    merge_layer: ClassVar[Callable[[dict, dict], dict] | None] = None  # how the files of one scope merge (None: key by key)
     json5: ClassVar[bool] = False  # the agent reads JSON5: a file hookweave cannot read may still run
     timeout_key: ClassVar[str] = "timeout"  # the handler's key for its timeout (OpenHarness: timeout_seconds)
     null_keys: ClassVar[frozenset[str]] = frozenset()  # handler keys the agent itself writes as null (OpenHarness)
@@ -96,7 +100,8 @@ class Host(ABC):
         return settings.with_name(settings.stem + ".hookweave.json")
 
     def extra_paths(self, scope: str) -> list[Path]:
-        """More files merged into ``scope`` when reading it for verify (e.g. managed drop-ins)."""
+        """More files merged into ``scope`` for verify (managed drop-ins), in the host's merge order
+        (``merge_layer``); the scope's own file comes first unless the list names it."""
         return []
 
     def context_paths(self, project: Path) -> dict[str, Path]:
@@ -138,10 +143,8 @@ class Host(ABC):
             raise BadInput(f"{path}: the top level must be a JSON object; fix the file by hand")
         hooks = doc.get(self.hooks_key, {})
         if not isinstance(hooks, dict):
-            raise BadInput(
-                f"{path}: /{self.hooks_key} must be an object of events, not {kind_of(hooks)}; "
-                "fix the file by hand"
-            )
+            raise BadInput(f"{path}: /{self.hooks_key} must be an object of events, not {kind_of(hooks)}; "
+                           "fix the file by hand")
         env = doc.get(self.env_key, {}) if self.env_key else {}
         if not isinstance(env, dict):
             raise BadInput(f"{path}: /{self.env_key} must be an object; fix the file by hand")
@@ -174,9 +177,7 @@ class Host(ABC):
 
     def traces(self, doc: Any, bundle: str) -> set[str]:
         """Ids of ``bundle``'s hooks that already have traces in ``doc`` (what ``forget`` removes).
-
-        Install records the ones present before it; ``forget`` is then never asked to remove them.
-        """
+        Install records the ones present before it; ``forget`` is then never asked to remove them."""
         return set()
 
     def companion_ops(

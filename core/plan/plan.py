@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
 from hookweave.core.contract.host import Host
-from hookweave.core.errors import BadInput
+from hookweave.core.errors import BadInput, Refused
 from hookweave.core.files import paths
 from hookweave.core.formats import patch
 from hookweave.core.formats.patch import escape, sha256
@@ -86,6 +86,9 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     and where from (a lower scope's settings, the shell install runs in): env policies weigh it."""
     host = target.host
     doc, rec = load(target, text, record_text)
+    if target.scope in host.created_only and text is not None and not rec.created_file:
+        raise Refused(f"{target.shown}: hookweave did not create this file, and in the {target.scope} layer it edits "
+                      "only its own; nothing written. Move or rename the file if it is yours, then install again")
     runner = ""  # a chain's runner as a shell word, worked out only for a bundle that chains
     if any((h.order or bundle.order) == "chain" for h in bundle.hooks):
         from hookweave.core.plan import chain

@@ -30,28 +30,33 @@ def read_scope(
     object at the top, which no host reads as settings). ``planned`` texts stand in for files a
     command is about to write, and ``parsed`` holds what some of them read as, already proven."""
     path = host.settings_path(scope, project)
-    shown = paths.display(path)
     try:
-        text = _text(path, planned)
-        if text is not None and parsed and path in parsed:
-            doc = _settings_object(parsed[path], shown)
-        else:
-            doc = None if text is None else _settings_object(host.parse(text, shown), shown)
-        for extra in host.extra_paths(scope):
-            extra_text = _text(extra, planned)
-            if extra_text is not None:
-                drop_in = _settings_object(host.parse(extra_text, paths.display(extra)), paths.display(extra))
-                doc = {**(doc or {}), **drop_in}
+        extras = host.extra_paths(scope)
+        doc = None
+        for layer in extras if path in extras else [path, *extras]:  # the host's merge order, lowest first
+            text = _text(layer, planned)
+            if text is None:
+                continue
+            if parsed and layer in parsed:
+                data = _settings_object(parsed[layer], paths.display(layer))
+            else:
+                data = _settings_object(host.parse(text, paths.display(layer)), paths.display(layer))
+            doc = data if doc is None else (host.merge_layer or _over)(doc, data)
     except BadInput as exc:
         if host.json5:  # a trailing comma, say: the agent runs the file, hookweave can neither check nor edit it
             return None, record.Record(), (f"{exc} ({host.title} reads JSON5 and runs this file's hooks, but hookweave "
                                            "reads JSON with comments only: it can neither check nor edit the file)")
-        return None, record.Record(), f"{exc} ({host.title} ignores a file it cannot read)"
+        why = host.unreadable.get(scope) or f"{host.title} ignores a file it cannot read"
+        return None, record.Record(), f"{exc} ({why})"
     try:
         rec_path = host.record_path(path)
         return doc, record.from_text(_text(rec_path, planned), str(rec_path)), None
     except BadInput as exc:
         return doc, record.Record(), f"{exc} (so this scope's hooks cannot be checked)"
+
+
+def _over(lower: dict, upper: dict) -> dict:
+    return {**lower, **upper}
 
 
 def _settings_object(doc: object, shown: str) -> dict:

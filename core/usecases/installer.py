@@ -29,9 +29,11 @@ def target(host: Host, scope: str | None, project: Path) -> Target:
     if scope is None:
         scope = "project" if "project" in host.scopes else host.scopes[0]
     if scope not in host.scopes:
-        hint = "managed settings are read for verify only" if scope == "managed" else ""
         choices = ", ".join(host.scopes)
-        raise BadInput(f"--scope {scope}: {host.title} has no writable scope {scope!r}; use {choices}. {hint}".rstrip(". ") )
+        if scope == "managed":  # the agent's managed layer is one file of the administrator's, or none
+            why = host.no_managed or f"{host.title} has no managed layer that hookweave writes"
+            raise BadInput(f"--scope managed: {why}; nothing written (writable scopes: {choices})")
+        raise BadInput(f"--scope {scope}: {host.title} has no writable scope {scope!r}; use {choices}")
     path = host.settings_path(scope, project)
     missing = len(fileio.missing_folders([path]))  # folders install would create (uninstall removes them)
     return Target(host, scope, path, host.record_path(path), paths.display(path), missing == 0, missing)

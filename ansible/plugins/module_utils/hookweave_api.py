@@ -68,8 +68,10 @@ def fail(module, exc, **result):
 
 
 def folder(module):
-    """``project``, required unless ``scope`` is ``user``: a module's working folder is Ansible's, not a project."""
+    """``project``, required unless ``scope`` is ``user`` or ``managed`` (files of the machine, not of a
+    project): a module's working folder is Ansible's, not a project."""
     params = module.params
-    if params["project"] is None and params["scope"] != "user":
-        module.fail_json(msg="project is required unless scope is user: give the folder whose agent settings to edit")
+    if params["project"] is None and params["scope"] not in ("user", "managed"):
+        module.fail_json(msg="project is required unless scope is user or managed: give the folder whose agent "
+                         "settings to edit")
     return params["project"]

@@ -63,12 +63,14 @@ options:
     aliases: [host]
   scope:
     description:
-      - Which settings file of each agent, V(user), V(project) or V(local) (Claude Code). Default, the project
-        file, or the user file of an agent that has no project file.
+      - Which settings file of each agent, V(user), V(project), V(local) (Claude Code) or V(managed) (Claude
+        Code's managed layer, hookweave's own drop-in C(/etc/claude-code/managed-settings.d/50-hookweave.json); the
+        agents without a drop-in folder refuse it). Default, the project file, or the user file of an agent that
+        has no project file.
     type: str
   project:
     description:
-      - The project folder whose agent settings to edit. Required unless O(scope=user).
+      - The project folder whose agent settings to edit. Required unless O(scope=user) or O(scope=managed).
     type: path
   trust:
     description:
