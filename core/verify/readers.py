@@ -36,6 +36,7 @@ class Place(NamedTuple):
     host: str
     scope: str
     matcher: object = None  # str | None, as written in that file
+    event: object = None  # str | None: its native event there (a reader's ``covers`` are measured events)
 
 
 VS_CODE = Agent(
@@ -109,7 +110,8 @@ def judge(agents: Iterable[Agent], places: list, bundle: str, hook: str, in_use:
         foreign = [p for p, _ in ran if p.host != agent.host]
         crossed = crossed or bool(foreign)
         if len(ran) > 1 and foreign:
-            sure = all(r.measured for _, r in ran)
+            sure = all(r.measured and (not r.covers or p.host == agent.host or p.event in (None, *r.covers))
+                       for p, r in ran)
             verb = "fires" if sure else "may fire"
             tail = f" {conditions[0]}" if len(conditions) == 1 else ""
             found.append(Finding("warning", f"{verb} {_count(len(ran))} in {agent.title}{tail}: it runs the copies in "
