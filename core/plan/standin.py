@@ -75,12 +75,13 @@ def split(targets: list, bundle: Bundle, project_of: Callable) -> Split:
             mine = out.bundles.get(id(t), bundle)
             out.bundles[id(t)] = mine._replace(hooks=tuple(h for h in mine.hooks if h.id not in ids))
             out.runs_for.setdefault(id(source), {})[t.host.name] = ids
-            said = f"{len(ids)} hook{'' if len(ids) == 1 else 's'} ({', '.join(ids)})"
+            one = len(ids) == 1
+            said = f"{len(ids)} hook{'' if one else 's'} ({', '.join(ids)})"
             out.notes.setdefault(id(source), []).append(Finding(
-                "note", f"{t.host.title} runs {said} from this file as its own, so they are written here only: "
-                f"once in each agent", bundle.name))
+                "note", f"{t.host.title} runs {said} from this file as its own, so {'it is' if one else 'they are'} "
+                "written here only: once in each agent", bundle.name))
             out.notes.setdefault(id(t), []).append(Finding(
-                "note", f"{said} not written here: {t.host.title} runs them from {source.shown} "
+                "note", f"{said} not written here: {t.host.title} runs {'it' if one else 'them'} from {source.shown} "
                 f"({source.host.title}'s {source.scope} settings), once", bundle.name))
     return out
 
