@@ -190,3 +190,16 @@ def test_a_bad_runs_for_in_the_record_is_refused_naming_its_place(run, operator,
     result = run("install", bundle, "--host", "claude")
     assert result.exit_code == 2 and why in result.stderr
     assert (project / ".claude" / "settings.json").read_text() == settings
+
+
+def test_installed_for_copilot_alone_later_it_stays_in_claudes_file(run, operator, project, write_bundle) -> None:
+    bundle = str(write_bundle(SIMPLE))
+    assert run("install", bundle, "--host", "claude", "--host", "copilot").exit_code == 0
+    ours = project / ".github" / "hooks" / "hookweave.json"
+    before = ours.read_text()
+    again = run("install", bundle, "--host", "copilot", "--force")
+    assert ("copilot project .github/hooks/hookweave.json: simple 1.0.0 already installed; nothing written\n"
+            "  note: simple: 2 hooks (guard, bye) not written here: Copilot CLI runs them from .claude/settings.json "
+            "(Claude Code's project settings), as installed for both\n") in again.stdout
+    assert ours.read_text() == before  # start only: its own command for Copilot
+    assert [line for line in run("verify").stdout.splitlines() if "fires twice" in line and "guard" in line] == []

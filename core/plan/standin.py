@@ -86,6 +86,22 @@ def split(targets: list, bundle: Bundle, project_of: Callable) -> Split:
     return out
 
 
+def keep_borrowed(out: Split, t, bundle: Bundle, rows: list) -> None:
+    """A reader installed alone that already runs hooks of ``bundle`` from a source's file, as an
+    earlier install for both recorded (``reading.standins.Borrowed`` rows): a copy of its own would
+    fire twice, so those hooks stay out of its file too."""
+    ids = tuple(i for row in rows for i in row.ids if any(h.id == i for h in out.bundles.get(id(t), bundle).hooks))
+    if not ids:
+        return
+    mine = out.bundles.get(id(t), bundle)
+    out.bundles[id(t)] = mine._replace(hooks=tuple(h for h in mine.hooks if h.id not in ids))
+    one, row = len(ids) == 1, rows[0]
+    out.notes.setdefault(id(t), []).append(Finding(
+        "note", f"{len(ids)} hook{'' if one else 's'} ({', '.join(ids)}) not written here: {t.host.title} runs "
+        f"{'it' if one else 'them'} from {row.shown} ({row.source.title}'s {row.scope} settings), as installed for "
+        "both", bundle.name))
+
+
 def runs_for(prev: dict, planned: dict, readers: set, ids: set) -> dict:
     """The source's ``runs_for`` after an install: this run's for the readers planned in it, and the
     earlier ones of readers not in this run for the hooks still installed (an upgrade for Claude alone

@@ -47,14 +47,14 @@ def project_of(project: Projects, host: Host) -> Path:
 def install(
     targets: list[Target], bundle: Bundle, project: Projects, *, force: bool, dry_run: bool, trust: bool = False
 ) -> list[FilePlan]:
-    from hookweave.core.plan import standin
     from hookweave.core.plan.plan import plan_install
     from hookweave.core.plan.portable import for_target
+    from hookweave.core.usecases import standins
 
     inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env else {}
     # One copy where an agent runs another's file (Copilot runs Claude's project settings): each
     # target's share of the bundle, and which hooks the source's copy runs for the reader.
-    split = standin.split(targets, bundle, lambda host: project_of(project, host))
+    split = standins.split(targets, bundle, lambda host: project_of(project, host))
     mine = {id(t): split.bundles.get(id(t), bundle) for t in targets}
     rendered = {id(t): for_target(mine[id(t)], t, project_of(project, t.host)) for t in targets if mine[id(t)].hooks
                 or not split.bundles.get(id(t))}

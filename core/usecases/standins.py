@@ -1,7 +1,7 @@
 """Uninstall and the hooks one agent runs from another's file (``plan/standin.py``).
 
 A bundle installed for Claude and Copilot CLI in one run is written into Claude's project settings
-only, and Copilot runs it from there. So taking it out of Claude alone would take it out of Copilot
+only, and Copilot runs it from there (``split``: installed for Copilot alone later, it stays so). So taking it out of Claude alone would take it out of Copilot
 without a word, and taking it out of Copilot alone cannot: Copilot goes on running Claude's copy.
 Both are refused (exit 1, nothing written) with the command that does it; ``--force`` takes it out
 of Claude anyway, or out of Copilot's own file with a warning that Claude's copy still runs there.
@@ -17,6 +17,21 @@ from hookweave.core.model import record
 
 if TYPE_CHECKING:
     from hookweave.core.plan.plan import Target
+
+
+def split(targets: list[Target], bundle, project_of: Callable):
+    """``plan.standin.split`` over this install's targets; and a reader installed alone keeps out
+    of its file what it already runs from a source's file, as an earlier install for both recorded."""
+    from hookweave.core.plan import standin
+    from hookweave.core.reading.standins import borrowed
+
+    out = standin.split(targets, bundle, project_of)
+    writing = {t.host.name for t in targets}
+    for t in targets:
+        if t.record_path is not None and t.scope != "user" and getattr(t.host, "also_reads", ()):
+            rows = [b for b in borrowed(t.host, project_of(t.host), bundle.name) if b.source.name not in writing]
+            standin.keep_borrowed(out, t, bundle, rows)
+    return out
 
 
 def check_sources(targets: list[Target], name: str, *, force: bool) -> None:
