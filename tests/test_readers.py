@@ -70,7 +70,8 @@ def test_judge_names_only_agents_in_use_and_leaves_own_scope_copies_to_duplicate
         readers.Finding("note", 'runs in 2 agents: Claude Code, Cursor (if "Include third-party configs" is on)',
                         "b", "h"),
         readers.Finding("warning", 'may fire twice in Cursor if "Include third-party configs" is on: it runs the '
-                        "copies in Claude Code's user settings and Claude Code's project settings; keep one of them", "b", "h"),
+                        "copies in Claude Code's user settings and Claude Code's project settings; turn that setting off, "
+                        "or keep one of them", "b", "h"),
     ]
 
 
@@ -94,7 +95,8 @@ def test_verify_reports_cross_agent_double_firing_on_a_claude_copilot_cursor_pro
             f"  warning: guard/{hook}: fires twice in Copilot CLI: it runs the copies in Claude Code's project settings "
             "and its own project file; keep one of them",
             f'  warning: guard/{hook}: may fire twice in Cursor if "Include third-party configs" is on: it runs the '
-            "copies in Claude Code's project settings and its own project file; keep one of them",
+            "copies in Claude Code's project settings and its own project file; turn that setting off, or keep one "
+            "of them",
         ]
     assert verify.stdout == "\n".join([  # issue 25: warnings before notes, what is fine on one line
         "claude (Claude Code)",

@@ -115,7 +115,8 @@ def judge(agents: Iterable[Agent], places: list, bundle: str, hook: str, in_use:
             verb = "fires" if sure else "may fire"
             tail = f" {conditions[0]}" if len(conditions) == 1 else ""
             found.append(Finding("warning", f"{verb} {_count(len(ran))} in {agent.title}{tail}: it runs the copies in "
-                                 f"{' and '.join(_where(agent, p, titles) for p, _ in ran)}; keep one of them",
+                                 f"{' and '.join(_where(agent, p, titles) for p, _ in ran)}; "
+                                 f"{'turn that setting off, or ' if tail else ''}keep one of them",
                                  bundle, hook))
         for matcher in dict.fromkeys(p.matcher for p, r in ran if r.matchers == "ignored" and p.matcher not in (None, "", "*")):
             sources = " and ".join(_where(agent, p, titles) for p, r in ran if r.matchers == "ignored" and p.matcher == matcher)
