@@ -195,7 +195,8 @@ def _bundle(raw: Any, where: str):
     ids = {h.id for h in hooks}
     if not isinstance(traces, list) or not all(isinstance(t, str) and t in ids for t in traces):
         raise Bad(f"{where}.traces_before", "must list ids of this bundle's hooks")
-    return RecordedBundle(version, tuple(hooks), env, tuple(traces), _runs_for(raw.get("runs_for", {}), f"{where}.runs_for", ids))
+    runs_for = _runs_for(raw.get("runs_for", {}), f"{where}.runs_for", ids)
+    return RecordedBundle(version, tuple(hooks), env, tuple(traces), runs_for)
 
 
 def _runs_for(raw: Any, where: str, ids: set) -> dict[str, tuple[str, ...]]:

@@ -1,8 +1,9 @@
 """Uninstall and the hooks one agent runs from another's file (``plan/standin.py``).
 
 A bundle installed for Claude and Copilot CLI in one run is written into Claude's project settings
-only, and Copilot runs it from there (``split``: installed for Copilot alone later, it stays so). So taking it out of Claude alone would take it out of Copilot
-without a word, and taking it out of Copilot alone cannot: Copilot goes on running Claude's copy.
+only, and Copilot runs it from there (``split``; installed for Copilot alone later, it stays so).
+So taking it out of Claude alone would take it out of Copilot without a word, and taking it out of
+Copilot alone cannot: Copilot goes on running Claude's copy.
 Both are refused (exit 1, nothing written) with the command that does it; ``--force`` takes it out
 of Claude anyway, or out of Copilot's own file with a warning that Claude's copy still runs there.
 """

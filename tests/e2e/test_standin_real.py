@@ -23,10 +23,12 @@ def _bundle(folder: Path, probe) -> str:
         return (f'[[hooks]]\nid = "{hook_id}"\nevent = "{event}"\n{matcher}'
                 f'command = ["python3", "{probe.folder}/probe.py", "once-{hook_id}", "{probe.log}"]\n')
 
+    shell, write = 'matcher = ["shell"]\n', 'matcher = ["write"]\n'
     (folder / "hookweave.toml").write_text(
-        '[bundle]\nname = "once"\nversion = "1.0.0"\n' + hook("start", "session_start") + hook("prompt", "user_prompt_submit")
-        + hook("pre-shell", "pre_tool_use", 'matcher = ["shell"]\n') + hook("pre-write", "pre_tool_use", 'matcher = ["write"]\n')
-        + hook("post-shell", "post_tool_use", 'matcher = ["shell"]\n') + hook("stop", "stop") + hook("end", "session_end")
+        '[bundle]\nname = "once"\nversion = "1.0.0"\n' + hook("start", "session_start")
+        + hook("prompt", "user_prompt_submit") + hook("pre-shell", "pre_tool_use", shell)
+        + hook("pre-write", "pre_tool_use", write) + hook("post-shell", "post_tool_use", shell)
+        + hook("stop", "stop") + hook("end", "session_end")
         + '[[hooks]]\nid = "guard"\nevent = "pre_tool_use"\nmatcher = ["shell"]\n'
         f'command = ["python3", "{{bundle_dir}}/blocker.py", "{folder}/blocks.jsonl", "claude"]\n')
     return str(folder)
@@ -78,7 +80,8 @@ def test_claudes_guard_blocks_copilots_shell_as_its_own_would(run, once, copilot
 
 def test_claude_runs_each_hook_once_too(run, once, claude, probe) -> None:
     claude()  # the same six, once each: the one copy is Claude's own
-    assert ids(probe.calls()) == ["once-end", "once-post-shell", "once-pre-shell", "once-prompt", "once-start", "once-stop"]
+    assert ids(probe.calls()) == ["once-end", "once-post-shell", "once-pre-shell", "once-prompt", "once-start",
+                                  "once-stop"]
 
 
 def test_copilot_reads_no_claude_user_file_and_skips_claudes_project_file_untrusted(copilot, probe, home,
