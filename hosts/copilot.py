@@ -55,9 +55,13 @@ COPILOT = Description(
                         "subagentStart subagentStop errorOccurred preCompact permissionRequest notification".split()),
     project_variable="${COPILOT_PROJECT_DIR}",
     required={"version": 1},
-    # Measured on 1.0.102: a hook in .claude/settings.json fires in Copilot too, and Claude's "Bash"
-    # matcher matches Copilot's bash tool (tests/e2e/test_copilot_real.py).
-    also_reads=(Reads("claude", ("project", "local"), "honoured", "", True),),
+    # Measured on 1.0.102 (tests/e2e/test_copilot_real.py, test_standin_real.py): a hook in Claude's
+    # project or local settings fires in Copilot too (not one in ~/.claude/settings.json), with
+    # Claude's payload (hook_event_name, tool_name) and tool names: bash, create, edit and view reach
+    # it as Bash, Write, Edit and Read, which Claude's matchers match; exit 2 and a permissionDecision
+    # deny block. SubagentStop, PreCompact and Notification did not occur there: not covered.
+    also_reads=(Reads("claude", ("project", "local"), "honoured", "", True,
+                      ("SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")),),
     programs=("copilot",),
     dedup="none",
     order="file",
@@ -116,9 +120,11 @@ class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a pl
                 found.append(Finding("problem", f"{scope} hooks file sets disableAllHooks: Copilot runs none of its "
                                      "hooks; remove the key"))
         if "project" in installed_scopes and not _trusted(docs.get("config"), project):
+            # measured on 1.0.102: Claude's project settings are skipped too (tests/e2e/test_standin_real.py)
             found.append(Finding("problem", "the project folder is not trusted by Copilot (trustedFolders in "
-                                 "~/.copilot/config.json): it skips the project's .github/hooks; trust the folder when "
-                                 "Copilot asks, or add it to trustedFolders"))
+                                 "~/.copilot/config.json): it skips the project's hooks, in .github/hooks and in "
+                                 "Claude's project settings; trust the folder when Copilot asks, or add it to "
+                                 "trustedFolders"))
         return found
 
 

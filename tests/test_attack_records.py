@@ -119,6 +119,7 @@ def test_mutated_records_are_refused_with_their_place_or_handled(run, installed,
     record_path = settings.with_name("settings.hookweave.json")
     good = json.loads(record_path.read_text(encoding="utf-8"))
     good["bundles"]["guard"]["traces_before"] = ["keepalive"]  # valid (Gemini writes it), so mutate it too
+    good["bundles"]["guard"]["runs_for"] = {"copilot": ["keepalive"]}  # valid (install for Claude and Copilot): likewise
     every = list(_mutations(good))
     rng = random.Random(3)
     rng.shuffle(every)

@@ -83,7 +83,8 @@ def test_both_shells_quote_their_own_way(run, project: Path, write_bundle) -> No
 
 
 def test_hooks_in_claudes_project_files_fire_twice_in_copilot(run, trusted) -> None:
-    run("install", BUNDLE, "--host", "copilot", "--host", "claude", "--scope", "project")
+    run("install", BUNDLE, "--host", "copilot", "--scope", "project")  # two installs: each writes its copy
+    run("install", BUNDLE, "--host", "claude", "--scope", "project")
     verify = run("verify", "--host", "copilot")
     assert verify.exit_code == 0  # a warning: the operator may want both
     assert ("  warning: guard/keepalive: fires twice in Copilot CLI: it runs the copies in Claude Code's project "
@@ -114,7 +115,8 @@ def test_an_entry_without_any_command_is_bad_input(run, project: Path) -> None:
 def test_an_untrusted_project_is_a_problem_copilot_skips_its_hooks(run, project: Path, trusted: Path) -> None:
     trusted.write_text('// managed\n{"trustedFolders": ["/somewhere/else"]}\n')
     problem = ("  problem: the project folder is not trusted by Copilot (trustedFolders in ~/.copilot/config.json): it "
-               "skips the project's .github/hooks; trust the folder when Copilot asks, or add it to trustedFolders\n")
+               "skips the project's hooks, in .github/hooks and in Claude's project settings; trust the folder when "
+               "Copilot asks, or add it to trustedFolders\n")
     assert problem in run("install", BUNDLE, "--host", "copilot").stdout
     verify = run("verify", "--host", "copilot")
     assert verify.exit_code == 1 and problem in verify.stdout

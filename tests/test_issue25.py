@@ -33,11 +33,12 @@ def test_verify_puts_problems_first_says_cross_agent_facts_once_and_counts(run) 
     assert levels == sorted(levels, key=["problem", "warning", "note"].index)  # problems, warnings, notes
     assert lines[:2] == ["codex (Codex)", "  problem: example-guard/destructive-guard: not trusted: Codex skips it "
                          "silently; run hooks install with --trust, or trust it in Codex's /hooks"]
-    twice = [line for line in lines if "fires twice in Copilot CLI" in line]
-    assert len(twice) == 2  # once per hook of the bundle, not once per host (was 28)
+    assert not [line for line in lines if "fires twice" in line]  # part 4: once per agent (was 2; 28 before)
+    assert "copilot      project  example-guard 1.0.0  2 hooks ok  .claude/settings.json (Claude Code's, which " \
+           "Copilot CLI runs)" in lines
     assert "example-guard (all 14 agents it is installed in)" in lines
     assert not any("outside a {matcher, hooks} group" in line for line in lines)  # Antigravity's flat Stop is ours
-    assert lines[-1] == ("verify: 5 problems, 4 warnings, 20 notes; start with codex example-guard/destructive-guard: "
+    assert lines[-1] == ("verify: 5 problems, 2 warnings, 20 notes; start with codex example-guard/destructive-guard: "
                          "run hooks install with --trust, or trust it in Codex's /hooks")
     assert "claude       project  example-guard 1.0.0  2 hooks ok  .claude/settings.json" in lines
     assert len(lines) < 70  # was 179 with 14 hosts

@@ -33,3 +33,15 @@ def test_the_metadata_is_complete() -> None:
     assert meta["License-Expression"] == "MIT" and meta["Requires-Python"] == ">=3.10"
     assert any(c.startswith("Programming Language :: Python :: 3.1") for c in meta.get_all("Classifier"))
     assert {"docs", "release", "test"} <= set(meta.get_all("Provides-Extra"))
+
+
+def test_the_licence_file_is_mit_and_the_wheel_carries_it() -> None:
+    """pyproject names LICENSE in ``license-files`` (PEP 639): setuptools writes ``License-File``
+    and puts the text into the wheel's ``.dist-info/licenses/`` (and the sdist)."""
+    text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n\nCopyright (c) 2026 hookweave contributors\n")
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in text
+    project = tomlkit.parse((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert (project["license"], list(project["license-files"])) == ("MIT", ["LICENSE"])
+    dist = importlib.metadata.distribution("hookweave")
+    assert dist.metadata.get_all("License-File") == ["LICENSE"]  # reinstall after changing it

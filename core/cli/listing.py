@@ -10,7 +10,7 @@ from hookweave.core.reading import projects
 @handled
 def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
     """List the bundles installed per host and scope, from the records."""
-    from hookweave.core.reading import scopes
+    from hookweave.core.reading import scopes, standins
 
     chosen = registry().resolve(host or ["all"])
     folder = projects.folders(chosen, project)
@@ -21,13 +21,17 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
                 rows.append({"host": h.name, "scope": scope, "path": shown, "bundle": name,
                              "version": b.version, "hooks": sum(len(x.members) or 1 for x in b.hooks),
                              "env": len(b.env)})
+        for b in standins.borrowed(h, folder[h.name]):  # run from another host's file, as installed for it
+            rows.append({"host": h.name, "scope": b.scope, "path": b.shown, "bundle": b.bundle, "version": b.version,
+                         "hooks": len(b.ids), "env": 0, "runs_from": b.source.name})
     if as_json:
         console.json_out({"installed": rows})
         return
     table = []
     for r in rows:
         hooks = f"{r['hooks']} hook{'' if r['hooks'] == 1 else 's'}"
-        table.append((r["host"], r["scope"], f"{r['bundle']} {r['version']}", f"({hooks}, {r['env']} env)", r["path"]))
+        what = f"({hooks}, run from {r['runs_from']}'s file)" if "runs_from" in r else f"({hooks}, {r['env']} env)"
+        table.append((r["host"], r["scope"], f"{r['bundle']} {r['version']}", what, r["path"]))
     for line in console.columns(table):
         console.out(line)
     if not rows:

@@ -46,6 +46,9 @@ class RecordedBundle(NamedTuple):
     hooks: tuple[RecordedHook, ...] = ()
     env: dict[str, RecordedEnv] = {}  # noqa: RUF012 - read only, like every field
     traces_before: tuple[str, ...] = ()  # ids whose host traces (Gemini's disabled list) predate us
+    # Another agent runs these hooks from this file instead of a copy in its own (plan/standin.py):
+    # ``{reader host: (hook ids)}``, so verify and status show them as that agent's too.
+    runs_for: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 - read only, like every field
 
     def hashes(self, event: str | None = None) -> dict[str, str]:
         return {h.id: h.sha256 for h in self.hooks if event is None or h.event == event}
@@ -106,6 +109,8 @@ def _bundle_json(b: RecordedBundle) -> dict:
     }
     if b.traces_before:
         out["traces_before"] = list(b.traces_before)
+    if b.runs_for:
+        out["runs_for"] = {host: list(ids) for host, ids in sorted(b.runs_for.items())}
     return out
 
 
@@ -190,7 +195,19 @@ def _bundle(raw: Any, where: str):
     ids = {h.id for h in hooks}
     if not isinstance(traces, list) or not all(isinstance(t, str) and t in ids for t in traces):
         raise Bad(f"{where}.traces_before", "must list ids of this bundle's hooks")
-    return RecordedBundle(version, tuple(hooks), env, tuple(traces))
+    runs_for = _runs_for(raw.get("runs_for", {}), f"{where}.runs_for", ids)
+    return RecordedBundle(version, tuple(hooks), env, tuple(traces), runs_for)
+
+
+def _runs_for(raw: Any, where: str, ids: set) -> dict[str, tuple[str, ...]]:
+    out = {}
+    for host, listed in _object(raw, where).items():
+        if not isinstance(host, str) or not NAME_RE.fullmatch(host):
+            raise Bad(where, f"{_show(host)} is not a host name")
+        if not isinstance(listed, list) or not listed or not all(isinstance(i, str) and i in ids for i in listed):
+            raise Bad(f"{where}.{host}", "must list ids of this bundle's hooks")
+        out[host] = tuple(listed)
+    return out
 
 
 def _env(raw: Any, where: str, name: str) -> RecordedEnv:

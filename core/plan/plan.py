@@ -13,7 +13,7 @@ from hookweave.core.formats import patch
 from hookweave.core.formats.patch import escape, sha256
 from hookweave.core.model import record
 from hookweave.core.model.bundle import Bundle, Finding
-from hookweave.core.plan import envmerge, handwritten, merge, resolve, spelling
+from hookweave.core.plan import envmerge, handwritten, merge, resolve, spelling, standin
 
 
 class Target(NamedTuple):
@@ -81,9 +81,12 @@ def _check_created(rec: record.Record, target: Target) -> None:
 
 
 def plan_install(target: Target, text: str | None, record_text: str | None, bundle: Bundle, *, force: bool,
-                 inherited: Mapping[str, tuple[str, str]] | None = None, project: Path | None = None) -> FilePlan:
+                 inherited: Mapping[str, tuple[str, str]] | None = None, project: Path | None = None,
+                 runs_for: Mapping[str, tuple[str, ...]] | None = None, readers: frozenset = frozenset()) -> FilePlan:
     """``inherited``: per env variable, the value the host uses when this file does not set it,
-    and where from (a lower scope's settings, the shell install runs in): env policies weigh it."""
+    and where from (a lower scope's settings, the shell install runs in): env policies weigh it.
+    ``runs_for``: the hooks other agents planned in this run (``readers``) run from this file
+    instead of their own (``standin.split``)."""
     host = target.host
     doc, rec = load(target, text, record_text)
     if target.scope in host.created_only and text is not None and not rec.created_file:
@@ -160,7 +163,8 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     _drop_empty_created(new, created, {})
     recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id)), r.members) for r in regs)
     bundles = dict(rec.bundles)
-    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before)
+    readers_of = standin.runs_for(prev.runs_for if prev else {}, dict(runs_for or {}), set(readers), {r.id for r in regs})
+    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before, readers_of)
     created_file = rec.created_file or text is None
     created_folder = rec.created_folder or (0 if text is not None else target.folders_missing)
     new_rec = record.Record(bundles, tuple(created), created_file, created_folder)

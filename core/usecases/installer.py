@@ -51,15 +51,30 @@ def install(
 ) -> list[FilePlan]:
     from hookweave.core.plan.plan import plan_install
     from hookweave.core.plan.portable import for_target
+    from hookweave.core.usecases import standins
 
     inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env else {}
-    rendered = {id(t): for_target(bundle, t, project_of(project, t.host)) for t in targets}
+    # One copy where an agent runs another's file (Copilot runs Claude's project settings): each
+    # target's share of the bundle, and which hooks the source's copy runs for the reader.
+    split = standins.split(targets, bundle, lambda host: project_of(project, host))
+    mine = {id(t): split.bundles.get(id(t), bundle) for t in targets}
+    rendered = {id(t): for_target(mine[id(t)], t, project_of(project, t.host)) for t in targets if mine[id(t)].hooks
+                or not split.bundles.get(id(t))}
 
     def planner(t: Target, text: str | None, rec: str | None) -> FilePlan:
-        portable, notes = rendered[id(t)]
-        plan = plan_install(t, text, rec, portable, force=force, inherited=inherited.get(id(t)),
-                            project=project_of(project, t.host))
-        plan.findings += notes
+        if id(t) not in rendered:  # every hook runs from another host's file: nothing of it here
+            plan = _nothing_left(t, text, rec, bundle.name, force)
+            if not plan.changed:
+                plan.actions = [f"{bundle.name} {bundle.version}: {f.message}; nothing written"
+                                for f in split.notes.get(id(t), [])]
+                return plan
+        else:
+            portable, notes = rendered[id(t)]
+            plan = plan_install(t, text, rec, portable, force=force, inherited=inherited.get(id(t)),
+                                project=project_of(project, t.host), runs_for=split.runs_for.get(id(t)),
+                                readers=frozenset(split.readers.get(id(t), ())))
+            plan.findings += notes
+        plan.findings += split.notes.get(id(t), [])
         return plan
 
     return run(
@@ -72,6 +87,17 @@ def install(
         check=lambda plans: _gate_findings(plans, project, bundle.name),
         force=force,
     )
+
+
+def _nothing_left(t: Target, text: str | None, rec: str | None, name: str, force: bool) -> FilePlan:
+    """A reader whose every hook of the bundle runs from the source's file: an earlier copy of its
+    own is taken out (it would fire twice), else the file is left as it is."""
+    from hookweave.core.model import record
+    from hookweave.core.plan.plan import FilePlan, plan_uninstall
+
+    if name in record.from_text(rec, str(t.record_path)).bundles:
+        return plan_uninstall(t, text, rec, name, force=force)
+    return FilePlan(t, text, text, rec, rec)
 
 
 def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
@@ -135,7 +161,10 @@ def _gate_findings(plans: list[FilePlan], projects: Projects, bundle: str) -> No
 def uninstall(targets: list[Target], name: str, project: Projects, *, force: bool, dry_run: bool,
               by_marker: bool = False) -> list[FilePlan]:
     from hookweave.core.plan.plan import plan_uninstall
+    from hookweave.core.usecases import standins
 
+    standins.check_sources(targets, name, force=force)  # an agent that runs this bundle from these files
+    kept = standins.check_readers(targets, name, lambda host: project_of(project, host), force=force)
     plans = run(
         targets,
         lambda t, text, rec: plan_uninstall(t, text, rec, name, force=force, by_marker=by_marker),
@@ -144,6 +173,8 @@ def uninstall(targets: list[Target], name: str, project: Projects, *, force: boo
         bundle=name,
         force=force,
     )
+    for plan in plans:
+        plan.findings += kept.get(id(plan.target), [])
     if not any(p.changed for p in plans):
         _not_found(plans, name, project)
     return plans

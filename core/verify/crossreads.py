@@ -53,7 +53,7 @@ def places(hosts: Iterable[Host], project: Path, planned: dict | None = None, pa
                 for hook in bundle.hooks:
                     if "/" in hook.id:
                         continue  # a chain member runs inside its chain's entry
-                    place = readers.Place(host.name, scope, matchers.get((name, hook.id)))
+                    place = readers.Place(host.name, scope, matchers.get((name, hook.id)), hook.event)
                     out.setdefault((name, hook.id), []).append(place)
     return out
 
@@ -109,9 +109,15 @@ def findings(host: Host, project: Path, *, bundle: str | None = None, planned: d
     hosts.setdefault(host.name, host)
     agents = readers.table(type(h) for h in hosts.values())
     found = places(hosts.values(), project, planned, parsed)
+    from hookweave.core.reading.standins import borrowed
+
     used = in_use(agents, hosts, project, found)
+    used |= {h.title for h in hosts.values() if getattr(h, "also_reads", ()) and borrowed(h, project)}
+
+    # the hooks it runs from another host's file, as installed for it, are its own here too
+    ran = {(b.bundle, i) for b in borrowed(host, project) for i in b.ids}
     out: list[Finding] = []
     for (name, hook_id), copies in sorted(found.items()):
-        if (bundle is None or name == bundle) and any(p.host == host.name for p in copies):
+        if (bundle is None or name == bundle) and (any(p.host == host.name for p in copies) or (name, hook_id) in ran):
             out += readers.judge(agents, copies, name, hook_id, used)
     return [Finding(f.level, paths.printable(f.message), f.bundle, f.hook) for f in out]

@@ -58,10 +58,11 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
                 report.files[-1].findings += chainverify.runtime_findings(host, host.settings_path(scope, project), rec)
                 report.files[-1].findings += chainverify.order_notes(host, rec)
                 chained = chained or bool(chainverify.order_notes(host, rec))
+    ran = _borrowed(host, scopes, project, report)  # hooks it runs from another host's file, as installed for it
     if report.files:
         for label, path in host.context_paths(project).items():
             docs[label] = read_context(host, path)
-        report.findings += host.gates(docs, set(records), project)
+        report.findings += host.gates(docs, set(records) | ran, project)
         from hookweave.core.verify import (
             crossreads,  # reads every other host's files: only with ours installed
         )
@@ -75,6 +76,32 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
             tail = ", except in a chain, which runs its members in declared order" if chained else ""
             report.findings.append(Finding("note", host.execution + tail))
     return report
+
+
+def _borrowed(host: Host, scopes: list[str], project: Path, report: HostReport) -> set[str]:
+    """A file report per bundle whose hooks ``host`` runs from another host's file instead of a copy
+    of its own (``runs_for`` in that file's record), each hook as verify finds it there; the
+    project-level scopes of ``host`` that makes in use (its gates, e.g. Copilot's folder trust,
+    hold for those files too: measured)."""
+    from hookweave.core.reading.standins import borrowed
+    from hookweave.core.verify.reports import FileReport
+
+    if not any(scope != "user" for scope in scopes):
+        return set()
+    ran: set[str] = set()
+    for b in borrowed(host, project):
+        doc, rec, _ = read_scope(b.source, b.scope, project)
+        there = verify.verify_file(b.source, b.scope, b.shown, doc if doc is not None else {}, rec)
+        file = FileReport(b.scope, f"{b.shown} ({b.source.title}'s, which {host.title} runs)")
+        for bundle in there.bundles:
+            if bundle.name == b.bundle:
+                bundle.hooks = [h for h in bundle.hooks if h.id in b.ids]
+                for h in bundle.hooks:
+                    h.detail = f"{b.source.title}'s copy, which {host.title} runs: {h.detail}" if h.detail else ""
+                file.bundles.append(bundle)
+        report.files.append(file)
+        ran.add("project")
+    return ran
 
 
 def chosen_scopes(hosts: list[Host], scope: str | None) -> dict[str, list[str]]:

@@ -36,6 +36,7 @@ class Place(NamedTuple):
     host: str
     scope: str
     matcher: object = None  # str | None, as written in that file
+    event: object = None  # str | None: its native event there (a reader's ``covers`` are measured events)
 
 
 VS_CODE = Agent(
@@ -109,11 +110,13 @@ def judge(agents: Iterable[Agent], places: list, bundle: str, hook: str, in_use:
         foreign = [p for p, _ in ran if p.host != agent.host]
         crossed = crossed or bool(foreign)
         if len(ran) > 1 and foreign:
-            sure = all(r.measured for _, r in ran)
+            sure = all(r.measured and (not r.covers or p.host == agent.host or p.event in (None, *r.covers))
+                       for p, r in ran)
             verb = "fires" if sure else "may fire"
             tail = f" {conditions[0]}" if len(conditions) == 1 else ""
             found.append(Finding("warning", f"{verb} {_count(len(ran))} in {agent.title}{tail}: it runs the copies in "
-                                 f"{' and '.join(_where(agent, p, titles) for p, _ in ran)}; keep one of them",
+                                 f"{' and '.join(_where(agent, p, titles) for p, _ in ran)}; "
+                                 f"{'turn that setting off, or ' if tail else ''}keep one of them",
                                  bundle, hook))
         for matcher in dict.fromkeys(p.matcher for p, r in ran if r.matchers == "ignored" and p.matcher not in (None, "", "*")):
             sources = " and ".join(_where(agent, p, titles) for p, r in ran if r.matchers == "ignored" and p.matcher == matcher)

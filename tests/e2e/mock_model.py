@@ -4,8 +4,9 @@ It speaks Anthropic Messages (SSE), OpenAI Responses (SSE), OpenAI Chat Completi
 and Gemini streamGenerateContent.
 Stateless: a request whose conversation holds no tool result yet gets one shell tool call
 (``echo hookweave-e2e``), or one call per command in ``commands`` (all in one reply, so one
-agent run can put several hook outcomes side by side); a request with a tool result gets a final
-text, ending the turn.
+agent run can put several hook outcomes side by side), or on Chat Completions the calls of other
+tools in ``chat_calls`` (Copilot's ``create``: a matcher on another tool); a request with a tool
+result gets a final text, ending the turn.
 Every request is appended to ``requests`` for the tests to inspect.
 """
 
@@ -24,6 +25,7 @@ class MockModel:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.commands: list[str] = [SHELL]  # the shell calls of the first reply
+        self.chat_calls: list[tuple[str, dict]] = []  # Chat Completions: other tools' calls (name, arguments), in place of commands
         handler = type("Handler", (self._handler(),), {"mock": self})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.port = self.server.server_address[1]
@@ -170,7 +172,12 @@ class _Handler(BaseHTTPRequestHandler):
         shell = next((n for n in ("run_shell_command", "shell", "bash", "Bash", "Execute", "run_commands")
                       if n in names), None)
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-        if not done and shell:
+        if not done and self.mock.chat_calls:
+            calls = [{"index": i, "id": f"call_e2e{i}", "type": "function",
+                      "function": {"name": name, "arguments": json.dumps(args)}}
+                     for i, (name, args) in enumerate(self.mock.chat_calls)]
+            message, finish = {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
+        elif not done and shell:
             extra = {"riskLevelReason": "a harmless echo", "riskLevel": "low"} if shell == "Execute" else \
                 {"description": "run the echo"} if shell == "Bash" else {}  # Droid's; Letta Code's Bash
             calls = [{"index": i, "id": f"call_e2e{i}", "type": "function",

@@ -1,0 +1,55 @@
+"""Hooks another host's record says an agent runs from that host's file instead of its own copy.
+
+Install writes a hook for Claude and Copilot CLI into Claude's project settings only, where Copilot
+runs it as its own (``plan/standin.py``), and Claude's record lists it under ``runs_for``. verify,
+status and uninstall read it back here, for the reader: what it runs, from which file.
+"""
+
+# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
+
+from pathlib import Path
+from typing import NamedTuple
+
+from hookweave.core.errors import BadInput
+from hookweave.core.reading.scopes import installed
+
+
+class Borrowed(NamedTuple):
+    """``reader`` runs ``ids`` of ``bundle`` from ``source``'s file at ``scope`` (``shown``)."""
+
+    source: object  # Host
+    scope: str
+    shown: str
+    bundle: str
+    version: str
+    ids: tuple
+
+
+def sources(reader) -> list:
+    """``(source host, its scopes)`` whose file can stand in for ``reader``'s own (``covers``)."""
+    from hookweave.core.contract import registry as plugins
+
+    hosts = plugins.HostRegistry.current or plugins.registry()
+    out = []
+    for row in getattr(reader, "also_reads", ()):
+        if getattr(row, "covers", ()) and row.host in hosts.names():
+            out.append((hosts.get(row.host), row.scopes))
+    return out
+
+
+def borrowed(reader, project: Path, bundle: str | None = None) -> list[Borrowed]:
+    """What ``reader`` runs from other hosts' files as installed for it (``bundle``'s only, when given)."""
+    out = []
+    for source, scopes in sources(reader):
+        try:
+            found = installed(source, project)
+        except BadInput:
+            continue  # the source's own verify names a record it cannot read
+        for scope, shown, rec in found:
+            if scope not in scopes:
+                continue
+            for name, b in sorted(rec.bundles.items()):
+                ids = b.runs_for.get(reader.name)
+                if ids and (bundle is None or name == bundle):
+                    out.append(Borrowed(source, scope, shown, name, b.version, ids))
+    return out
