@@ -1,17 +1,18 @@
-"""What a chain costs per event: a chain of 3 trivial hooks against the same 3 run directly.
+"""What hookweave's programs in the agent's path cost per event: a chain, and Cline's dispatcher.
 
 Each figure is the median wall time of starting the commands the way a host does (``bash -c``
-per registration, one after another), for a PreToolUse payload on stdin:
+per registration, one after another), for a PreToolUse payload on stdin, against the same hooks
+run directly (one registration each):
 
 - ``python3 -c pass``: the yardstick the issue names;
-- the 3 hooks directly: three registrations, three shells;
-- the chain: one registration whose shell runs the sh fast path (``sh <runner.sh>``, issue 24), which
-  runs the 3; and the same through the Python runner (``python3 -S``), as Copilot's chains run;
-- the chain with a member that answers in JSON: the sh path hands that member's answer to the
-  Python runner, which loads the shared protocol table.
+- a chain of 3 trivial hooks as one registration: the sh fast path (``sh <runner.sh>``, issue 24),
+  with and without a matcher to read, and the Python runner (``python3 -S``), as Copilot's run;
+- a member answering in JSON: last (its answer goes to the host as it is, no Python) and first (the
+  sh path hands its answer to the Python runner, which loads the shared protocol table);
+- Cline's dispatcher (``python3 -S`` behind an sh line) running 3 trivial hooks.
 
 Run: env -u PYTHONDONTWRITEBYTECODE .venv/bin/python bench/chain.py [--runs N]
-(figures, not assertions; see the README. Without ``-u``, a shell that sets PYTHONDONTWRITEBYTECODE
+(figures, not assertions; see docs/speed.md. Without ``-u``, a shell that sets PYTHONDONTWRITEBYTECODE
 measures stale bytecode.)
 """
 
@@ -55,32 +56,41 @@ ENV = real_python_first()
 
 
 def main() -> None:
+    from hookweave.hosts import cline_dispatcher
+
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 41
     with tempfile.TemporaryDirectory() as tmp:
         runner = Path(tmp) / "settings.hookweave-chain.py"
         runner.write_text(chain.runner_text(), encoding="utf-8")
         sh_runner = runner.with_suffix(".sh")
         sh_runner.write_text(chainsh.runner_text(), encoding="utf-8")
+        cline = Path(tmp) / "PreToolUse"
+        cline.write_text(cline_dispatcher.render("PreToolUse", [{"command": "true", "timeout": 5}] * 3, 0))
         trivial = ["true", "true", "true"]
         words = " ".join(f"m{i} 5 '' {c}" for i, c in enumerate(trivial))
         named = " ".join(f"m{i} 5 Bash {c}" for i, c in enumerate(trivial))
         answer = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "x"}})
-        json_member = f"m3 5 '' {shlex.quote('printf %s ' + shlex.quote(answer))}"
-        rows = [
-            ("python3 -c pass", ["python3 -c pass"]),
-            ("3 trivial hooks, directly (3 registrations)", trivial),
-            ("the same 3 as one chain, sh", [f"sh {sh_runner} claude PreToolUse {words}"]),
-            ("the same 3, each matching Bash, chain, sh", [f"sh {sh_runner} claude PreToolUse {named}"]),
-            ("the same 3 as one chain, python3 -S", [f"python3 -S {runner} claude PreToolUse {words}"]),
-            ("+ a member answering in JSON, chain, sh", [f"sh {sh_runner} claude PreToolUse {words} {json_member}"]),
-            ("+ a member answering in JSON, chain, python3 -S",
-             [f"python3 -S {runner} claude PreToolUse {words} {json_member}"]),
+        printing = "printf %s " + shlex.quote(answer)
+        json_member = f"j 5 '' {shlex.quote(printing)}"
+        sh, py = f"sh {sh_runner} claude PreToolUse", f"python3 -S {runner} claude PreToolUse"
+        rows = [  # (name, commands, the row it is compared with)
+            ("python3 -c pass", ["python3 -c pass"], None),
+            ("3 trivial hooks, directly (3 registrations)", trivial, None),
+            ("the same 3 as one chain, sh", [f"{sh} {words}"], 1),
+            ("the same 3, each matching Bash, chain, sh", [f"{sh} {named}"], 1),
+            ("the same 3 as one chain, python3 -S", [f"{py} {words}"], 1),
+            ("3 trivial + a JSON answer, directly", trivial + [printing], None),
+            ("the same, JSON last, chain, sh", [f"{sh} {words} {json_member}"], 5),
+            ("the same, JSON first, chain, sh", [f"{sh} {json_member} {words}"], 5),
+            ("the same, JSON first, chain, python3 -S", [f"{py} {json_member} {words}"], 5),
+            ("Cline's dispatcher, the 3 trivial hooks", [f"sh {cline}"], 1),
         ]
-        figures = [(name, *timed_ms(commands, runs)) for name, commands in rows]
-    _, direct, direct_min = figures[1]
+        figures = [(name, *timed_ms(commands, runs), base) for name, commands, base in rows]
     print(f"{runs} runs each, Python {sys.version.split()[0]}: median / fastest")
-    for name, ms, fastest in figures:
-        extra = f"  ({ms - direct:+.1f} / {fastest - direct_min:+.1f} ms against the 3 run directly)" if "chain" in name else ""
+    for name, ms, fastest, base in figures:
+        extra = ""
+        if base is not None:
+            extra = f"  ({ms - figures[base][1]:+.1f} / {fastest - figures[base][2]:+.1f} ms against them run directly)"
         print(f"{name:48} {ms:6.1f} / {fastest:5.1f} ms{extra}")
 
 

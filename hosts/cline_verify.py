@@ -55,8 +55,8 @@ def unmarked(data: Path, event: str, entries: list, folder: Path) -> list[Findin
 
 
 def interpreter() -> list[Finding]:
-    """The dispatchers start with ``#!/usr/bin/env python3``: without one on PATH Cline runs none of them."""
+    """The dispatchers start ``python3 -S``: without one on PATH Cline runs none of them."""
     if shutil.which("python3") is not None:
         return []
     return [Finding("problem", "python3 is not on PATH here, and hookweave's Cline hook files run with python3 "
-                    "(#!/usr/bin/env python3): Cline runs none of them; install Python 3")]
+                    "(python3 -S): Cline runs none of them; install Python 3")]

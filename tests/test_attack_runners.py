@@ -189,3 +189,24 @@ def test_a_timeout_the_host_cannot_keep_is_refused_at_install(run, project: Path
                           f'matcher = ["shell"]\ncommand = "true"\ntimeout = {limit}\n')  # a tool: Windsurf needs one
     result = run("install", str(bundle), "--host", host)
     assert result.exit_code == 0, result.output
+
+
+def test_a_dispatcher_of_the_python_with_site_format_is_ours_and_install_updates_it(run, project: Path) -> None:
+    """Before issue 24 the file started ``#!/usr/bin/env python3`` and imported ``json`` and
+    ``subprocess`` (43 ms a run): a file in that format, hooks untouched, is hookweave's own."""
+    bundle = str(Path(__file__).parent / "data" / "claude" / "bundle")
+    assert run("install", bundle, "--host", "cline").exit_code == 0
+    path = project / ".clinerules" / "hooks" / "PreToolUse"
+    today = path.read_text(encoding="utf-8")
+    earlier = (Path(__file__).parent / "data" / "cline" / "earlier-code-2.py.txt").read_text(encoding="utf-8")
+    head = today[: len(today) - len(cline_dispatcher.program())]
+    head = head.replace("#!/bin/sh\n", "#!/usr/bin/env python3\n", 1).replace(
+        cline_dispatcher.IMPORTS, "import json\nimport subprocess\nimport sys\n\n", 1)
+    path.write_text(head + earlier, encoding="utf-8")
+    result = run("verify", "--host", "cline")
+    assert result.exit_code == 0, result.output
+    assert "earlier hookweave's dispatcher" in result.stdout
+    assert run("install", bundle, "--host", "cline").exit_code == 0
+    assert path.read_text(encoding="utf-8") == today
+    assert run("uninstall", "guard", "--host", "cline").exit_code == 0
+    assert not path.exists()

@@ -246,7 +246,7 @@ def test_the_runner_sources_share_one_namespace_without_a_clash():
                 out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
         return out
 
-    names = ("chainanswer.py", "chainproc.py", "chainrun.py")
+    names = ("jsonfast.py", "chainanswer.py", "chainproc.py", "chainrun.py")
     for i, first in enumerate(names):
         for second in names[i + 1:]:
             assert defined(first) & defined(second) == set(), (first, second)

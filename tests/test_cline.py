@@ -251,7 +251,7 @@ def test_verify_says_when_no_python3_would_run_the_dispatchers(run, project: Pat
     verify = run("verify", "--host", "cline")
     assert verify.exit_code == 1
     assert ("  problem: python3 is not on PATH here, and hookweave's Cline hook files run with python3 "
-            "(#!/usr/bin/env python3): Cline runs none of them; install Python 3") in verify.stdout.splitlines()
+            "(python3 -S): Cline runs none of them; install Python 3") in verify.stdout.splitlines()
 
 
 def test_a_dispatcher_that_is_a_symlink_is_a_problem_a_linked_folder_is_not(run, project: Path, tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ def runner_text() -> str:
     source as text. Python compiles a script's own code on every run (3.5 ms of every event for
     the runner); the loader compiles the texts once per version and Python and keeps the code in
     ``~/.cache/hookweave`` (``RUNNER_LOADER``), so a run reads it back in a tenth of that."""
-    runner = _sources(("chainanswer.py", "chainproc.py", "chainrun.py"))
+    runner = _sources(("jsonfast.py", "chainanswer.py", "chainproc.py", "chainrun.py"))
     protocol = protocol_text()
     if "\'\'\'" in runner or runner.endswith("\\"):
         raise RuntimeError("internal error: the runner's source cannot be embedded in a raw triple-quoted string")

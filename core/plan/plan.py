@@ -85,8 +85,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
                  runs_for: Mapping[str, tuple[str, ...]] | None = None, readers: frozenset = frozenset()) -> FilePlan:
     """``inherited``: per env variable, the value the host uses when this file does not set it,
     and where from (a lower scope's settings, the shell install runs in): env policies weigh it.
-    ``runs_for``: the hooks other agents planned in this run (``readers``) run from this file
-    instead of their own (``standin.split``)."""
+    ``runs_for``: hooks other agents of this run (``readers``) run from here (``standin.split``)."""
     host = target.host
     doc, rec = load(target, text, record_text)
     if target.scope in host.created_only and text is not None and not rec.created_file:

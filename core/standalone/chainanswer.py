@@ -1,7 +1,10 @@
-"""The chain runner's answers: matchers as each host applies them, JSON without ``import json``,
-and the members' answers combined into one. Standard library only, no hookweave import: install
-puts this source before ``chainrun.py``'s in the runner file (``chain.runner_text``), one namespace.
+"""The chain runner's answers: matchers as each host applies them, and the members' answers
+combined into one. Standard library only, no hookweave import: install puts this source after
+``jsonfast.py``'s and before ``chainrun.py``'s in the runner file (``chain.runner_text``), one namespace.
 """
+
+if "loads" not in globals():  # imported as a module of the package, not read into the runner file
+    from hookweave.core.standalone.jsonfast import dumps, loads  # noqa: F401
 
 # The payload field each host tests an event's matcher against (HOSTS.md); other events run every member.
 TOOL = "tool_name"
@@ -38,55 +41,6 @@ JOINED = ("additionalContext", "systemMessage", "user_message", "agent_message",
 STRICT = {"permissionDecision": ("allow", "ask", "deny"), "permission": ("allow", "ask", "deny"),
           "decision": ("approve", "allow", "ask", "block", "deny")}
 STRICT_REASONS = {"permissionDecision": "permissionDecisionReason", "decision": "reason"}
-
-
-# -- JSON without ``import json`` (which costs 7 ms through ``re``): the C parts ``json`` uses itself
-
-class _Context:
-    strict = True
-    object_hook = object_pairs_hook = None
-    parse_float, parse_int = float, int
-    memo = {}
-
-    @staticmethod
-    def parse_constant(name):
-        return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
-
-
-def loads(text):
-    """The JSON value of ``text``; ``ValueError`` when it is not exactly one JSON value."""
-    try:
-        import _json
-    except ImportError:  # an interpreter without the accelerator
-        import json
-
-        return json.loads(text)
-    scan = _json.make_scanner(_Context())
-    start = len(text) - len(text.lstrip(" \t\n\r"))
-    try:
-        value, end = scan(text, start)
-    except (StopIteration, SystemError, RecursionError):  # SystemError: the C scanner's error path needs
-        raise ValueError("not JSON") from None  # json.decoder loaded; RecursionError: nested too deep
-    finally:
-        _Context.memo.clear()
-    if text[end:].strip(" \t\n\r"):
-        raise ValueError("extra data after the JSON value")
-    return value
-
-
-def dumps(value):
-    try:
-        import _json
-    except ImportError:
-        import json
-
-        return json.dumps(value, ensure_ascii=False)
-    encode = _json.make_encoder(None, _unencodable, _json.encode_basestring, None, ": ", ", ", False, False, True)
-    return "".join(encode(value, 0))
-
-
-def _unencodable(value):
-    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 # -- matchers: each host's own rule (HOSTS.md)

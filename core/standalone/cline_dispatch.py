@@ -3,15 +3,22 @@
 order, and answers Cline once for all of them.
 
 Install writes each dispatcher as a header (``hosts/cline_dispatcher.py``: the interpreter line,
-the imports and the ``HOOKS`` list of that event) followed by this file's code from the line below
-``HOOKS`` on, byte for byte; ``hooks verify`` compares the file with that. Standard library only.
+``import sys`` and the ``HOOKS`` list of that event) followed by ``jsonfast.py``'s and
+``chainproc.py``'s code and this file's code from the line below ``HOOKS`` on, byte for byte;
+``hooks verify`` compares the file with that. Standard library only, and only its cheap part: Cline
+starts the file as ``python3 -S`` (its shebang), and nothing here imports ``json``, ``subprocess``
+or ``signal`` (30 ms together, on every tool call): the members run as the chain runner runs its own.
 """
-import json
-import subprocess
 import sys
+
+if "run_member" not in globals():  # imported as a module of the package, not read into the dispatcher file
+    from hookweave.core.standalone.chainproc import RUNNING, TIMEOUT_MAX, _stop, run_member  # noqa: F401
+    from hookweave.core.standalone.jsonfast import dumps, loads  # noqa: F401
 
 HOOKS = []  # each dispatcher file lists its members here, one JSON object a line
 # -- the dispatcher's code: install copies every line below this one ----------------------------
+
+import _signal  # what ``signal`` wraps (``signal`` costs 7 ms)
 
 
 def control(out):
@@ -21,13 +28,9 @@ def control(out):
         return {}
     lines = [line.strip()[13:] for line in out.split("\n") if line.strip().startswith("HOOK_CONTROL\t")]
     try:
-        return json.loads(lines[-1] if lines else out)
+        return loads(lines[-1] if lines else out)
     except (ValueError, RecursionError):
         return None
-
-
-KEEP = 16 << 20  # bytes of a member's stdout read; the rest is dropped
-RUNNING = []  # the member running now: a stop signal to the dispatcher ends it too
 
 
 def _text(value):
@@ -36,92 +39,38 @@ def _text(value):
     return value.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass") if isinstance(value, str) else value
 
 
-def _scratch():
-    """An unnamed file for a member's stdin or stdout: a child it leaves behind may write to it
-    later, but nobody reads it then, and the dispatcher never waits for that child."""
-    import os
+class _Member:
+    __slots__ = ("id", "timeout", "command")
 
-    for folder in (os.environ.get("TMPDIR") or "/tmp", "/tmp", "/var/tmp", "/dev/shm"):
-        path = f"{folder}/.hookweave-cline-{os.getpid()}-{os.urandom(6).hex()}"
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-        except OSError:
-            continue
-        os.unlink(path)
-        return fd
-    raise OSError("no folder to keep a hook's output in")
-
-
-def _end(pid, *_):
-    import os
-
-    for kill in (os.killpg, os.kill):
-        try:
-            kill(pid, 9)
-        except OSError:
-            pass
-
-
-def _stopped(signum, frame):
-    """Cline stops the dispatcher: the member, in a process group of its own, goes too."""
-    import os
-
-    for pid in RUNNING:
-        _end(pid)
-    os._exit(128 + signum)
+    def __init__(self, command, timeout):
+        self.id, self.command = "", command
+        self.timeout = timeout if isinstance(timeout, (int, float)) and 0 < timeout < 1e9 else TIMEOUT_MAX
 
 
 def run(command, payload, timeout):
     """The member's stdout when it ends within ``timeout``, else None (Cline ignores a hook that
-    cannot start or times out). It runs in a session of its own, killed whole at the timeout; its
-    stdout and stderr are files read when it ends (its stderr then goes on to Cline's), so a child
-    it leaves holding them never holds the dispatcher, nor Cline."""
-    import os
-
+    cannot start or times out). It runs with ``sh -c`` in a process group of its own, killed whole at
+    the timeout (``chainproc.run_member``); its stdout and stderr are files read when it ends (its
+    stderr then goes on to Cline's), so a child it leaves holding them never holds the dispatcher."""
     try:
-        scratch = (_scratch(), _scratch(), _scratch())
+        _, out, err, timed_out, _ = run_member("cline", _Member(command.encode("utf-8", "surrogatepass")
+                                                               .decode("utf-8", "surrogateescape"), timeout), payload)
     except OSError:
         return None
     try:
-        view = memoryview(payload)
-        while view:
-            view = view[os.write(scratch[0], view):]
-        os.lseek(scratch[0], 0, 0)
-        try:
-            child = subprocess.Popen([b"/bin/sh", b"-c", command.encode("utf-8", "surrogatepass")], stdin=scratch[0],
-                                     stdout=scratch[1], stderr=scratch[2], start_new_session=True)
-        except OSError:
-            return None
-        RUNNING.append(child.pid)
-        timed_out = False
-        try:
-            child.wait(timeout if isinstance(timeout, (int, float)) and 0 < timeout < 1e9 else None)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _end(child.pid)
-            child.wait()
-        finally:
-            RUNNING.remove(child.pid)
-        out, err = (os.pread(fd, min(os.fstat(fd).st_size, KEEP), 0) for fd in scratch[1:])
-        try:
-            sys.stderr.buffer.write(err)
-            sys.stderr.flush()
-        except OSError:
-            pass
-        return None if timed_out else out
-    finally:
-        for fd in scratch:
-            os.close(fd)
+        sys.stderr.buffer.write(err)
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return None if timed_out else out
 
 
 def main():
-    import signal
-
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, _stopped)
+    for signum in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
+        _signal.signal(signum, _stop)
     payload = sys.stdin.buffer.read()
     try:
-        data = json.loads(payload)
+        data = loads(payload.decode("utf-8", "replace"))
     except (ValueError, RecursionError):
         data = {}
     call = (data.get("preToolUse") or data.get("postToolUse")) if isinstance(data, dict) else None
@@ -154,7 +103,7 @@ def main():
         answer["contextModification"] = "\n".join(contexts)
     if answer:
         try:
-            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.write(dumps(answer, ascii=True) + "\n")
             sys.stdout.flush()
         except OSError:  # Cline stopped reading
             pass
