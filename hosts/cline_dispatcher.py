@@ -5,9 +5,12 @@ event's; a file without a shebang and without an extension it runs with ``bash``
 shebang with that interpreter (``env`` dropped), so the executable bit does not matter to it.
 Each event's file here is a ``python3 -S`` dispatcher that lists its members as data, one JSON
 object a line between ``HOOKS = [`` and ``]``, each command ending in its
-``# hookweave:<bundle>/<id>`` marker: what Cline runs is what verify reads. Its first lines are sh,
-which starts Python with ``-S`` (``TRAMPOLINE``): Cline splits a shebang's words itself, but a
-program that starts the file as the kernel does would take ``python3 -S`` for one name.
+``# hookweave:<bundle>/<id>`` marker: what Cline runs is what verify reads. Its first part is sh
+(``sh_part``), which Python reads as a raw string: the chain runner's sh fast path
+(``core/model/shfacts.cline_text``), which runs members that answer nothing without starting Python
+and hands the rest to the file's own Python part (``python3 -S``, which Cline would otherwise start
+for every member; a ``-S`` in the shebang would reach a program that starts the file as the kernel
+does as part of the interpreter's name).
 
 The dispatcher answers Cline once for all its members, in the list's order, the way Cline
 combines several files' answers (measured in its code): the last ``HOOK_CONTROL<TAB>`` line of
@@ -24,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 HEADER = "#!/bin/sh\n# Cline {event} hook, written by hookweave"
-# sh runs ``:`` then ``exec``; Python reads a string. Python's own start: 40 ms with ``site``, 7 ms without.
-TRAMPOLINE = "''':'\nexec python3 -S \"$0\" \"$@\"\n'''\n"
-IMPORTS = TRAMPOLINE + "import sys\n\n"
+# sh sets a variable and runs what follows, which ends in ``exec`` or ``exit``; Python reads a raw string.
+SH_OPEN, SH_CLOSE = "_sh=r''':'\n", "exec python3 -S \"$0\" \"$@\"\n'''\n"
+IMPORTS = "import sys\n\n"
 # What earlier versions wrote before ``HOOKS`` (issue 24 dropped ``json`` and ``subprocess``, 30 ms a run).
 EARLIER_HEADS = (("#!/usr/bin/env python3\n", "import json\nimport subprocess\nimport sys\n\n"),)
 FOLDERS = "# hookweave-made-folders: "  # how many folders above this file hookweave made (uninstall removes them)
@@ -55,13 +58,23 @@ def program() -> str:
 
 def render(event: str, hooks: list[dict[str, Any]], folders: int) -> str:
     """The dispatcher for ``event`` running ``hooks`` (``{command, matcher?, timeout?}``) in order."""
+    return _head(event, hooks, folders) + program()
+
+
+def sh_part(event: str, hooks: list[dict[str, Any]]) -> str:
+    from hookweave.core.model import shfacts
+
+    return SH_OPEN + (shfacts.cline_text(event, hooks) or "") + SH_CLOSE
+
+
+def _head(event: str, hooks: list[Any], folders: int, earlier: tuple[str, str] | None = None) -> str:
+    """Everything before ``program()``; ``earlier``: an earlier version's (interpreter line, imports)."""
     lines = "".join("    " + json.dumps(h, ensure_ascii=True, sort_keys=False) + ",\n" for h in hooks)
-    return (
-        HEADER.format(event=event) + ": it runs the hooks listed below, in order, and answers Cline once.\n"
-        "# hookweave deletes this file with the last of them; `hooks verify` reports any edit.\n"
-        f"{FOLDERS}{folders}\n"
-        f"{IMPORTS}{OPEN}{lines}{CLOSE}{program()}"
-    )
+    header = HEADER.format(event=event) if earlier is None else earlier[0] + HEADER.split("\n", 1)[1].format(event=event)
+    imports = sh_part(event, hooks) + IMPORTS if earlier is None else earlier[1]
+    return (header + ": it runs the hooks listed below, in order, and answers Cline once.\n"
+            "# hookweave deletes this file with the last of them; `hooks verify` reports any edit.\n"
+            f"{FOLDERS}{folders}\n{imports}{OPEN}{lines}{CLOSE}")
 
 
 def read(event: str, text: str) -> dict[str, Any]:
@@ -88,19 +101,16 @@ def read(event: str, text: str) -> dict[str, Any]:
                 hooks.append(line)
     clean = all(isinstance(h, dict) for h in hooks)
     exact = clean and text == render(event, hooks, folders)
-    earlier = clean and not exact and _earlier(text, render(event, hooks, folders))
+    earlier = clean and not exact and _earlier(text, event, hooks, folders)
     return {"hooks": {event: hooks}, "folders": folders, "exact": exact or earlier, "earlier": earlier}
 
 
-def _earlier(text: str, today: str) -> bool:
-    """Whether ``text`` is ``today``'s dispatcher with the code an earlier hookweave wrote below
-    ``HOOKS``, and its interpreter line and imports (``EARLIER_HEADS``) or today's."""
+def _earlier(text: str, event: str, hooks: list[Any], folders: int) -> bool:
+    """Whether ``text`` is the dispatcher of these hooks with the code an earlier hookweave wrote
+    below ``HOOKS``, and its interpreter line and imports (``EARLIER_HEADS``) or today's head."""
     import hashlib
 
-    head = today[: len(today) - len(program())]
-    shebang = HEADER.split("\n", 1)[0] + "\n"
-    heads = [head] + [head.replace(shebang, old_shebang, 1).replace(IMPORTS + OPEN, old_imports + OPEN, 1)
-                      for old_shebang, old_imports in EARLIER_HEADS]
+    heads = [_head(event, hooks, folders)] + [_head(event, hooks, folders, old) for old in EARLIER_HEADS]
     for old in heads:
         tail = text[len(old):]
         if text.startswith(old) and hashlib.sha256(tail.encode("utf-8", "surrogatepass")).hexdigest()[:16] in EARLIER:

@@ -94,7 +94,7 @@ def _run(host: str, picked: list[str], seen: Path, runner: Path, bad_tmp: bool) 
     if host == "cline":
         hooks = [{"command": HOSTILE[n][0], "timeout": _cline_timeout(HOSTILE[n][1])} for n in picked] + [{"command": _witness(host, seen), "matcher": "execute_command", "timeout": 5}]
         runner.write_text(cline_dispatcher.render("PreToolUse", hooks, 0), encoding="utf-8")
-        argv = ["python3", str(runner)]
+        argv = ["sh", str(runner)]  # as Cline starts it (its #!/bin/sh)
     else:
         argv = ["python3", "-S", str(runner), host, EVENT[host]]
         for i, name in enumerate(picked):
@@ -199,9 +199,9 @@ def test_a_dispatcher_of_the_python_with_site_format_is_ours_and_install_updates
     path = project / ".clinerules" / "hooks" / "PreToolUse"
     today = path.read_text(encoding="utf-8")
     earlier = (Path(__file__).parent / "data" / "cline" / "earlier-code-2.py.txt").read_text(encoding="utf-8")
-    head = today[: len(today) - len(cline_dispatcher.program())]
-    head = head.replace("#!/bin/sh\n", "#!/usr/bin/env python3\n", 1).replace(
-        cline_dispatcher.IMPORTS, "import json\nimport subprocess\nimport sys\n\n", 1)
+    seen = cline_dispatcher.read("PreToolUse", today)
+    head = cline_dispatcher._head("PreToolUse", seen["hooks"]["PreToolUse"], seen["folders"],
+                                  ("#!/usr/bin/env python3\n", "import json\nimport subprocess\nimport sys\n\n"))
     path.write_text(head + earlier, encoding="utf-8")
     result = run("verify", "--host", "cline")
     assert result.exit_code == 0, result.output

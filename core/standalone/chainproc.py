@@ -147,3 +147,29 @@ def _close(fds):
 def _write(fd, data):
     while data:
         data = data[posix.write(fd, data):]
+
+
+def resume(words, count):
+    """What the sh runner (``chainrun.sh``) hands over after ``--from-sh``, to the chain runner or
+    Cline's dispatcher: ``<done> <exit code or -> <timed out> <scratch base>``. Reads its scratch files (``<base>.e<n>``: the stderr of the members
+    it ran, ``<base>.o<n>``: member ``done``'s stdout) and removes them all."""
+    done, code, timed, base = int(words[0]), words[1], words[2] == "1", words[3]
+    names = [f"{base}.{kind}{n}" for n in range(count) for kind in "oe"] + [f"{base}.{x}" for x in ("in", "s", "t")]
+    read = {}
+    for name in names:
+        try:
+            fd = posix.open(name, posix.O_RDONLY)
+        except OSError:
+            read[name] = (b"", False)
+            continue
+        try:
+            read[name] = _read_all(fd)
+        finally:
+            posix.close(fd)
+            posix.unlink(name)
+    before = [read[f"{base}.e{n}"][0] for n in range(done)]
+    first = None
+    if code != "-":
+        (out, more), (err, more_err) = read[f"{base}.o{done}"], read[f"{base}.e{done}"]
+        first = (int(code), out, err, timed, more or more_err)
+    return done, first, before

@@ -26,6 +26,7 @@ if "combine" not in globals():  # imported as a module of the package (tests, be
         _seconds,
         _stop,
         _write,
+        resume,
         run_member,
     )
 
@@ -145,32 +146,6 @@ def _read_stdin():
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
-
-
-def resume(words, count):
-    """What the sh runner (``chainrun.sh``) hands over after ``--from-sh``: ``<done> <exit code or ->
-    <timed out> <scratch base>``. Reads its scratch files (``<base>.e<n>``: the stderr of the members
-    it ran, ``<base>.o<n>``: member ``done``'s stdout) and removes them all."""
-    done, code, timed, base = int(words[0]), words[1], words[2] == "1", words[3]
-    names = [f"{base}.{kind}{n}" for n in range(count) for kind in "oe"] + [f"{base}.{x}" for x in ("in", "s", "t")]
-    read = {}
-    for name in names:
-        try:
-            fd = posix.open(name, posix.O_RDONLY)
-        except OSError:
-            read[name] = (b"", False)
-            continue
-        try:
-            read[name] = _read_all(fd)
-        finally:
-            posix.close(fd)
-            posix.unlink(name)
-    before = [read[f"{base}.e{n}"][0] for n in range(done)]
-    first = None
-    if code != "-":
-        (out, more), (err, more_err) = read[f"{base}.o{done}"], read[f"{base}.e{done}"]
-        first = (int(code), out, err, timed, more or more_err)
-    return done, first, before
 
 
 def main(argv):

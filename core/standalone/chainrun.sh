@@ -2,7 +2,8 @@
 # Run as `sh <this file> <host> <event> [<id> <timeout> <matcher> <command>]...`, the words of
 # chainrun.py. Install writes this file (core/plan/chainsh.py: a header of the host facts from
 # core/standalone/protocol.py, generated, then this text) beside the settings file and the Python
-# runner, which it hands over to (`--from-sh`) whenever a member's answer must be read:
+# runner, which it hands over to (`--from-sh`) whenever a member's answer must be read; and into
+# each of Cline's hook files, before its dispatcher, which it hands over to the same way:
 #   - a member printed on stdout, timed out, or its exit code is one the table cannot decide alone
 #     (a hook error, whose note quotes its stderr; an exit whose meaning depends on stderr's text);
 #   - a matcher that is not a plain list of names, or a payload whose field sh cannot read from the
@@ -15,8 +16,7 @@
 # finds then (a POSIX shell cannot give a member a process group without a terminal; what left
 # the member's tree before the timeout is not found, where the Python runner kills its group).
 set -u
-hw_host=${1-} hw_event=${2-}
-hw_py=${0%.sh}.py
+hw_host=${1-} hw_event=${2-}  # hw_py, the Python runner it hands over to, is set above (chainsh.py)
 
 hw_python() {  # the Python runner, from the start: it reads the host's stdin itself
   exec python3 -S "$hw_py" "$@"
@@ -155,8 +155,13 @@ hw_has() {  # $1 matcher (plain names), $2 query, $3 exact|part|some: whether a 
   return 1
 }
 
-hw_matches() {  # $1 matcher: 0 runs, 1 skips, 2 needs Python
-  case $1 in ''|'*') return 0 ;; *[!A-Za-z0-9_\|]*) return 2 ;; esac
+hw_matches() {  # $1 matcher: 0 runs, 1 skips, 2 needs Python (Cline's dispatcher reads a nested tool
+  case $hw_host:$1 in  # name, on whatever event carries one, and takes "*" for a name)
+    *:) return 0 ;;
+    cline:*) return 2 ;;
+    *:'*') return 0 ;;
+    *:*[!A-Za-z0-9_\|]*) return 2 ;;
+  esac
   [ -n "$hw_field" ] || return 0
   [ "$hw_field" != - ] || return 2
   if [ -z "$hw_read" ]; then hw_read_query || return 2; hw_read=1; fi
@@ -290,7 +295,7 @@ for hw_w in "$@"; do
          printf -- '- - 0\n' >|"$hw_base.s"
          read -r hw_t <"$hw_base.t" || hw_t=
          [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" -9 1 "$@"
-         if [ -z "$hw_errs" ] && hw_last "$hw_i" "$@"; then  # after silent members: the host reads it alone
+         if [ "$hw_host" != cline ] && [ -z "$hw_errs" ] && hw_last "$hw_i" "$@"; then  # the host reads it alone
            [ ! -s "$hw_base.e$hw_i" ] || cat "$hw_base.e$hw_i" >&2  # (chainrun.py's _last)
            [ ! -s "$hw_base.o$hw_i" ] || cat "$hw_base.o$hw_i"
            exit "$hw_code"

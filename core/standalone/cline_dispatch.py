@@ -12,7 +12,7 @@ or ``signal`` (30 ms together, on every tool call): the members run as the chain
 import sys
 
 if "run_member" not in globals():  # imported as a module of the package, not read into the dispatcher file
-    from hookweave.core.standalone.chainproc import RUNNING, TIMEOUT_MAX, _stop, run_member  # noqa: F401
+    from hookweave.core.standalone.chainproc import RUNNING, TIMEOUT_MAX, _stop, resume, run_member  # noqa: F401
     from hookweave.core.standalone.jsonfast import dumps, loads  # noqa: F401
 
 HOOKS = []  # each dispatcher file lists its members here, one JSON object a line
@@ -57,17 +57,28 @@ def run(command, payload, timeout):
                                                                .decode("utf-8", "surrogateescape"), timeout), payload)
     except OSError:
         return None
+    _said(err)
+    return None if timed_out else out
+
+
+def _said(err):
     try:
         sys.stderr.buffer.write(err)
         sys.stderr.flush()
     except OSError:
         pass
-    return None if timed_out else out
 
 
-def main():
+def main(argv=()):
+    """From the start, or from the sh part's hand-over (``--from-sh <done> <exit code or -> <timed
+    out> <scratch base> -- <its words>``): the members it ran, which printed nothing on stdout, do not
+    run again; their stderr comes first; member ``done``, when it ran it, is read from its files."""
     for signum in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
         _signal.signal(signum, _stop)
+    start, first = 0, None
+    if argv[:1] == ["--from-sh"] and len(argv) >= 6 and argv[5] == "--":
+        start, first, before = resume(argv[1:5], len(HOOKS))
+        _said(b"".join(before))
     payload = sys.stdin.buffer.read()
     try:
         data = loads(payload.decode("utf-8", "replace"))
@@ -76,11 +87,16 @@ def main():
     call = (data.get("preToolUse") or data.get("postToolUse")) if isinstance(data, dict) else None
     tool = call.get("toolName") if isinstance(call, dict) else None
     contexts, answer = [], {}
-    for hook in HOOKS:
+    for at, hook in enumerate(HOOKS):
         matcher = _text(hook.get("matcher"))
-        if matcher and tool is not None and tool not in matcher.split("|"):
+        if at < start or (matcher and tool is not None and tool not in matcher.split("|")):
             continue
-        stdout = run(_text(hook["command"]), payload, hook.get("timeout"))
+        if at == start and first is not None:
+            _, out, err, timed_out, _ = first
+            _said(err)
+            stdout = None if timed_out else out
+        else:
+            stdout = run(_text(hook["command"]), payload, hook.get("timeout"))
         if stdout is None:
             continue
         said = control(stdout.decode("utf-8", "replace"))
@@ -110,4 +126,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
