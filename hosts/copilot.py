@@ -32,6 +32,7 @@ from hookweave.core.files import paths
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 from hookweave.core.model.render import marker
+from hookweave.hosts import copilot_policy as policy
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost
@@ -47,7 +48,9 @@ def _user_dir() -> Path:
 COPILOT = Description(
     name="copilot",
     title="Copilot CLI",
-    files={"user": f"${{COPILOT_HOME:-~/.copilot}}/hooks/{FILE_NAME}", "project": f"{{project}}/.github/hooks/{FILE_NAME}"},
+    files={"user": f"${{COPILOT_HOME:-~/.copilot}}/hooks/{FILE_NAME}", "project": f"{{project}}/.github/hooks/{FILE_NAME}",
+           # hookweave's own drop-in in the policy folder (hosts/copilot_policy.py): loaded first, root's only
+           "managed": {system: f"{folder}/{policy.DROP_IN}" for system, folder in policy.FOLDERS.items()}},
     shape="flat",
     events=names.column("copilot", names.EVENTS),
     tools=names.column("copilot", names.TOOLS),
@@ -71,14 +74,15 @@ COPILOT = Description(
 
 
 class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
-    no_managed = ("Copilot CLI loads its policy folder /etc/github-copilot/policy.d (1.0.102, measured: root-owned files only, before user and project hooks), but hookweave does not write it yet: install at user scope")
+    created_only = ("managed",)  # the policy folder is the administrator's: only a drop-in hookweave created is ours
+    root_only = {"managed": policy.NEEDS_ROOT}  # created 0644, root's: Copilot skips any other
     owns_file = True  # hookweave's own file; the operator's hooks are in other files it never edits
     command_keys = SHELLS
     project_root_ref = None  # a bundle inside the project: absolute paths (Copilot's variable there is not measured)
 
     def record_path(self, settings: Path) -> Path:
-        """Beside the hooks folder, not in it: Copilot would load a ``.json`` record as hooks."""
-        return settings.parent.with_name("hooks.hookweave.json")
+        """Beside the hooks or policy folder, not in it: Copilot would load a ``.json`` record as hooks."""
+        return settings.parent.with_name(settings.parent.name + ".hookweave.json")
 
     def context_paths(self, project: Path) -> dict[str, Path]:
         return {"config": _user_dir() / "config.json"}
@@ -90,7 +94,11 @@ class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a pl
         from hookweave.hosts.copilot_inline import inline_findings, inline_paths, read_inline
 
         ours = {scope: read_scope(self, scope, project)[0] for scope in self.verify_scopes}
-        return inline_findings(self, read_inline(inline_paths(project, _user_dir())), ours)
+        found = inline_findings(self, read_inline(inline_paths(project, _user_dir())), ours)
+        drop_in = self.settings_path("managed", project)
+        if "managed" in scopes and drop_in.exists():
+            found += policy.findings(drop_in, paths.display(drop_in))
+        return found
 
     def detect(self) -> bool:
         return _user_dir().is_dir() or super().detect()  # its own hooks folder may not exist yet

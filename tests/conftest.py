@@ -29,6 +29,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
     monkeypatch.setenv("HOOKWEAVE_CLAUDE_MANAGED_DIR", str(tmp_path / "managed"))
+    monkeypatch.setenv("HOOKWEAVE_COPILOT_POLICY_DIR", str(tmp_path / "copilot-policy.d"))
     monkeypatch.setenv("HOOKWEAVE_CURSOR_MANAGED_DIR", str(tmp_path / "cursor-managed"))
     monkeypatch.setenv("HOOKWEAVE_WINDSURF_SYSTEM_DIR", str(tmp_path / "windsurf-system"))
     monkeypatch.setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", str(tmp_path / "gemini-system" / "system-defaults.json"))

@@ -22,7 +22,7 @@ TITLES = {
 }
 # The scopes each offers (``hooks hosts``): user and project, but where it says otherwise.
 SCOPES = {name: ("user", "project") for name in TITLES} | {
-    "claude": ("user", "project", "local", "managed"), "letta": ("user", "project", "local"), "kimi": ("user",), "openharness": ("user",)}
+    "claude": ("user", "project", "local", "managed"), "copilot": ("user", "project", "managed"), "letta": ("user", "project", "local"), "kimi": ("user",), "openharness": ("user",)}
 
 NAMES = sorted(BUILT_IN)
 LISTED = ", ".join(NAMES)  # how an error lists the registered hosts

@@ -13,7 +13,7 @@ from hookweave.testing import HostContract
 
 def _built_in_hosts_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The folders a built-in host reads outside HOME (system and managed files), in the test folder."""
-    for variable in ("HOOKWEAVE_CLAUDE_MANAGED_DIR", "HOOKWEAVE_CURSOR_MANAGED_DIR", "HOOKWEAVE_WINDSURF_SYSTEM_DIR",
+    for variable in ("HOOKWEAVE_CLAUDE_MANAGED_DIR", "HOOKWEAVE_COPILOT_POLICY_DIR", "HOOKWEAVE_CURSOR_MANAGED_DIR", "HOOKWEAVE_WINDSURF_SYSTEM_DIR",
                      "HOOKWEAVE_CODEX_SYSTEM_DIR"):
         monkeypatch.setenv(variable, str(tmp_path / variable.lower()))
     home = Path(tmp_path / "home")

@@ -236,7 +236,7 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "codex (Codex)\n"
         "  note: Codex has no local scope (it has user, project); nothing to check\n"
         "copilot (Copilot CLI)\n"
-        "  note: Copilot CLI has no local scope (it has user, project); nothing to check\n"
+        "  note: Copilot CLI has no local scope (it has user, project, managed); nothing to check\n"
         "cursor (Cursor)\n"
         "  note: Cursor has no local scope (it has user, project, managed); nothing to check\n"
         "factory (Factory Droid)\n"
@@ -260,7 +260,7 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
     bogus = run("verify", "--scope", "bogus")
     assert bogus.exit_code == 2
     assert bogus.stderr == ("hooks: --scope bogus: no host here has that scope (Antigravity CLI: user, project; "
-                            "Claude Code: user, project, local, managed; Cline: user, project; Codex: user, project; Copilot CLI: user, project; Cursor: user, project, managed; Factory Droid: "
+                            "Claude Code: user, project, local, managed; Cline: user, project; Codex: user, project; Copilot CLI: user, project, managed; Cursor: user, project, managed; Factory Droid: "
                             "user, project; Gemini CLI: system-defaults, user, project, system; Kimi Code: user; Letta Code: user, "
                             "project, local; OpenHands: user, project; OpenHarness: user; Qwen Code: user, project; Windsurf: user, project)\n")
 

@@ -149,7 +149,6 @@ def test_claude_merge_joins_hook_lists_and_lets_the_later_scalar_win() -> None:
     ("codex", "Codex's managed layer is one file per kind"),
     ("gemini", "Gemini CLI's managed layer is one file, the administrator's system settings.json"),
     ("cursor", "Cursor's managed layer is one file"),
-    ("copilot", "Copilot CLI loads its policy folder"),
     ("qwen", "Qwen Code has no managed layer that hookweave writes"),
 ])
 def test_agents_without_a_drop_in_hookweave_writes_are_refused_with_the_reason(run, write_bundle, host, start,

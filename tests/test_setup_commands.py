@@ -65,6 +65,7 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  project folder: {project}\n"
         f"  user     {home}/.copilot/hooks/hookweave.json  (none)\n"
         "  project  .github/hooks/hookweave.json  (none)\n"
+        f"  managed  {tmp_path}/copilot-policy.d/50-hookweave.json  (none)\n"
         "  note: copilot is not on PATH: install Copilot CLI, or ignore this if you do not use it\n"
         "cursor (Cursor, built-in): not found\n"
         f"  project folder: {project}\n"

@@ -59,8 +59,7 @@ class Host(ABC):
     needs_trust: ClassVar[bool] = False
     also_reads: ClassVar[tuple[Any, ...]] = ()  # contract.reads.Reads rows
     timeout_unit: ClassVar[str] = "s"  # what the file's timeouts count: "s" or "ms" (rendered from seconds)
-    # The longest hook timeout (seconds) install writes: 2^31 - 1 ms, past which Node's setTimeout (the
-    # JavaScript hosts' hook timer) fires at once, and hookweave's chain runner and Cline dispatcher wait too.
+    # The longest hook timeout (s) install writes: 2^31 - 1 ms, past which Node's setTimeout (JavaScript hosts) fires at once; the chain runner and Cline dispatcher wait as long.
     timeout_max: ClassVar[int] = 2_147_483
     timeout_max_why: ClassVar[str] = ""  # why a host's own limit is what it is, for install's refusal
     restart: ClassVar[str] = "hooks load at session start"  # why a running session needs a restart; "" if none
@@ -70,6 +69,7 @@ class Host(ABC):
     owns_key: ClassVar[bool] = False  # ``hooks_key`` is hookweave's own key in a file the operator shares
     no_managed: ClassVar[str] = ""  # why --scope managed is refused, and what to do instead (a host without one)
     created_only: ClassVar[tuple[str, ...]] = ()  # scopes whose file is hookweave's own drop-in: never one it did not create
+    root_only: ClassVar[Mapping[str, str]] = {}  # per scope, why install there needs root, with the fix; its new file: 0644, root's
     unreadable: ClassVar[Mapping[str, str]] = {}  # per scope, what the agent does with a file that does not parse
     merge_layer: ClassVar[Callable[[dict, dict], dict] | None] = None  # how the files of one scope merge (None: key by key)
     json5: ClassVar[bool] = False  # the agent reads JSON5: a file hookweave cannot read may still run

@@ -144,13 +144,16 @@ def _file_for_folder(path: Path) -> BadInput:
     return BadInput(f"{display(path)}: {display(blocker)} is {filecheck.kind(blocker)}, not a folder; move it away")
 
 
-def write_text(path: Path, text: str | None, expected: str | None, *, like: Path | None = None) -> None:
+def write_text(path: Path, text: str | None, expected: str | None, *, like: Path | None = None,
+               mode: int | None = None) -> None:
     """Replace ``path`` with ``text`` (``None`` deletes it) if it still holds ``expected``.
 
     A file that exists keeps its mode, owner and group; a new one gets the mode of ``like`` (the
     settings file a record sits beside: the record of a 0600 file is 0600 too) when that exists,
     else the umask's, and the owner and group of ``like``, else of its folder (root writing into
-    someone's project makes files that someone owns, as they would have).
+    someone's project makes files that someone owns, as they would have). ``mode``: a new file gets
+    exactly that mode and the user this runs as, whatever the umask and folder (an agent that skips
+    a file root does not own, or one others may write: Copilot's policy folder).
 
     Hosts save these files without our lock, so "compare, then rename" would lose a save that lands
     between the two. Where the system can (Linux ``renameat2``), the new file is exchanged with the
@@ -160,7 +163,7 @@ def write_text(path: Path, text: str | None, expected: str | None, *, like: Path
     An ``OSError`` names ``path``, never the temp file it came from.
     """
     try:
-        _write(path, real(path), text, expected, like)
+        _write(path, real(path), text, expected, like, mode)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, str(path)) from None
 
@@ -185,7 +188,8 @@ def remove_empty_dirs(folders: list[Path]) -> None:
     fileowners.remove_empty_dirs(folders)
 
 
-def _write(shown: Path, target: Path, text: str | None, expected: str | None, like: Path | None) -> None:
+def _write(shown: Path, target: Path, text: str | None, expected: str | None, like: Path | None,
+           fixed: int | None = None) -> None:
     import tempfile
 
     from hookweave.core.files import fileowners, fileswap
@@ -210,8 +214,10 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
             return
         mode, owner = info.st_mode & 0o7777, (info.st_uid, info.st_gid)
     else:
-        fileowners.make_folders(target.parent)
+        fileowners.make_folders(target.parent, None if fixed is None else fixed | (fixed & 0o444) >> 2)
         mode, owner = fileowners.new_file_mode(like), fileowners.owner_of(like, target.parent)
+        if fixed is not None:
+            mode, owner = fixed, (os.geteuid(), os.getegid()) if hasattr(os, "geteuid") else owner
         if text.startswith("#!"):  # a script we create (Cline's dispatcher) runs: execute wherever it reads
             mode |= (mode & 0o444) >> 2
     data = text.encode("utf-8")

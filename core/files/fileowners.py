@@ -72,8 +72,8 @@ def missing_folders(paths: list[Path]) -> list[Path]:
     return sorted(missing, key=lambda f: len(f.parts), reverse=True)
 
 
-def make_folders(folder: Path) -> None:
-    """``mkdir -p``, each new folder owned like the folder it is made in."""
+def make_folders(folder: Path, mode: int | None = None) -> None:
+    """``mkdir -p``, each new folder owned like the folder it is made in; ``mode``: exactly that mode."""
     missing = []
     while not folder.exists() and folder != folder.parent:
         missing.append(folder)
@@ -85,6 +85,8 @@ def make_folders(folder: Path) -> None:
         except FileExistsError:  # another run made it a moment ago
             continue
         give(made, owner, strict=False)
+        if mode is not None:
+            os.chmod(made, mode)  # not the umask's: the agent reading the file runs as another user
 
 
 def remove_empty_dirs(folders: list[Path]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
@@ -91,6 +92,8 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     if target.scope in host.created_only and text is not None and not rec.created_file:
         raise Refused(f"{target.shown}: hookweave did not create this file, and in the {target.scope} layer it edits "
                       "only its own; nothing written. Move or rename the file if it is yours, then install again")
+    if target.scope in host.root_only and getattr(os, "geteuid", lambda: 0)() != 0:  # Windows: no owner to check
+        raise Refused(f"{target.shown}: {host.root_only[target.scope]}")
     runner = ""  # a chain's runner as a shell word, worked out only for a bundle that chains
     if any((h.order or bundle.order) == "chain" for h in bundle.hooks):
         from hookweave.core.plan import chain

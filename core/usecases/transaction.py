@@ -140,12 +140,14 @@ def _write_all(plans: list[FilePlan]) -> None:
     from hookweave.core.files import interrupt
 
     made = fileio.missing_folders([path for path, *_ in steps])
+    modes = {path: 0o644 for p in plans if p.target.scope in p.target.host.root_only  # root's, read by all
+             for path in (p.target.path, p.target.record_path)}
     written: list[tuple[Path, str | None, str | None]] = []
     with interrupt.held() as arrived:
         try:
             _check_steps(steps)
             for path, old, new, like in steps:
-                fileio.write_text(path, new, old, like=like)  # a new record: as open as its file
+                fileio.write_text(path, new, old, like=like, mode=modes.get(path))  # a new record: as open as its file
                 written.append((path, old, new))
             signum = arrived()
             if signum is not None:

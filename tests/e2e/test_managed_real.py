@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from realhosts import agent_binary, run_agent
+from realhosts import HOSTS, agent_binary, run_agent
 
 MOUNT = 'mount -t overlay overlay -o lowerdir=/etc,upperdir="$1",workdir="$2" /etc && shift 2 && exec "$@"'
 
@@ -96,3 +96,58 @@ def test_claude_does_not_read_a_managed_folder_named_by_its_variable(mock, probe
            "CLAUDE_CODE_MANAGED_SETTINGS_PATH": str(folder)}
     run_agent([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], project, env)
     assert probe.calls() == []
+
+
+def _copilot_pre(probe, hook_id: str, sleep: float = 0) -> str:
+    return json.dumps({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": probe.command(hook_id, sleep)}]}})
+
+
+def test_copilot_runs_our_policy_drop_in_first_in_name_order_then_user_then_project(run, mock, probe, home, project,
+                                                                                      etc, monkeypatch) -> None:
+    """Measured on Copilot CLI 1.0.102: the policy files run one after another by name (an
+    administrator's 10- file, then ours), then the user's hooks, then the project's; hookweave's
+    drop-in is accepted as Copilot's strict policy shape (matcher, bash and powershell included),
+    and uninstall gives the folder back as it was."""
+    from test_copilot_real import trust
+
+    binary = HOSTS / "copilot" / "node_modules" / ".bin" / "copilot"
+    if not binary.is_file():
+        pytest.skip("copilot is not installed: run scripts/install-hosts copilot (needs node and npm)")
+    policy = etc / "github-copilot" / "policy.d"
+    monkeypatch.setenv("HOOKWEAVE_COPILOT_POLICY_DIR", str(policy))
+    policy.mkdir(parents=True)
+    admin = policy / "10-admin.json"
+    admin_text = _copilot_pre(probe, "admin-pre", 0.5) + "\n"
+    admin.write_text(admin_text)
+    admin.chmod(0o644)
+    (home / ".copilot" / "hooks").mkdir(parents=True)
+    (home / ".copilot" / "hooks" / "user.json").write_text(_copilot_pre(probe, "user-pre"))
+    (project / ".github" / "hooks").mkdir(parents=True)
+    (project / ".github" / "hooks" / "team.json").write_text(_copilot_pre(probe, "project-pre"))
+    trust(home, project)
+
+    assert run("install", _probe_bundle(probe, 0.5), "--host", "copilot", "--scope", "managed").exit_code == 0
+    verify = run("verify", "--host", "copilot")
+    assert verify.exit_code == 0, verify.output
+    assert ("  note: Copilot CLI runs the policy files by name, before user and project hooks: 10-admin.json before "
+            "50-hookweave.json, none after it\n") in verify.stdout
+    env = {"HOME": str(home), "COPILOT_OFFLINE": "1", "COPILOT_AUTO_UPDATE": "false",
+           "COPILOT_PROVIDER_BASE_URL": f"{mock.url}/v1", "COPILOT_PROVIDER_TYPE": "openai",
+           "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": "mock"}
+    copilot = [str(binary), "-p", "run the echo", "--allow-all-tools", "--disable-builtin-mcps",
+               "--disable-client-telemetry"]
+    run_agent(in_overlay(copilot, etc), project, env)
+    calls = probe.calls()
+    assert [c["id"] for c in calls] == ["admin-pre", "managed-pre", "user-pre", "project-pre"]
+    assert all(a["end"] <= b["start"] for a, b in zip(calls, calls[1:]))  # one after another, none overlapping
+
+    (policy / "50-hookweave.json").chmod(0o666)  # as someone might: Copilot skips it, and verify says so
+    assert run("verify", "--host", "copilot").exit_code == 1
+    run_agent(in_overlay(copilot, etc), project, env)
+    assert [c["id"] for c in probe.calls()] == ["admin-pre", "user-pre", "project-pre"]
+    (policy / "50-hookweave.json").chmod(0o644)
+
+    assert run("uninstall", "fleet-guard", "--host", "copilot", "--scope", "managed").exit_code == 0
+    assert sorted(p.name for p in policy.iterdir()) == ["10-admin.json"] and admin.read_text() == admin_text
+    run_agent(in_overlay(copilot, etc), project, env)
+    assert [c["id"] for c in probe.calls()] == ["admin-pre", "user-pre", "project-pre"]
