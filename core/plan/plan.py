@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
 from hookweave.core.contract.host import Host
-from hookweave.core.errors import BadInput, Refused
+from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 from hookweave.core.formats import patch
 from hookweave.core.formats.patch import escape, sha256
 from hookweave.core.model import record
 from hookweave.core.model.bundle import Bundle, Finding
-from hookweave.core.plan import envmerge, handwritten, merge, resolve, spelling, standin
+from hookweave.core.plan import envmerge, handwritten, managedlayer, merge, resolve, spelling, standin
 
 
 class Target(NamedTuple):
@@ -89,11 +88,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     ``runs_for``: hooks other agents of this run (``readers``) run from here (``standin.split``)."""
     host = target.host
     doc, rec = load(target, text, record_text)
-    if target.scope in host.created_only and text is not None and not rec.created_file:
-        raise Refused(f"{target.shown}: hookweave did not create this file, and in the {target.scope} layer it edits "
-                      "only its own; nothing written. Move or rename the file if it is yours, then install again")
-    if target.scope in host.root_only and getattr(os, "geteuid", lambda: 0)() != 0:  # Windows: no owner to check
-        raise Refused(f"{target.shown}: {host.root_only[target.scope]}")
+    managedlayer.check_writable(host, target.scope, target.shown, text is not None, rec.created_file)
     runner = ""  # a chain's runner as a shell word, worked out only for a bundle that chains
     if any((h.order or bundle.order) == "chain" for h in bundle.hooks):
         from hookweave.core.plan import chain
