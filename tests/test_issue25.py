@@ -179,9 +179,13 @@ def test_json_never_opens_the_picker_on_a_terminal(run, write_bundle, monkeypatc
 def test_a_dry_run_names_clines_dispatcher_instead_of_printing_it(run) -> None:
     result = run("install", "example-guard", "--host", "cline", "--dry-run")
     assert result.exit_code == 0
-    assert ("the dispatcher program hookweave ships (161 lines) would be written: .clinerules/hooks/PreToolUse\n"
+    from hookweave.hosts import cline_dispatcher
+
+    lines = len(cline_dispatcher.render("PreToolUse", [{"command": "x"}], 2).splitlines())
+    assert (f"the dispatcher program hookweave ships ({lines} lines) would be written: .clinerules/hooks/PreToolUse\n"
             in result.stdout)
-    assert "#!/usr/bin/env python3" not in result.stdout and len(result.stdout.splitlines()) < 45
+    assert "#!/bin/sh" not in result.stdout and "hw_facts" not in result.stdout
+    assert len(result.stdout.splitlines()) < 45
 
 
 def test_a_host_whose_project_file_exists_is_detected(run, project) -> None:
