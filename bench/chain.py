@@ -7,6 +7,7 @@ run directly (one registration each):
 - ``python3 -c pass``: the yardstick the issue names;
 - a chain of 3 trivial hooks as one registration: the sh fast path (``sh <runner.sh>``, issue 24),
   with and without a matcher to read, and the Python runner (``python3 -S``), as Copilot's run;
+  the same for 3 hook scripts (``#!/bin/sh``, reading the payload), the members real bundles have;
 - a member answering in JSON: last (its answer goes to the host as it is, no Python) and first (the
   sh path hands its answer to the Python runner, which loads the shared protocol table);
 - Cline's dispatcher (``python3 -S`` behind an sh line) running 3 trivial hooks.
@@ -67,6 +68,11 @@ def main() -> None:
         cline = Path(tmp) / "PreToolUse"
         cline.write_text(cline_dispatcher.render("PreToolUse", [{"command": "true", "timeout": 5}] * 3, 0))
         trivial = ["true", "true", "true"]
+        script = Path(tmp) / "hook.sh"  # a hook as authors ship one: a #! script that reads the payload
+        script.write_text("#!/bin/sh\ncat >/dev/null\nexit 0\n", encoding="utf-8")
+        script.chmod(0o755)
+        scripts = [shlex.quote(str(script))] * 3
+        script_words = " ".join(f"s{i} 5 '' {shlex.quote(c)}" for i, c in enumerate(scripts))
         words = " ".join(f"m{i} 5 '' {c}" for i, c in enumerate(trivial))
         named = " ".join(f"m{i} 5 Bash {c}" for i, c in enumerate(trivial))
         answer = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "x"}})
@@ -79,10 +85,13 @@ def main() -> None:
             ("the same 3 as one chain, sh", [f"{sh} {words}"], 1),
             ("the same 3, each matching Bash, chain, sh", [f"{sh} {named}"], 1),
             ("the same 3 as one chain, python3 -S", [f"{py} {words}"], 1),
+            ("3 hook scripts (#!/bin/sh), directly", scripts, None),
+            ("the same 3 scripts as one chain, sh", [f"{sh} {script_words}"], 5),
+            ("the same 3 scripts as one chain, python3 -S", [f"{py} {script_words}"], 5),
             ("3 trivial + a JSON answer, directly", trivial + [printing], None),
-            ("the same, JSON last, chain, sh", [f"{sh} {words} {json_member}"], 5),
-            ("the same, JSON first, chain, sh", [f"{sh} {json_member} {words}"], 5),
-            ("the same, JSON first, chain, python3 -S", [f"{py} {json_member} {words}"], 5),
+            ("the same, JSON last, chain, sh", [f"{sh} {words} {json_member}"], 8),
+            ("the same, JSON first, chain, sh", [f"{sh} {json_member} {words}"], 8),
+            ("the same, JSON first, chain, python3 -S", [f"{py} {json_member} {words}"], 8),
             ("Cline's dispatcher, the 3 trivial hooks", [f"sh {cline}"], 1),
         ]
         figures = [(name, *timed_ms(commands, runs), base) for name, commands, base in rows]
