@@ -31,16 +31,31 @@ def test_verify_puts_problems_first_says_cross_agent_facts_once_and_counts(run) 
     lines = result.stdout.splitlines()
     levels = [line.split(":", 1)[0].strip() for line in lines if line.lstrip().startswith(("problem:", "warning:", "note:"))]
     assert levels == sorted(levels, key=["problem", "warning", "note"].index)  # problems, warnings, notes
-    assert lines[:2] == ["codex (Codex)", "  problem: example-guard/destructive-guard: not trusted: Codex skips it "
-                         "silently; run hooks install with --trust, or trust it in Codex's /hooks"]
+    assert lines[:2] == ["codex (Codex)", "  problem: example-guard/destructive-guard, clean-tree: not trusted: Codex "
+                         "skips it silently; run hooks install with --trust, or trust it in Codex's /hooks"]
     assert not [line for line in lines if "fires twice" in line]  # part 4: once per agent (was 2; 28 before)
-    assert "copilot      project  example-guard 1.0.0  2 hooks ok  .claude/settings.json (Claude Code's, which " \
-           "Copilot CLI runs)" in lines
     assert "example-guard (all 14 agents it is installed in)" in lines
     assert not any("outside a {matcher, hooks} group" in line for line in lines)  # Antigravity's flat Stop is ours
     assert lines[-1] == ("verify: 5 problems, 2 warnings, 20 notes; start with codex example-guard/destructive-guard: "
                          "run hooks install with --trust, or trust it in Codex's /hooks")
+    # each agent's own notes on one line, the bundle's files too: one screen (179 lines with 14 hosts, then 61)
+    assert "notes: 18 more, from 14 agents; hooks verify --verbose shows them one by one" in lines
+    assert "example-guard 1.0.0: all hooks ok in 14 agents; hooks status lists their files" in lines
+    assert len(lines) <= 24
+
+
+def test_verify_verbose_folds_nothing(run) -> None:
+    _example(run)
+    result = run("verify", "--verbose")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[1:3] == [f"  problem: example-guard/{hook}: not trusted: Codex skips it silently; run hooks install "
+                          "with --trust, or trust it in Codex's /hooks" for hook in ("destructive-guard", "clean-tree")]
+    assert sum(1 for line in lines if line.startswith("  note: ")) == 20  # every note, one by one
+    assert "copilot      project  example-guard 1.0.0  2 hooks ok  .claude/settings.json (Claude Code's, which " \
+           "Copilot CLI runs)" in lines
     assert "claude       project  example-guard 1.0.0  2 hooks ok  .claude/settings.json" in lines
+    assert lines[-1] == run("verify").stdout.splitlines()[-1]
     assert len(lines) < 70  # was 179 with 14 hosts
 
 

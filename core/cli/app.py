@@ -154,6 +154,8 @@ def verify(
                                                  autocompletion=complete_scopes)] = None,
     project: ProjectOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the problems and the last line only.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Fold nothing: every note, and every file's "
+                                          "line, one by one.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
@@ -178,7 +180,7 @@ def verify(
     else:
         from hookweave.core.cli import verifytext
 
-        verifytext.render(reports, quiet=quiet)
+        verifytext.render(reports, quiet=quiet, verbose=verbose)
     if any(r.problems for r in reports):
         raise typer.Exit(1)
 

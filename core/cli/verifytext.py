@@ -1,25 +1,23 @@
 """verify as text (issue 25): the problems first, then warnings, then notes; a finding every agent
 repeats (the cross-agent facts) once per bundle; what is installed and fine one line per bundle;
 the hosts with nothing installed on one line; a last line that counts per level and names the fix
-to start with. Only the rendering: the reports are verify's, unchanged (``--json`` renders them whole).
+to start with. By default what repeats is folded (``verifyfold``) so that a bundle installed for all
+agents fits one screen; ``verbose`` folds nothing. Only the rendering: the reports are verify's,
+unchanged (``--json`` renders them whole).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hookweave.core.cli import console
+from hookweave.core.cli import console, verifyfold
+from hookweave.core.cli.verifyfold import finding_line
 
 if TYPE_CHECKING:
     from hookweave.core.model.findings import Finding
     from hookweave.core.verify.reports import BundleReport, HostReport, HookStatus
 
 LEVELS = ("problem", "warning", "note")
-
-
-def finding_line(f: Finding) -> str:
-    who = "/".join(x for x in (f.bundle, f.hook) if x)
-    return f"{f.level}: {who + ': ' if who else ''}{f.message}"
 
 
 def shared_findings(reports: list[HostReport]) -> dict[Finding, list[str]]:
@@ -42,8 +40,9 @@ def _bad(bundle: BundleReport, level: str) -> list[HookStatus]:
     return [h for h in bundle.hooks if h.status != "ok" and h.level == level]
 
 
-def host_lines(rep: HostReport, level: str, shared: dict) -> list[str]:
-    """One host's hooks and findings of ``level``, under its files as before."""
+def host_lines(rep: HostReport, level: str, shared: dict, merge: bool = False) -> list[str]:
+    """One host's hooks and findings of ``level``, under its files as before (``merge``: see
+    ``verifyfold.said``)."""
     lines: list[str] = []
     for file in rep.files:
         inner: list[str] = []
@@ -52,10 +51,10 @@ def host_lines(rep: HostReport, level: str, shared: dict) -> list[str]:
             if bad:
                 width = max(len(h.id) for h in bundle.hooks)
                 inner += [f"    {bundle.name} {bundle.version}", *(_hook_line(h, width) for h in bad)]
-        inner += ["    " + finding_line(f) for f in file.findings if f.level == level]
+        inner += ["    " + line for line in verifyfold.said(file.findings, level, merge)]
         if inner:
             lines += [f"  {file.scope}  {file.shown}", *inner]
-    lines += ["  " + finding_line(f) for f in dict.fromkeys(rep.findings) if f.level == level and f not in shared]
+    lines += ["  " + line for line in verifyfold.said([f for f in rep.findings if f not in shared], level, merge)]
     return lines
 
 
@@ -65,69 +64,65 @@ def host_count(rep: HostReport, level: str, shared: dict) -> int:
     return hooks + found + sum(1 for f in dict.fromkeys(rep.findings) if f.level == level and f not in shared)
 
 
-def shared_blocks(reports: list[HostReport], level: str, shared: dict) -> list[tuple[str, list[str]]]:
-    """The shared findings of ``level``, grouped by bundle and by the hosts that report them."""
+def shared_blocks(reports: list[HostReport], level: str, shared: dict,
+                  merge: bool = False) -> list[tuple[str, list[str], int]]:
+    """The shared findings of ``level``, grouped by bundle and by the hosts that report them:
+    (heading, lines, how many findings the lines say)."""
     installed: dict[str, set[str]] = {}
     for rep in reports:
         for file in rep.files:
             for bundle in file.bundles:
                 installed.setdefault(bundle.name, set()).add(rep.host.name)
-    groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    groups: dict[tuple[str, tuple[str, ...]], list[Finding]] = {}
     for f, names in shared.items():
         if f.level == level:
-            groups.setdefault((f.bundle, tuple(names)), []).append("  " + finding_line(f))
+            groups.setdefault((f.bundle, tuple(names)), []).append(f)
     out = []
-    for (bundle, names), lines in groups.items():
+    for (bundle, names), found in groups.items():
         every = set(names) >= installed.get(bundle, set())
         who = f"all {len(names)} agents it is installed in" if every else ", ".join(names)
-        out.append((f"{bundle} ({who})", lines))
+        out.append((f"{bundle} ({who})", ["  " + line for line in verifyfold.said(found, level, merge)], len(found)))
     return out
 
 
-def inventory(reports: list[HostReport]) -> list[str]:
-    """Per host, file and bundle one line: how many of its hooks verify found as recorded."""
-    rows = []
-    for rep in reports:
-        for file in rep.files:
-            for b in file.bundles or [None]:
-                if b is None:
-                    rows.append((rep.host.name, file.scope, "(no bundle recorded)", "", file.shown))
-                    continue
-                good = sum(1 for h in b.hooks if h.status == "ok")
-                count = f"{len(b.hooks)} hook{'' if len(b.hooks) == 1 else 's'}"
-                state = f"{count} ok" if good == len(b.hooks) else f"{good} of {count} ok"
-                rows.append((rep.host.name, file.scope, f"{b.name} {b.version}", state, file.shown))
-    return console.columns(rows)
-
-
-def render(reports: list[HostReport], *, quiet: bool = False) -> None:
+def render(reports: list[HostReport], *, quiet: bool = False, verbose: bool = False) -> None:
     shared = shared_findings(reports)
+    fold = not verbose
     counts = dict.fromkeys(LEVELS, 0)
     first: str | None = None
     last_head = None  # a heading right under the same heading is not said again (one host: one heading)
+
+    def say(head: str, lines: list[str], level: str) -> None:
+        nonlocal last_head
+        if head != last_head:
+            console.out(head, "head")
+        last_head = head
+        for line in lines:
+            console.out(line, level)
+
     for level in LEVELS:
-        for rep in reports:
-            lines = host_lines(rep, level, shared)
-            counts[level] += host_count(rep, level, shared)
+        groups, grouped = verifyfold.alike(reports, level, shared) if fold else ([], set())
+        skip = {**shared, **dict.fromkeys(grouped)}  # said once below, not under each host
+        blocks = [(rep, host_lines(rep, level, skip, fold)) for rep in reports]
+        # The notes of several agents are one line (each agent's own facts, not the bundle's): said last.
+        folded = fold and level == "note" and sum(1 for _, lines in blocks if lines) > 1
+        for rep, lines in blocks:
+            counts[level] += host_count(rep, level, skip)
             if level == "problem" and lines and first is None:
                 first = first_fix(rep)
-            if lines and not (quiet and level != "problem"):
-                head = f"{rep.host.name} ({rep.host.title})"
-                if head != last_head:
-                    console.out(head, "head")
-                last_head = head
-                for line in lines:
-                    console.out(line, level)
-        for head, lines in shared_blocks(reports, level, shared):
-            counts[level] += len(lines)
+            if lines and not folded and not (quiet and level != "problem"):
+                say(f"{rep.host.name} ({rep.host.title})", lines, level)
+        for head, lines, n in groups + shared_blocks(reports, level, shared, fold):
+            counts[level] += n
             if not (quiet and level != "problem"):
-                if head != last_head:
-                    console.out(head, "head")
-                last_head = head
-                for line in lines:
-                    console.out(line, level)
+                say(head, lines, level)
+        if folded and not quiet:
+            hidden = sum(host_count(rep, level, skip) for rep, lines in blocks if lines)
+            console.out(verifyfold.notes_line(hidden, sum(1 for _, lines in blocks if lines)), "note")
+    if counts["problem"] and first is None:  # every problem said once for several hosts: the first host's
+        first = next(first_fix(rep) for rep in reports if rep.problems)
     if not quiet:
-        for line in inventory(reports):
+        for line in verifyfold.inventory(reports, fold):
             console.out(line)
         empty = [r.host.name for r in reports if not r.files]
         if empty:
