@@ -87,8 +87,8 @@ def test_hooks_in_claudes_project_files_fire_twice_in_copilot(run, trusted) -> N
     run("install", BUNDLE, "--host", "claude", "--scope", "project")
     verify = run("verify", "--host", "copilot")
     assert verify.exit_code == 0  # a warning: the operator may want both
-    assert ("  warning: guard/keepalive: fires twice in Copilot CLI: it runs the copies in Claude Code's project "
-            "settings and its own project file; keep one of them\n") in verify.stdout
+    assert ("  warning: guard/keepalive, one-strike, session-log: fires twice in Copilot CLI: it runs the copies in "
+            "Claude Code's project settings and its own project file; keep one of them\n") in verify.stdout
 
 
 def test_a_version_copilot_refuses_is_bad_input_and_nothing_is_written(run, project: Path) -> None:

@@ -44,6 +44,6 @@ def test_same_hook_in_claude_files_is_a_double_fire_warning(run) -> None:
     run("install", BUNDLE, "--host", "cursor", "--host", "claude")
     verify = run("verify", "--host", "cursor")
     assert verify.exit_code == 0  # a warning: it depends on a Cursor setting hookweave cannot see
-    assert ('  warning: guard/one-strike: may fire twice in Cursor if "Include third-party configs" is on: it runs the '
+    assert ('  warning: guard/keepalive, one-strike, session-log: may fire twice in Cursor if "Include third-party configs" is on: it runs the '
             "copies in Claude Code's project settings and its own project file; turn that setting off, or keep one of "
             "them\n") in verify.stdout

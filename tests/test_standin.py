@@ -89,7 +89,7 @@ def test_one_install_writes_what_copilot_runs_from_claudes_file_there_only(run, 
     recorded = json.loads((project / ".claude" / "settings.hookweave.json").read_text())["bundles"]["mixed"]
     assert recorded["runs_for"] == {"copilot": ["guard", "bye"]}
     assert (project / ".github" / "hooks" / "team.json").read_text(encoding="utf-8") == TEAM
-    verify = run("verify", "--host", "claude", "--host", "copilot").stdout
+    verify = run("verify", "--host", "claude", "--host", "copilot", "--verbose").stdout  # each file's line
     assert "mixed/guard: fires twice" not in verify and "mixed/bye: fires twice" not in verify
     assert "  warning: mixed/sub: may fire twice in Copilot CLI:" in verify  # SubagentStop: not measured
     assert "copilot  project  mixed 1.0.0  2 hooks ok  .claude/settings.json (Claude Code's, which Copilot CLI runs)" \

@@ -111,5 +111,5 @@ def test_our_hook_in_the_system_file_too_is_a_double_fire_warning(run, project: 
     system.write_text(_settings(project).read_text(encoding="utf-8"))
     result = run("verify", "--host", "windsurf")
     assert result.exit_code == 0
-    assert (f"  warning: guard/one-strike: also in the system hooks file {system}, which Windsurf runs first: "
+    assert (f"  warning: guard/keepalive, one-strike: also in the system hooks file {system}, which Windsurf runs first: "
             "it would fire twice\n") in result.stdout

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from hookweave.core.verify.reports import BundleReport, HostReport, HookStatus
 
 LEVELS = ("problem", "warning", "note")
+NOTES_SHOWN = 8  # lines of agents' own notes shown as they are; more are one line (--verbose shows them)
 
 
 def shared_findings(reports: list[HostReport]) -> dict[Finding, list[str]]:
@@ -104,8 +105,10 @@ def render(reports: list[HostReport], *, quiet: bool = False, verbose: bool = Fa
         groups, grouped = verifyfold.alike(reports, level, shared) if fold else ([], set())
         skip = {**shared, **dict.fromkeys(grouped)}  # said once below, not under each host
         blocks = [(rep, host_lines(rep, level, skip, fold)) for rep in reports]
-        # The notes of several agents are one line (each agent's own facts, not the bundle's): said last.
-        folded = fold and level == "note" and sum(1 for _, lines in blocks if lines) > 1
+        # The notes of several agents, each agent's own facts (not the bundle's), are one line, said
+        # last, when shown they would take more than a third of a screen.
+        noted = [lines for _, lines in blocks if lines]
+        folded = fold and level == "note" and len(noted) > 1 and sum(len(lines) + 1 for lines in noted) > NOTES_SHOWN
         for rep, lines in blocks:
             counts[level] += host_count(rep, level, skip)
             if level == "problem" and lines and first is None:
