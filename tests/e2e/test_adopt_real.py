@@ -21,7 +21,7 @@ def test_claude_adopted_hook_keeps_firing_and_uninstall_stops_it(run, claude, pr
     adopted = run("adopt", "--host", "claude", "--event", "PreToolUse", "--name", "mine")
     assert adopted.exit_code == 0, adopted.output
     assert "# hookweave:mine/pre-tool-use-1" in settings.read_text()
-    assert run("verify", "--host", "claude").exit_code == 0
+    assert run("verify", "--verbose", "--host", "claude").exit_code == 0
     claude()
     assert ids(probe.calls()) == ["op-PreToolUse", "op-SessionStart", "op-Stop"]  # the adopted one still fires
     assert run("uninstall", "mine", "--host", "claude").exit_code == 0
@@ -41,7 +41,7 @@ def test_codex_adopted_trusted_hook_stays_trusted_and_fires(run, codex, codex_en
     listed = hooks_list(str(agent_binary("codex")), project, env={**os.environ, **codex_env})
     assert sorted(h["trustStatus"] for h in listed["hooks"] if "# hookweave:mine/" in h["command"]) == ["trusted"] * 3
     monkeypatch.setenv("HOOKWEAVE_CODEX_BIN", str(agent_binary("codex")))
-    assert run("verify", "--host", "codex").exit_code == 0
+    assert run("verify", "--verbose", "--host", "codex").exit_code == 0
     codex()
     assert ids(probe.calls()) == ["op-PreToolUse", "op-SessionStart", "op-Stop"]
     assert run("uninstall", "mine", "--host", "codex").exit_code == 0

@@ -86,7 +86,7 @@ def test_claude_runs_the_chain_in_order_and_stops_at_the_first_block(run, mock, 
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"echo op >> {op_log}"}]}]}}))
     install = run("install", chain_bundle(tmp_path / "b", log), "--host", "claude")
     assert install.exit_code == 0, install.output
-    assert run("verify", "--host", "claude").exit_code == 0
+    assert run("verify", "--verbose", "--host", "claude").exit_code == 0
     mock.commands = ["echo mode-pass", "echo mode-stop"]
     run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
     check_chain(calls(log))
@@ -162,7 +162,7 @@ def test_the_newer_agents_run_the_chain_in_order_and_stop_at_the_first_block(run
     install = run("install", chain_bundle(tmp_path / "b", log, context=host == "copilot"), "--host", host)
     assert install.exit_code == 0, install.output
     ask = agent(host, mock, home, project, {})  # Copilot: the project folder trusted
-    assert run("verify", "--host", host).exit_code == 0
+    assert run("verify", "--verbose", "--host", host).exit_code == 0
     mock.commands = ["echo mode-pass", "echo mode-stop"]
     ask("run the echo")
     check_chain(calls(log))

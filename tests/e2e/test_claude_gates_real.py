@@ -23,13 +23,13 @@ def test_a_switch_in_the_shell_is_a_warning_and_no_hook_of_ours_runs(run, mock, 
     """Without managed hooks nothing ran, with the variable at "true" (Claude's truthy test); at "0" all ran."""
     assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
     monkeypatch.setenv(variable, "true")
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert f"  warning: {variable} is set in this shell: a Claude started from it ({mode}) runs only managed hooks" \
         in verify.stdout, verify.stdout
     _claude(mock, home, project, **{variable: "true"})
     assert probe.calls() == []
     monkeypatch.setenv(variable, "0")
-    assert variable not in run("verify", "--host", "claude").stdout
+    assert variable not in run("verify", "--verbose", "--host", "claude").stdout
     _claude(mock, home, project, **{variable: "0"})
     assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
 
@@ -45,7 +45,7 @@ def test_restrict_personal_config_keeps_user_hooks_under_a_project_disable_all_h
     assert run("install", probe.bundle(), "--host", "claude", "--scope", "user").exit_code == 0
     monkeypatch.setenv("CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG", "1")
     monkeypatch.setenv("CLAUDE_CODE_PERSONAL_HOOKS_OFF", "1")
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 0, verify.stdout
     assert ("  note: project settings set disableAllHooks, but CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG is set in this "
             "shell: a Claude started from it runs only the user and managed settings' hooks") in verify.stdout
@@ -54,7 +54,7 @@ def test_restrict_personal_config_keeps_user_hooks_under_a_project_disable_all_h
     assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
     monkeypatch.delenv("CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG")
     monkeypatch.delenv("CLAUDE_CODE_PERSONAL_HOOKS_OFF")
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 1 and "  problem: project settings set disableAllHooks" in verify.stdout
     _claude(mock, home, project)
     assert probe.calls() == []

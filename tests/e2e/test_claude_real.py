@@ -18,7 +18,7 @@ def _operator_settings(project: Path, probe) -> tuple[Path, str]:
 def test_installed_hooks_fire_once_with_env_and_are_gone_after_uninstall(run, claude, probe, project) -> None:
     settings, original = _operator_settings(project, probe)
     assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
-    assert run("verify", "--host", "claude").exit_code == 0
+    assert run("verify", "--verbose", "--host", "claude").exit_code == 0
     claude()
     calls = probe.calls()
     assert ids(calls) == ["op-PreToolUse", "op-SessionStart", "op-Stop", "probe-pre", "probe-start", "probe-stop"]
@@ -39,7 +39,7 @@ def test_disable_all_hooks_is_caught_by_verify_and_really_stops_them(run, claude
     _operator_settings(project, probe)
     run("install", probe.bundle(), "--host", "claude")
     (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}\n')
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 1 and "disableAllHooks" in verify.stdout
     claude()
     assert probe.calls() == []

@@ -76,7 +76,7 @@ def test_dispatchers_fire_once_in_declared_order_beside_the_operators_script(run
     (second / "hookweave.toml").write_text(SECOND.format(probe=probe.folder, log=probe.log))
     assert run("install", probe.bundle(), "--host", "cline").exit_code == 0
     assert run("install", str(second), "--host", "cline").exit_code == 0
-    assert run("verify", "--host", "cline").exit_code == 0
+    assert run("verify", "--verbose", "--host", "cline").exit_code == 0
     cline()
     calls = _calls(probe, 5)
     assert ids(calls) == ["op-PreToolUse", "probe-pre", "probe-start", "probe-stop", "second-pre"]
@@ -126,7 +126,7 @@ def test_a_symlinked_dispatcher_is_skipped_a_symlinked_folder_is_not_as_verify_s
     else:
         hooks.rename(elsewhere)
         hooks.symlink_to(elsewhere)
-    verify = run("verify", "--host", "cline")
+    verify = run("verify", "--verbose", "--host", "cline")
     cline()
     ran = "probe-pre" in ids(_calls(probe, 2))
     assert ran is (link == "folder")

@@ -32,7 +32,7 @@ def test_trusted_install_fires_without_bypass_and_uninstall_restores(run, codex,
     config_before = config.read_text()
     assert run("install", probe.bundle(), "--host", "codex", "--trust").exit_code == 0
     monkeypatch.setenv("HOOKWEAVE_CODEX_BIN", str(agent_binary("codex")))
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert verify.exit_code == 0, verify.stdout
     listed = hooks_list(str(agent_binary("codex")), project, env={**os.environ, **codex_env})
     ours = [h for h in listed["hooks"] if "# hookweave:probe/" in h["command"]]
@@ -52,7 +52,7 @@ def test_untrusted_install_is_reported_by_verify_and_codex_skips_it(run, codex, 
     install = run("install", probe.bundle(), "--host", "codex")
     assert install.exit_code == 0 and "not trusted: Codex skips it silently" in install.stdout
     monkeypatch.setenv("HOOKWEAVE_CODEX_BIN", str(agent_binary("codex")))
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert verify.exit_code == 1
     assert "codex app-server reports it untrusted" in verify.stdout  # Codex itself agrees
     codex()
@@ -67,14 +67,14 @@ def test_an_untrusted_project_with_the_bundle_at_user_scope_too_runs_it_once_and
     assert run("install", probe.bundle(), "--host", "codex", "--scope", "project", "--trust").exit_code == 0
     config = Path(codex_env["CODEX_HOME"]) / "config.toml"
     config.write_text(config.read_text().replace(f'[projects."{project}"]\ntrust_level = "trusted"\n', ""))
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert verify.exit_code == 0, verify.stdout
     assert ("  note: this project is not trusted in the user config.toml, so Codex ignores .codex/ here; the user "
             "layer's copies of hookweave's hooks run instead\n") in verify.stdout
     codex()
     assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
     assert run("uninstall", "probe", "--host", "codex", "--scope", "user").exit_code == 0
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert verify.exit_code == 1 and "  problem: this project is not trusted" in verify.stdout, verify.stdout
     codex()
     assert probe.calls() == []  # none ran: the project layer is ignored

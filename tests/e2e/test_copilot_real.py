@@ -46,14 +46,14 @@ def _operator_file(project: Path, probe) -> tuple[Path, str]:
 def test_our_file_fires_once_next_to_the_operators_and_is_gone_after_uninstall(run, copilot, probe, project) -> None:
     team, original = _operator_file(project, probe)
     assert run("install", probe.bundle(), "--host", "copilot").exit_code == 0
-    assert run("verify", "--host", "copilot").exit_code == 0
+    assert run("verify", "--verbose", "--host", "copilot").exit_code == 0
     copilot()
     calls = probe.calls()
     assert ids(calls) == ["op-agentStop", "op-preToolUse", "op-sessionStart", "probe-pre", "probe-start", "probe-stop"]
     assert {c["tool"] for c in calls if c["id"] in ("probe-pre", "op-preToolUse")} == {None}  # camelCase payload
     # The same bundle in Claude's project settings: Copilot runs those hooks as well.
     assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
-    verify = run("verify", "--host", "copilot")
+    verify = run("verify", "--verbose", "--host", "copilot")
     assert ("  warning: probe/stop: fires twice in Copilot CLI: it runs the copies in Claude Code's project settings "
             "and its own project file; keep one of them\n") in verify.stdout
     copilot()  # measured on 1.0.102: twice each, the pre hook too (Claude's "Bash" matcher matches Copilot's bash)
@@ -70,7 +70,7 @@ def test_an_untrusted_project_is_a_problem_and_copilot_really_skips_it(run, copi
     _operator_file(project, probe)
     run("install", probe.bundle(), "--host", "copilot")
     trust(home, project, ["/somewhere/else"])
-    verify = run("verify", "--host", "copilot")
+    verify = run("verify", "--verbose", "--host", "copilot")
     assert verify.exit_code == 1 and "the project folder is not trusted by Copilot" in verify.stdout
     copilot()
     assert probe.calls() == []
@@ -79,7 +79,7 @@ def test_an_untrusted_project_is_a_problem_and_copilot_really_skips_it(run, copi
 def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, copilot, probe, project) -> None:
     assert run("install", probe.bundle(), "--host", "copilot", "--scope", "user").exit_code == 0
     assert run("install", probe.bundle(), "--host", "copilot", "--scope", "project").exit_code == 0
-    verify = run("verify", "--host", "copilot")
+    verify = run("verify", "--verbose", "--host", "copilot")
     assert verify.exit_code == 1
     assert ("  problem: probe/start: installed at user and project scope; Copilot CLI runs the copies in user and "
             "project each, so it fires 2 times per sessionStart: uninstall it from all but one scope\n") in verify.stdout
@@ -102,12 +102,12 @@ def test_claude_project_and_inline_hooks_run_in_copilot_as_verify_says(run, copi
         write_operator_file(path, head + json.dumps({"hooks": hooks}, indent=2) + "\n")
     assert run("install", probe.bundle(), "--host", "copilot").exit_code == 0
     assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert ("  warning: probe/start: fires twice in Copilot CLI: it runs the copies in Claude Code's project settings "
             "and its own project file; keep one of them\n") in verify.stdout
     assert ("  warning: .github/copilot/settings.local.json: inline hooks: it holds a comment, and Copilot CLI "
             "(measured on 1.0.102) then runs none of its inline hooks; remove the comments\n"
-            ) in run("verify", "--host", "copilot").stdout
+            ) in run("verify", "--verbose", "--host", "copilot").stdout
     copilot()
     starts = [(c["id"], c["event"]) for c in sorted(probe.calls(), key=lambda c: c["start"])
               if c["id"] in ("probe-start", "op-sessionStart") or c["id"].startswith("inline")]
@@ -126,7 +126,7 @@ def test_a_trusted_parent_runs_the_project_hooks_a_sibling_does_not_as_verify_sa
     whose name starts with the project's (``<project>2``) does not. verify says the same."""
     run("install", probe.bundle(), "--host", "copilot")
     trust(home, project, [str(project.parent) if which == "parent" else f"{project}2"])
-    verify = run("verify", "--host", "copilot")
+    verify = run("verify", "--verbose", "--host", "copilot")
     said_untrusted = "the project folder is not trusted by Copilot" in verify.stdout
     copilot()
     ran = probe.calls() != []

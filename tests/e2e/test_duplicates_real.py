@@ -59,7 +59,7 @@ def _with_shell(text: str) -> str:
 
 def test_claude_runs_the_copies_once_with_the_later_scope_settings(run, claude, probe, project) -> None:
     _install_at_user_and_project(run, probe, "claude")
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 0, verify.stdout
     assert "Claude Code runs identical commands once, with the timeout of the project copy" in verify.stdout
     claude()
@@ -69,7 +69,7 @@ def test_claude_runs_the_copies_once_with_the_later_scope_settings(run, claude, 
     # "shell": "bash" written out on the project copies is Claude's default: the same key, still once.
     settings = project / ".claude" / "settings.json"
     settings.write_text(_with_shell(settings.read_text()))
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert "fires 2 times" not in verify.stdout and "Claude Code runs identical commands once" in verify.stdout
     claude()
     assert _count(probe.calls()) == {"probe-start": 1, "probe-pre": 1, "probe-stop": 1}
@@ -77,7 +77,7 @@ def test_claude_runs_the_copies_once_with_the_later_scope_settings(run, claude, 
 
 def test_gemini_runs_the_copies_once_with_the_first_scope_settings(run, gemini, probe) -> None:
     _install_at_user_and_project(run, probe, "gemini")
-    verify = run("verify", "--host", "gemini")
+    verify = run("verify", "--verbose", "--host", "gemini")
     assert verify.exit_code == 0, verify.stdout
     assert "Gemini CLI runs identical commands once, with the timeout of the user copy" in verify.stdout
     gemini()
@@ -91,7 +91,7 @@ def test_codex_runs_every_copy_it_loads_and_verify_agrees(run, codex, codex_env,
     config = Path(codex_env["CODEX_HOME"]) / "config.toml"
 
     # Trusted project: both copies run (the user copy of pre is killed at 1 s, the project copy ends).
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert verify.exit_code == 1
     for hook, event in (("start", "SessionStart"), ("pre", "PreToolUse"), ("stop", "Stop")):
         assert f"probe/{hook}: installed at user and project scope; Codex runs the copies in user and project each, " \
@@ -102,14 +102,14 @@ def test_codex_runs_every_copy_it_loads_and_verify_agrees(run, codex, codex_env,
     # enabled = false on the project copy of start: that copy is skipped.
     key = f'[hooks.state."{os.path.realpath(project)}/.codex/hooks.json:session_start:0:0"]\n'
     config.write_text(config.read_text().replace(key, key + "enabled = false\n"))
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert "probe/start: installed" not in verify.stdout and "probe/stop: installed" in verify.stdout
     codex()
     assert _count(probe.calls()) == {"probe-start": 1, "probe-pre": 1, "probe-stop": 2}
 
     # Untrusted project: only the user layer loads, so each hook runs once.
     config.write_text(config.read_text().replace('trust_level = "trusted"', 'trust_level = "untrusted"'))
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert verify.exit_code == 1 and "this project is marked untrusted" in verify.stdout
     assert "fires 2 times" not in verify.stdout
     assert "Codex does not run the project copy here (see above), so each hook fires once" in verify.stdout
@@ -121,14 +121,14 @@ def test_codex_runs_every_copy_it_loads_and_verify_agrees(run, codex, codex_env,
     hooks.write_text('{"$schema": "https://example.com/s.json",' + hooks.read_text()[1:])
     codex()
     assert probe.calls() == []
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert verify.exit_code == 1
     assert f"  problem: {hooks}: /$schema: unknown root key" in verify.stdout
     assert f"  warning: codex app-server warns: failed to parse hooks config {hooks}: unknown field `$schema`" in verify.stdout
     for hook in ("start", "pre", "stop"):
         assert f"  problem: probe/{hook}: codex app-server does not list it in the user layer" in verify.stdout
     monkeypatch.setenv("HOOKWEAVE_CODEX_BIN", str(project / "no-codex-here"))
-    without = run("verify", "--host", "codex")
+    without = run("verify", "--verbose", "--host", "codex")
     assert without.exit_code == 1 and f"  problem: {hooks}: /$schema: unknown root key" in without.stdout
 
 

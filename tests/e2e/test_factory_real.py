@@ -43,7 +43,7 @@ def test_hooks_json_fires_once_each_and_nothing_after_uninstall(run, droid, prob
     path, original = write_operator_file(project / ".factory" / "hooks.json",
                                          json.dumps(_operator_hooks(probe), indent=4) + "\n")
     assert run("install", probe.bundle(), "--host", "factory").exit_code == 0
-    assert run("verify", "--host", "factory").exit_code == 0
+    assert run("verify", "--verbose", "--host", "factory").exit_code == 0
     droid()
     calls = probe.calls()
     assert ids(calls) == ["op-PreToolUse", "op-SessionStart", "op-Stop", "probe-pre", "probe-start", "probe-stop"]
@@ -70,7 +70,7 @@ def test_without_hooks_json_droid_runs_the_hooks_of_settings_json_ours_too(run, 
 def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, droid, probe, project) -> None:
     assert run("install", probe.bundle(), "--host", "factory", "--scope", "user").exit_code == 0
     assert run("install", probe.bundle(), "--host", "factory", "--scope", "project").exit_code == 0
-    verify = run("verify", "--host", "factory")
+    verify = run("verify", "--verbose", "--host", "factory")
     assert verify.exit_code == 1
     assert ("  problem: probe/stop: installed at user and project scope; Factory Droid runs the copies in user and "
             "project each, so it fires 2 times per Stop: uninstall it from all but one scope\n") in verify.stdout
@@ -94,7 +94,7 @@ def test_a_later_hooks_json_overrides_settings_json_event_by_event(run, droid, p
     expected = {"{}": ["probe-pre", "probe-start", "probe-stop"], "pre-only": ["op-PreToolUse", "probe-start", "probe-stop"],
                 "pre-empty": ["probe-start", "probe-stop"]}[later]
     assert ran == expected
-    verify = run("verify", "--host", "factory")
+    verify = run("verify", "--verbose", "--host", "factory")
     overridden = "probe-pre" not in ran
     assert (verify.exit_code == 1) is overridden, verify.stdout
     if overridden:

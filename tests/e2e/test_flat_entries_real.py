@@ -64,7 +64,7 @@ def test_flat_handler_where_a_group_belongs(host, run, mock, home, project, prob
     ran = ids(probe.calls())
     assert ran == MEASURED[host]
     pointer = f"/{EVENT[host]}/0" if host == "factory" else f"/hooks/{EVENT[host]}/0"
-    verify = run("verify", "--host", host)
+    verify = run("verify", "--verbose", "--host", host)
     said = next(line for line in verify.stdout.splitlines() if pointer in line).split(f"{pointer}: ", 1)[1]
     if ran:  # the agent skips the entry and runs the rest: every command says so, and goes on
         assert "skips: it never runs" in said
@@ -100,7 +100,7 @@ def test_codex_skips_a_flat_handler_and_so_does_verify(run, codex_env, project, 
     assert listed["hooks"][0]["key"].endswith(":pre_tool_use:1:0")  # the loose entry still counts in the keys
     monkeypatch.setenv("CODEX_HOME", codex_env["CODEX_HOME"])
     monkeypatch.setenv("HOOKWEAVE_CODEX_BIN", binary)
-    verify = run("verify", "--host", "codex")
+    verify = run("verify", "--verbose", "--host", "codex")
     assert "/hooks/PreToolUse/0: a hook outside a {matcher, hooks} group, which Codex skips" in verify.stdout
     assert run("install", probe.bundle(), "--host", "codex", "--trust").exit_code == 0
     listed = hooks_list(binary, project, env={**os.environ, **codex_env})
@@ -121,7 +121,7 @@ def test_codex_skips_a_flat_handler_inline_in_config_toml_too(run, codex_env, pr
     assert [h["command"] for h in listed["hooks"]] == ["echo group"] and not listed["warnings"]
     monkeypatch.setenv("CODEX_HOME", codex_env["CODEX_HOME"])
     assert "/hooks/PreToolUse/0: a hook outside a {matcher, hooks} group, which Codex skips" in \
-        run("verify", "--host", "codex").stdout
+        run("verify", "--verbose", "--host", "codex").stdout
 
 
 UNKNOWN = {"gemini": "PostToolUse", "claude": "BeforeTool", "qwen": "BeforeTool", "factory": "BeforeTool"}
@@ -141,7 +141,7 @@ def test_an_event_the_host_does_not_know(host, run, mock, home, project, probe, 
     start()
     assert ids(probe.calls()) == ["op-group"]  # every agent skips the event and runs the rest
     pointer = f"/{UNKNOWN[host]}" if host == "factory" else f"/hooks/{UNKNOWN[host]}"
-    assert f"{pointer}: not an event" in run("verify", "--host", host).stdout
+    assert f"{pointer}: not an event" in run("verify", "--verbose", "--host", host).stdout
 
 
 def test_codex_keeps_trusting_a_group_of_three_adopted_as_three_groups(run, codex_env, project, probe, tmp_path,
@@ -192,7 +192,7 @@ def test_a_handler_without_type(host, run, mock, home, project, probe, monkeypat
     skips = host in ("gemini", "qwen")
     assert ran == (["op-group"] if skips else [])
     pointer = f"/{EVENT[host]}/0/hooks/0" if host == "factory" else f"/hooks/{EVENT[host]}/0/hooks/0"
-    said = next(line for line in run("verify", "--host", host).stdout.splitlines() if pointer in line)
+    said = next(line for line in run("verify", "--verbose", "--host", host).stdout.splitlines() if pointer in line)
     assert ("skips: it never runs" if skips else "refuses the whole file") in said
     install = run("install", probe.bundle(), "--host", host)
     assert install.exit_code == (0 if skips else 2) and said.split(f"{pointer}: ")[1] in install.output

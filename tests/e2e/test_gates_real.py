@@ -20,21 +20,21 @@ def test_claude_case_1_merged_disable_all_hooks(run, claude, probe, project) -> 
     local = project / ".claude" / "settings.local.json"
     local.write_text('{"disableAllHooks": false, "allowManagedHooksOnly": true}\n')
     assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 0, verify.stdout
     claude()
     assert ids(probe.calls()) == ["op-SessionStart", "op-Stop", "probe-pre", "probe-start", "probe-stop"]
     local.write_text('{"disableAllHooks": true}\n')
     project_settings = project / ".claude" / "settings.json"
     project_settings.write_text(project_settings.read_text().replace('"disableAllHooks": true', '"disableAllHooks": false'))
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 1 and "  problem: local settings set disableAllHooks" in verify.stdout
     claude()
     assert probe.calls() == []
     # A value that is not a boolean is dropped, as if unset: it does not override the project's true.
     local.write_text('{"disableAllHooks": "no"}\n')
     project_settings.write_text(project_settings.read_text().replace('"disableAllHooks": false', '"disableAllHooks": true'))
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 1 and "  problem: project settings set disableAllHooks" in verify.stdout
     assert "  warning: local settings: disableAllHooks should be true or false; hookweave reads it as unset" in verify.stdout
     claude()
@@ -49,18 +49,18 @@ def test_codex_case_3_project_features_switch_off_user_hooks(run, codex, codex_e
     codex_hooks = false, and no hook of the user layer ran; verify fails. The same file in an
     untrusted project is not loaded: the hooks ran, and verify passes."""
     assert run("install", probe.bundle(), "--host", "codex", "--scope", "user", "--trust").exit_code == 0
-    assert run("verify", "--host", "codex").exit_code == 0
+    assert run("verify", "--verbose", "--host", "codex").exit_code == 0
     layer = project / ".codex" / "config.toml"
     layer.parent.mkdir()
     for key in ("hooks", "codex_hooks"):
         layer.write_text(f"[features]\n{key} = false\n")
-        verify = run("verify", "--host", "codex")
+        verify = run("verify", "--verbose", "--host", "codex")
         assert verify.exit_code == 1
         assert f"  problem: [features] {key} = false in .codex/config.toml, the value Codex uses" in verify.stdout
         codex()
         assert probe.calls() == [], key
     config = Path(codex_env["CODEX_HOME"]) / "config.toml"
     config.write_text(config.read_text().replace('trust_level = "trusted"', 'trust_level = "untrusted"'))
-    assert run("verify", "--host", "codex").exit_code == 0
+    assert run("verify", "--verbose", "--host", "codex").exit_code == 0
     codex()
     assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]

@@ -36,7 +36,7 @@ def _operator_settings(project: Path, probe) -> tuple[Path, str]:
 def test_installed_hooks_fire_once_with_env_and_are_gone_after_uninstall(run, gemini, probe, project) -> None:
     settings, original = _operator_settings(project, probe)
     assert run("install", probe.bundle(), "--host", "gemini").exit_code == 0
-    assert run("verify", "--host", "gemini").exit_code == 0
+    assert run("verify", "--verbose", "--host", "gemini").exit_code == 0
     gemini()
     calls = probe.calls()
     assert ids(calls) == ["op-AfterAgent", "op-BeforeTool", "op-SessionStart", "probe-pre", "probe-start", "probe-stop"]
@@ -65,7 +65,7 @@ def test_hooks_disabled_is_caught_by_verify_and_really_stops_them(run, gemini, p
     _operator_settings(project, probe)
     run("install", probe.bundle(), "--host", "gemini")
     (home / ".gemini" / "settings.json").write_text(OFFLINE[:-1] + ', "hooksConfig": {"enabled": false}}\n')
-    verify = run("verify", "--host", "gemini")
+    verify = run("verify", "--verbose", "--host", "gemini")
     assert verify.exit_code == 1 and "hooksConfig.enabled is false" in verify.stdout
     gemini()
     assert probe.calls() == []

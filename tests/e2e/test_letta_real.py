@@ -81,7 +81,7 @@ def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall
     original = operator_file(local, log, "op-local")
     operator_file(home / ".letta" / "settings.json", log, "op-user")
     assert run("install", probe_bundle(tmp_path / "bundle", log), "--host", "letta").exit_code == 0
-    assert run("verify", "--host", "letta").exit_code == 0
+    assert run("verify", "--verbose", "--host", "letta").exit_code == 0
     letta()
     got = calls(log)
     assert sorted(c["id"] for c in got) == ["op-local", "op-user", "probe-post", "probe-pre"], got
@@ -106,7 +106,7 @@ def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run
     bundle = probe_bundle(tmp_path / "bundle", log, ids=("pre",))
     assert run("install", bundle, "--host", "letta", "--scope", "user").exit_code == 0
     assert run("install", bundle, "--host", "letta", "--scope", "project").exit_code == 0
-    verify = run("verify", "--host", "letta")
+    verify = run("verify", "--verbose", "--host", "letta")
     assert "installed at user and project scope" in verify.stdout and "runs" in verify.stdout, verify.stdout
     letta()
     assert [c["id"] for c in calls(log)] == ["probe-pre", "probe-pre"]  # Letta runs identical commands twice
@@ -117,13 +117,13 @@ def test_hooks_disabled_is_reported_and_real(run, letta, project, home, tmp_path
     assert run("install", probe_bundle(tmp_path / "bundle", log), "--host", "letta").exit_code == 0
     local = project / ".letta" / "settings.local.json"
     local.write_text('{"hooks": {"disabled": true}}\n')
-    verify = run("verify", "--host", "letta")
+    verify = run("verify", "--verbose", "--host", "letta")
     assert verify.exit_code == 1 and "hooks.disabled: true, so Letta Code runs no hooks" in verify.stdout
     letta()
     assert calls(log) == []
     user = home / ".letta" / "settings.json"
     user.write_text(json.dumps({**json.loads(user.read_text()), "hooks": {"disabled": False}}) + "\n")
-    assert run("verify", "--host", "letta").exit_code == 1  # measured: the user's false did not turn them on
+    assert run("verify", "--verbose", "--host", "letta").exit_code == 1  # measured: the user's false did not turn them on
     letta()
     assert calls(log) == []
 

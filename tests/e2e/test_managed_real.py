@@ -65,7 +65,7 @@ def test_claude_runs_our_managed_drop_in_before_user_and_project_hooks(run, mock
     (project / ".claude" / "settings.json").write_text(json.dumps(_pre(probe, "project-pre")))
 
     assert run("install", _probe_bundle(probe, 1), "--host", "claude", "--scope", "managed").exit_code == 0
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 0, verify.output
     env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
            "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
@@ -127,7 +127,7 @@ def test_copilot_runs_our_policy_drop_in_first_in_name_order_then_user_then_proj
     trust(home, project)
 
     assert run("install", _probe_bundle(probe, 0.5), "--host", "copilot", "--scope", "managed").exit_code == 0
-    verify = run("verify", "--host", "copilot")
+    verify = run("verify", "--verbose", "--host", "copilot")
     assert verify.exit_code == 0, verify.output
     assert ("  note: Copilot CLI runs the policy files by name, before user and project hooks: 10-admin.json before "
             "50-hookweave.json, none after it\n") in verify.stdout
@@ -142,7 +142,7 @@ def test_copilot_runs_our_policy_drop_in_first_in_name_order_then_user_then_proj
     assert all(a["end"] <= b["start"] for a, b in zip(calls, calls[1:]))  # one after another, none overlapping
 
     (policy / "50-hookweave.json").chmod(0o666)  # as someone might: Copilot skips it, and verify says so
-    assert run("verify", "--host", "copilot").exit_code == 1
+    assert run("verify", "--verbose", "--host", "copilot").exit_code == 1
     run_agent(in_overlay(copilot, etc), project, env)
     assert [c["id"] for c in probe.calls()] == ["admin-pre", "user-pre", "project-pre"]
     (policy / "50-hookweave.json").chmod(0o644)

@@ -66,7 +66,7 @@ def test_hooks_fire_once_in_order_with_env_next_to_the_operators_and_none_after_
     original = operator_file(home, log)
     bundle = probe_bundle(tmp_path / "bundle", log, ids=("pre", "pre-2", "post"))
     assert run("install", bundle, "--host", "openharness", *USER).exit_code == 0
-    assert run("verify", "--host", "openharness").exit_code == 0
+    assert run("verify", "--verbose", "--host", "openharness").exit_code == 0
     oh()
     got = calls(log)
     assert sorted(c["id"] for c in got) == ["op-pre", "op-stop", "probe-post", "probe-pre", "probe-pre-2"], got
@@ -117,7 +117,7 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_l
 def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, oh, mock, project, tmp_path) -> None:
     folder, log = first_blocks_chain(tmp_path)
     assert run("install", folder, "--host", "openharness", *USER).exit_code == 0
-    assert run("verify", "--host", "openharness").exit_code == 0
+    assert run("verify", "--verbose", "--host", "openharness").exit_code == 0
     mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
     oh()
     by_call: dict[str, list[dict]] = {}

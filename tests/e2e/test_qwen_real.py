@@ -37,7 +37,7 @@ def _operator_settings(project: Path, probe) -> tuple[Path, str]:
 def test_installed_hooks_fire_once_and_are_gone_after_uninstall(run, qwen, probe, project) -> None:
     settings, original = _operator_settings(project, probe)
     assert run("install", probe.bundle(), "--host", "qwen").exit_code == 0
-    assert run("verify", "--host", "qwen").exit_code == 0
+    assert run("verify", "--verbose", "--host", "qwen").exit_code == 0
     qwen()
     calls = probe.calls()
     assert ids(calls) == ["op-PreToolUse", "op-SessionStart", "op-Stop", "probe-pre", "probe-start", "probe-stop"]
@@ -46,7 +46,7 @@ def test_installed_hooks_fire_once_and_are_gone_after_uninstall(run, qwen, probe
     assert ours["probe-pre"]["tool"] == "run_shell_command"
     # Qwen migrates the settings file on start: it appends "$version": 4, keeping the comments and our entries.
     migrated = original[: original.rindex("\n}")] + ',\n  "$version": 4\n}\n'
-    assert run("verify", "--host", "qwen").exit_code == 0
+    assert run("verify", "--verbose", "--host", "qwen").exit_code == 0
     assert run("uninstall", "probe", "--host", "qwen").exit_code == 0
     assert settings.read_text() == migrated
     qwen()
@@ -71,7 +71,7 @@ def test_disable_all_hooks_is_reported_and_real(run, qwen, probe, project, home)
     _operator_settings(project, probe)
     run("install", probe.bundle(), "--host", "qwen")
     (home / ".qwen" / "settings.json").write_text(json.dumps({**OFFLINE, "disableAllHooks": True}) + "\n")
-    verify = run("verify", "--host", "qwen")
+    verify = run("verify", "--verbose", "--host", "qwen")
     assert verify.exit_code == 1 and "user settings set disableAllHooks: Qwen runs no hooks" in verify.stdout
     qwen()
     assert probe.calls() == []
@@ -80,7 +80,7 @@ def test_disable_all_hooks_is_reported_and_real(run, qwen, probe, project, home)
 def test_the_same_bundle_at_user_and_project_scope_runs_once_as_verify_says(run, qwen, probe, project) -> None:
     assert run("install", probe.bundle(), "--host", "qwen", "--scope", "user").exit_code == 0
     assert run("install", probe.bundle(), "--host", "qwen", "--scope", "project").exit_code == 0
-    verify = run("verify", "--host", "qwen")
+    verify = run("verify", "--verbose", "--host", "qwen")
     assert verify.exit_code == 0
     assert "  note: probe: installed at user and project scope; Qwen Code runs identical commands once\n" in verify.stdout
     qwen()  # name + command keys the copies (getHookKey): one run each
@@ -98,7 +98,7 @@ def test_folder_trust_decides_whether_project_hooks_run_as_verify_says(run, qwen
         folder = project.parent if rule == "TRUST_PARENT" else project
         (home / ".qwen" / "trustedFolders.json").write_text(json.dumps({str(folder): rule}) + "\n")
     assert run("install", probe.bundle(), "--host", "qwen").exit_code == 0
-    verify = run("verify", "--host", "qwen")
+    verify = run("verify", "--verbose", "--host", "qwen")
     qwen()
     ran = probe.calls() != []
     assert ran is (rule in ("TRUST_FOLDER", "TRUST_PARENT")), rule

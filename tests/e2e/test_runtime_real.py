@@ -70,7 +70,7 @@ def test_claude_starts_hooks_at_once_and_keeps_an_exported_value(run, mock, home
     pre = data["hooks"]["PreToolUse"]
     data["hooks"]["PreToolUse"] = pre[1:] + pre[:1]  # the operator's hook above our first one
     settings.write_text(json.dumps(data, indent=2) + "\n")
-    verify = run("verify", "--host", "claude", "--json")
+    verify = run("verify", "--verbose", "--host", "claude", "--json")
     assert verify.exit_code == 0, verify.stdout
     [file] = json.loads(verify.stdout)["hosts"][0]["files"]
     statuses = {h["id"]: (h["status"], h["level"]) for h in file["bundles"][0]["hooks"]}
@@ -90,14 +90,14 @@ def test_claude_settings_env_replaces_an_exported_value(run, mock, home, project
     binary = agent_binary("claude")
     assert run("install", probe.bundle(), "--host", "claude").exit_code == 0
     monkeypatch.setenv(CAP, "100")
-    verify = run("verify", "--host", "claude")
+    verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 1
     assert f"{CAP}='25' installed at project scope replaces the value '100' exported in this shell" in verify.stdout
     run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home, **{CAP: "100"}))
     assert {c["env"][CAP] for c in probe.calls()} == {"25"}
     # Case 6: a local 50 shadows the installed at-least 25; Claude uses 50, which the policy allows.
     write_operator_file(project / ".claude" / "settings.local.json", json.dumps({"env": {CAP: "50"}}))
-    shadowed = run("verify", "--host", "claude")
+    shadowed = run("verify", "--verbose", "--host", "claude")
     assert shadowed.exit_code == 0, shadowed.stdout
     assert (f"note: probe: {CAP}='25' installed at project scope: Claude Code uses '50' from local settings, which "
             "policy at-least '25' allows") in shadowed.stdout
@@ -154,7 +154,7 @@ def test_codex_starts_hooks_at_once_whatever_their_file_order(run, mock, home, p
     hooks.write_text(json.dumps(data, indent=2) + "\n")
     assert run("install", bundle, "--host", "codex", "--scope", "user", "--trust").exit_code == 0  # trust, no move
     assert json.loads(hooks.read_text()) == data
-    verify = run("verify", "--host", "codex", "--json")
+    verify = run("verify", "--verbose", "--host", "codex", "--json")
     assert verify.exit_code == 0, verify.stdout
     statuses = {h["id"]: (h["status"], h["level"]) for f in json.loads(verify.stdout)["hosts"][0]["files"]
                 for b in f["bundles"] for h in b["hooks"]}
@@ -209,7 +209,7 @@ def test_gemini_exported_value_and_parallel_order(run, mock, home, project, prob
     pre = data["hooks"]["BeforeTool"]
     data["hooks"]["BeforeTool"] = pre[1:] + pre[:1]
     settings.write_text(json.dumps(data, indent=2) + "\n")
-    verify = run("verify", "--host", "gemini", "--json")
+    verify = run("verify", "--verbose", "--host", "gemini", "--json")
     assert verify.exit_code == 0, verify.stdout
     statuses = {h["id"]: (h["status"], h["level"]) for f in json.loads(verify.stdout)["hosts"][0]["files"]
                 for b in f["bundles"] for h in b["hooks"]}

@@ -44,7 +44,7 @@ def once(run, probe, tmp_path: Path, project: Path, copilot) -> str:  # copilot 
     assert "copilot project .github/hooks/hookweave.json: once 1.0.0: 8 hooks (start, prompt, pre-shell, pre-write, " \
            "post-shell, stop, end, guard) not written here" in result.stdout
     assert not (project / ".github").exists()
-    verify = run("verify", "--host", "claude", "--host", "copilot")
+    verify = run("verify", "--verbose", "--host", "claude", "--host", "copilot")
     assert verify.exit_code == 0 and "twice" not in verify.stdout, verify.stdout
     assert "copilot  project  once 1.0.0  8 hooks ok  .claude/settings.json (Claude Code's, which Copilot CLI runs)" \
            in verify.stdout
