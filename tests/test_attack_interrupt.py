@@ -71,6 +71,7 @@ def test_stop_signals_leave_all_old_or_all_new_and_a_rerun_converges(project: Pa
 
     rng = random.Random(os.environ.get("HOOKWEAVE_ATTACK_SEED", "8"))
     mixed, wrong_exit, tracebacks, startup_tracebacks, not_converged, leftovers = [], [], 0, 0, 0, 0
+    traceback_texts = []
     rolled_back = completed = killed = 0
     state = old
     for _ in range(signals):
@@ -95,6 +96,8 @@ def test_stop_signals_leave_all_old_or_all_new_and_a_rerun_converges(project: Pa
             wrong_exit.append((op, signum.name, code, done, err[-200:]))
         startup_tracebacks += startup  # Python's own, for a ^C while it starts, before any hookweave code runs
         tracebacks += "Traceback" in err and not startup
+        if "Traceback" in err and not startup:
+            traceback_texts.append((op, signum.name, code, err[-1500:]))  # what the assertion shows
         rolled_back += put_back
         completed += done and code != 0
         killed += code < 0
@@ -111,6 +114,6 @@ def test_stop_signals_leave_all_old_or_all_new_and_a_rerun_converges(project: Pa
                   killed_by_signal=killed, mixed_states=len(mixed), wrong_exit_codes=len(wrong_exit),
                   tracebacks=tracebacks, startup_tracebacks=startup_tracebacks, not_converged=not_converged,
                   leftover_temp_files=leftovers)
-    assert (mixed, wrong_exit, tracebacks, not_converged, leftovers) == ([], [], 0, 0, 0)
+    assert (mixed, wrong_exit, tracebacks, not_converged, leftovers) == ([], [], 0, 0, 0), traceback_texts
     if signals >= 100:  # at full size the signals must have hit the write span, not only start-up
         assert rolled_back, rolled_back
