@@ -226,3 +226,14 @@ def test_an_ascii_locale_prints_as_with_a_normal_exit(tmp_path, write_bundle):
                               capture_output=True, timeout=60)
         assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr), args
         assert got.returncode in (0, 1) and got.stdout, args
+
+
+def test_a_stop_while_typer_builds_the_command_is_quiet():
+    """Found by the stop-signals attack in CI: a ^C while typer built the command (inspecting its
+    parameters) printed Python's traceback; it is a quiet stop, exit 130, as during the imports."""
+    code = ("import hookweave.core.cli.app as app\n"
+            "def building():\n    raise KeyboardInterrupt\n"
+            "app.main = building\n"
+            "from hookweave.core.cli import entry\nentry.main()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "hooks: stopped; nothing written\n")

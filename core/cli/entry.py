@@ -1,8 +1,9 @@
 """The console entry point of ``hooks`` and ``hookweave``.
 
-Loading the command (typer and its imports) is most of a run's start-up; a ^C then would print
-Python's KeyboardInterrupt traceback. Here it stops the command quietly, before anything was read
-or written. From then on ``cli`` and ``interrupt`` own ^C.
+Loading the command (typer and its imports) and typer building it are most of a run's start-up; a
+^C then would print Python's KeyboardInterrupt traceback (found by the stop-signals attack in CI).
+Here it stops the command quietly, before anything was read or written. From then on click and
+``interrupt`` own ^C.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ def main() -> None:
         run_command()
     except SystemExit as done:
         finish(done.code)
+    except KeyboardInterrupt:  # while typer builds the command, before click's own handler runs it
+        sys.stderr.write("hooks: stopped; nothing written\n")
+        finish(130)
     except BrokenPipeError:  # output the console did not print (typer's help): the reader left
         from hookweave.core.cli.console import closed
 
