@@ -214,6 +214,10 @@ COMMAND_MODULES = {
     "templates": "hookweave.core.cli.setup",
     "doctor": "hookweave.core.cli.setup",
     "completion": "hookweave.core.cli.setup",
+    "sync": "hookweave.core.cli.team",
+    "add": "hookweave.core.cli.team",
+    "remove": "hookweave.core.cli.team",
+    "autoupdate": "hookweave.core.cli.team",
 }
 
 

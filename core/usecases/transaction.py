@@ -30,13 +30,13 @@ def _read(t: Target) -> tuple[str | None, str | None]:
 
 def run(
     targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: str, bundle: str, trust: bool = False,
-    check: Callable[[list[FilePlan]], None] | None = None, force: bool = False,
+    check: Callable[[list[FilePlan]], None] | None = None, force: bool = False, companions: bool = True,
 ) -> list[FilePlan]:
     """Plan every target and its companions; unless ``dry_run``, write them all under locks.
 
     ``check`` runs on the finished plans before the first byte is written (it may add findings,
-    or raise to write nothing)."""
-    companions = [p for t in targets for p in t.host.companion_paths(t)]
+    or raise to write nothing); ``companions=False`` leaves the hosts' companion files alone."""
+    extra = [p for t in targets for p in t.host.companion_paths(t)] if companions else []
     records = [t.record_path for t in targets if t.record_path is not None]
     for path in [t.path for t in targets] + records:
         if not dry_run:
@@ -44,12 +44,12 @@ def run(
     for attempt in range(ATTEMPTS):
         try:
             if dry_run:
-                plans = _plan_all(targets, planner, force_hint, bundle, trust, force)
+                plans = _plan_all(targets, planner, force_hint, bundle, trust, force, companions)
                 if check:
                     check(plans)
                 return plans
-            with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + companions):
-                plans = _plan_all(targets, planner, force_hint, bundle, trust, force)
+            with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + extra):
+                plans = _plan_all(targets, planner, force_hint, bundle, trust, force, companions)
                 for plan in plans:  # a companion (Codex's user config.toml) must be writable only if it changes
                     if plan.target.record_path is None and plan.old_text != plan.new_text:
                         fileio.check_writable(plan.target.path)
@@ -65,11 +65,11 @@ def run(
 
 
 def _plan_all(targets: list[Target], planner: Planner, force_hint: str, bundle: str, trust: bool,
-              force: bool = False) -> list[FilePlan]:
+              force: bool = False, companions: bool = True) -> list[FilePlan]:
     from hookweave.core.usecases import chainfiles
 
     plans = [planner(t, *_read(t)) for t in targets]
-    plans += _companions(plans, bundle, trust)
+    plans += _companions(plans, bundle, trust) if companions else []
     plans += chainfiles.runner_plans(plans, bundle, force=force)
     refused = [(p, f) for p in plans for f in p.refused]
     if refused:
