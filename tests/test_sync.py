@@ -1,0 +1,304 @@
+"""The team's project file through the real CLI and the real git: add, sync, sync --check,
+autoupdate, remove, with bare repositories over file:// standing in for a bundle's remote and two
+clones with their own HOMEs standing in for two teammates (issue 32)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import hookweave.core.cli.team  # noqa: F401 - main() loads it on demand; the tests call app directly
+from hookweave.core.cli.app import app
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1"}
+MANIFEST = """[bundle]
+name = "guard"
+version = "{version}"
+
+[[hooks]]
+id = "check-shell"
+event = "pre_tool_use"
+matcher = ["shell"]
+command = ["sh", "{{bundle_dir}}/guard.sh"]
+"""
+OPERATOR = """{
+  // not JSON: Claude reads JSON only, so this file is strict below
+}
+"""
+OPERATOR_SETTINGS = """{
+    "permissions": {"allow": ["Bash(ls:*)"]},
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}
+        ]
+    },
+    "model": "opus"
+}
+"""
+
+
+def git(*args: str, cwd: Path) -> str:
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def run(*args: str, cwd: Path | None = None):
+    if cwd is not None:
+        os.chdir(cwd)
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> tuple[str, Path]:
+    """A bundle's repository with tag v1.0.0, pushed to a bare remote; returns (file:// URL, work tree)."""
+    work = tmp_path / "guard-src"
+    work.mkdir()
+    git("init", "-q", "-b", "main", cwd=work)
+    (work / "hookweave.toml").write_text(MANIFEST.format(version="1.0.0"))
+    (work / "guard.sh").write_text("#!/bin/sh\nexit 0\n")
+    (work / "guard.sh").chmod(0o755)
+    git("add", "-A", cwd=work)
+    git("commit", "-qm", "v1", cwd=work)
+    git("tag", "v1.0.0", cwd=work)
+    bare = tmp_path / "guard.git"
+    git("clone", "-q", "--bare", str(work), str(bare), cwd=tmp_path)
+    return f"file://{bare}", work
+
+
+def release(work: Path, bare_url: str, tag: str, script: str) -> str:
+    (work / "hookweave.toml").write_text(MANIFEST.format(version=tag.lstrip("v")))
+    (work / "guard.sh").write_text(script)
+    git("commit", "-qam", tag, cwd=work)
+    git("tag", "-f", tag, cwd=work)
+    git("push", "-q", "--force", bare_url.removeprefix("file://"), "main", f"refs/tags/{tag}", cwd=work)
+    return git("rev-parse", "HEAD", cwd=work)
+
+
+@pytest.fixture
+def repo(project: Path) -> Path:
+    git("init", "-q", "-b", "main", cwd=project)
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(OPERATOR_SETTINGS)
+    return project
+
+
+def tree(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``folder`` but .git: bytes and mtime (ns)."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        if ".git" in path.relative_to(folder).parts or not path.is_file():
+            continue
+        out[str(path.relative_to(folder))] = (path.read_bytes(), path.stat().st_mtime_ns)
+    return out
+
+
+def test_add_pins_vendors_and_installs_portable_hooks(repo: Path, remote) -> None:
+    url, work = remote
+    commit = git("rev-parse", "v1.0.0^{commit}", cwd=work)
+    done = run("add", url, "--rev", "v1.0.0", "--host", "claude", "--host", "codex", cwd=repo)
+    assert done.exit_code == 0, done.output
+    text = (repo / ".hookweave.toml").read_text()
+    assert f'source = "{url}"\nrev = "v1.0.0"\ncommit = "{commit}"\nhash = "sha256:' in text
+    assert 'hosts = ["claude", "codex"]' in text
+    vendored = repo / ".hookweave" / "bundles" / "guard"
+    assert (vendored / "guard.sh").read_text() == "#!/bin/sh\nexit 0\n"
+    assert os.access(vendored / "guard.sh", os.X_OK)
+    settings = json.loads((repo / ".claude" / "settings.json").read_text())
+    ours = settings["hooks"]["PreToolUse"][1]["hooks"][0]["command"]
+    assert ours == 'sh "$CLAUDE_PROJECT_DIR"/.hookweave/bundles/guard/guard.sh # hookweave:guard/check-shell'
+    for path in (repo / ".claude" / "settings.json", repo / ".codex" / "hooks.json"):
+        assert str(repo) not in path.read_text() and str(repo.parent) not in path.read_text()  # no machine path
+    # the operator's entries are all there, in their order
+    assert settings["hooks"]["PreToolUse"][0] == {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}
+    assert settings["permissions"] == {"allow": ["Bash(ls:*)"]} and settings["model"] == "opus"
+    before = tree(repo)
+    again = run("sync", cwd=repo)
+    assert again.exit_code == 0 and "in sync: nothing to write" in again.output
+    assert tree(repo) == before  # bytes and mtimes
+
+
+def test_a_second_clone_offline_checks_and_syncs_without_writing(repo: Path, remote, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    url, _ = remote
+    assert run("add", url, "--rev", "v1.0.0", "--host", "claude", "--host", "codex", cwd=repo).exit_code == 0
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "hooks", cwd=repo)
+    shutil.rmtree(url.removeprefix("file://"))  # the remote is gone
+    other_home = tmp_path / "teammate-home"
+    other_home.mkdir()
+    for name, value in {"HOME": other_home, "CLAUDE_CONFIG_DIR": other_home / ".claude",
+                        "CODEX_HOME": other_home / ".codex", "XDG_CACHE_HOME": other_home / ".cache"}.items():
+        monkeypatch.setenv(name, str(value))
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(repo), str(clone), cwd=tmp_path)
+    before = tree(clone)
+    check = run("sync", "--check", cwd=clone / ".claude")  # from a subfolder: the root is found
+    assert check.exit_code == 0, check.output
+    assert run("sync", cwd=clone).exit_code == 0
+    assert tree(clone) == before
+    assert not (other_home / ".codex").exists() and not (other_home / ".cache").exists()
+    script = clone / ".hookweave" / "bundles" / "guard" / "guard.sh"
+    script.write_text("#!/bin/sh\nexit 2\n")
+    check = run("sync", "--check", cwd=clone)
+    assert check.exit_code == 1
+    assert "guard.sh differs from the pin (edited by hand)" in check.output
+    refused = run("sync", cwd=clone)
+    assert refused.exit_code == 1 and "guard.sh differs from the pin" in refused.output
+    assert script.read_text() == "#!/bin/sh\nexit 2\n"  # nothing written
+
+
+def test_autoupdate_moves_the_pin_and_shows_the_code(repo: Path, remote) -> None:
+    url, work = remote
+    assert run("add", url, "--rev", "v1.0.0", "--host", "claude", cwd=repo).exit_code == 0
+    new_commit = release(work, url, "v1.1.0", "#!/bin/sh\necho checking >&2\nexit 0\n")
+    dry = run("autoupdate", "--dry-run", cwd=repo)
+    assert dry.exit_code == 0, dry.output
+    assert "+echo checking >&2" in dry.output and "v1.0.0" in dry.output and "v1.1.0" in dry.output
+    assert 'rev = "v1.0.0"' in (repo / ".hookweave.toml").read_text()
+    done = run("autoupdate", cwd=repo)
+    assert done.exit_code == 0, done.output
+    assert "+echo checking >&2" in done.output
+    text = (repo / ".hookweave.toml").read_text()
+    assert f'rev = "v1.1.0"\ncommit = "{new_commit}"' in text
+    assert "echo checking" in (repo / ".hookweave" / "bundles" / "guard" / "guard.sh").read_text()
+    assert run("sync", "--check", cwd=repo).exit_code == 0
+    assert "every bundle is at its newest pin" in run("autoupdate", cwd=repo).output
+
+
+def test_a_moved_tag_is_refused_until_forced(repo: Path, remote) -> None:
+    url, work = remote
+    assert run("add", url, "--rev", "v1.0.0", "--host", "claude", cwd=repo).exit_code == 0
+    shutil.rmtree(repo / ".hookweave" / "bundles")  # so sync must fetch again
+    moved = release(work, url, "v1.0.0", "#!/bin/sh\nexit 2\n")
+    before = tree(repo)
+    refused = run("sync", cwd=repo)
+    assert refused.exit_code == 1
+    assert "tag v1.0.0" in refused.output and "moved" in refused.output
+    assert tree(repo) == before
+    assert run("sync", "--force", cwd=repo).exit_code == 0
+    assert moved in (repo / ".hookweave.toml").read_text()
+
+
+def test_remove_leaves_the_operator_file_byte_for_byte(repo: Path, remote) -> None:
+    url, _ = remote
+    assert run("add", url, "--rev", "v1.0.0", "--host", "claude", "--host", "codex", cwd=repo).exit_code == 0
+    pf_before = (repo / ".hookweave.toml").read_text().split("\n[[bundles]]")[0] + "\n"
+    done = run("remove", "guard", cwd=repo)
+    assert done.exit_code == 0, done.output
+    assert (repo / ".claude" / "settings.json").read_text() == OPERATOR_SETTINGS
+    assert not (repo / ".hookweave").exists() and not (repo / ".codex").exists()
+    assert not (repo / ".claude" / "settings.hookweave.json").exists()
+    assert (repo / ".hookweave.toml").read_text() == pf_before
+
+
+def test_a_hand_installed_bundle_is_never_taken_out_by_sync(repo: Path) -> None:
+    (repo / "tools" / "mine").mkdir(parents=True)
+    (repo / "tools" / "mine" / "hookweave.toml").write_text(
+        '[bundle]\nname = "mine"\nversion = "1"\n\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "true"\n')
+    assert run("install", "tools/mine", "--host", "claude", cwd=repo).exit_code == 0
+    installed = (repo / ".claude" / "settings.json").read_text()
+    (repo / ".hookweave.toml").write_text('hosts = ["claude"]\n')
+    assert run("sync", cwd=repo).exit_code == 0
+    assert (repo / ".claude" / "settings.json").read_text() == installed
+
+
+@pytest.mark.parametrize("text, said", [
+    ('hosts = ["claude"]\n[[bundles]]\nname = "g"\nsorce = "tools/g"\n', "bundles[0].sorce: unknown key; did you mean 'source'?"),
+    ('hosts = ["claud"]\n', "unknown host 'claud'; did you mean 'claude'?"),
+    ('hosts = ["claude"\n', "invalid TOML"),
+    ('hosts = ["claude"]\nscope = "projet"\n', "did you mean 'project'?"),
+    ('hosts = ["claude"]\n[[bundles]]\nname = "g"\nsource = "../outside"\n', "outside the repository"),
+    ('hosts = ["claude"]\n[[bundles]]\nname = "g"\nsource = "tools/g"\nrev = "v1"\n', "only a git source has a rev"),
+    ('hosts = ["claude"]\n[[bundles]]\nname = "g"\nsource = "nosuchtemplate"\n', "no template 'nosuchtemplate'"),
+    ('hosts = ["kimi"]\n[[bundles]]\nname = "g"\nsource = "example-guard"\n', "Kimi Code has no project scope"),
+    ('hosts = ["claude"]\n[[bundles]]\nname = "g"\nsource = "file:///nonexistent/repo.git"\nrev = "v1"\n', "git says"),
+])
+def test_bad_project_files_are_one_line_and_write_nothing(repo: Path, text: str, said: str) -> None:
+    (repo / ".hookweave.toml").write_text(text)
+    before = tree(repo)
+    done = run("sync", cwd=repo)
+    assert done.exit_code == 2, done.output
+    assert said in done.output and done.output.count("\n") == 1 and "Traceback" not in done.output
+    assert tree(repo) == before
+
+
+def test_a_missing_rev_and_a_failing_git_write_nothing(repo: Path, remote) -> None:
+    url, _ = remote
+    before = tree(repo)
+    done = run("add", url, "--rev", "v9.9.9", "--host", "claude", cwd=repo)
+    assert done.exit_code == 2 and "no tag, branch or commit 'v9.9.9'" in done.output
+    assert tree(repo) == before
+
+
+def test_a_failure_half_way_puts_every_file_back(repo: Path, remote, monkeypatch: pytest.MonkeyPatch) -> None:
+    url, _ = remote
+    (repo / "tools" / "mine").mkdir(parents=True)
+    (repo / "tools" / "mine" / "hookweave.toml").write_text(
+        '[bundle]\nname = "mine"\nversion = "1"\n\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "true"\n')
+    (repo / ".hookweave.toml").write_text(
+        f'hosts = ["claude"]\n\n[[bundles]]\nname = "mine"\nsource = "tools/mine"\n\n'
+        f'[[bundles]]\nname = "guard"\nsource = "{url}"\nrev = "v1.0.0"\n')
+    before = tree(repo)
+    from hookweave.core.usecases import installer
+
+    real, calls = installer.install, []
+
+    def failing(*args, **kwargs):
+        if not kwargs.get("dry_run"):
+            calls.append(1)
+            if len(calls) == 2:
+                raise OSError(28, "No space left on device", str(repo / ".claude" / "settings.json"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(installer, "install", failing)
+    with pytest.raises(OSError):
+        run("sync", cwd=repo)
+    assert {k: v[0] for k, v in tree(repo).items()} == {k: v[0] for k, v in before.items()}
+
+
+def test_two_syncs_at_once_end_as_one(repo: Path, remote) -> None:
+    url, _ = remote
+    (repo / ".hookweave.toml").write_text(f'hosts = ["claude", "codex"]\n\n[[bundles]]\nname = "guard"\n'
+                                          f'source = "{url}"\nrev = "v1.0.0"\n')
+    hooks = shutil.which("hooks") or str(Path(os.sys.executable).parent / "hooks")
+    procs = [subprocess.Popen([hooks, "sync"], cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert run("sync", "--check", cwd=repo).exit_code == 0
+    settings = (repo / ".claude" / "settings.json").read_text()
+    assert settings.count("hookweave:guard/check-shell") == 1
+
+
+def test_sync_check_reads_nothing_in_home(repo: Path, remote, home: Path) -> None:
+    url, _ = remote
+    assert run("add", url, "--rev", "v1.0.0", "--host", "claude", "--host", "codex", "--host", "gemini",
+               cwd=repo).exit_code == 0
+    opened: list[str] = []
+
+    def audit(event: str, args) -> None:
+        if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+            opened.append(os.fsdecode(args[0]))
+
+    import sys
+
+    sys.addaudithook(audit)
+    opened.clear()
+    done = run("sync", "--check", cwd=repo)
+    seen = list(opened)
+    opened.append("done")  # the hook stays for the process: later opens are not this test's
+    assert done.exit_code == 0, done.output
+    assert [p for p in seen if p.startswith(str(home))] == []
+
+
+def test_hooks_help_lists_the_team_commands() -> None:
+    out = subprocess.run([str(Path(os.sys.executable).parent / "hooks"), "--help"], capture_output=True, text=True).stdout
+    for command in ("add", "sync", "remove", "autoupdate"):
+        assert f"  {command} " in out
