@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookweave.core.errors import BadInput
+from hookweave.core.errors import BadInput, Refused
 from hookweave.core.files import fileio, paths
 from hookweave.core.model import projectfile, syncstate
 from hookweave.core.usecases import bundlesources
@@ -106,7 +106,12 @@ def _run(root: Path, registry: HostRegistry, *, check: bool, dry_run: bool, forc
                      for name, hosts in installed.items()}
         on_disk = pf_text if text is None else fileio.read_text(root / projectfile.FILE_NAME)
         out.texts = [(root / projectfile.FILE_NAME, on_disk, new_pf), (state_path, state_text, syncstate.dumps(new_state))]
-        out.plans = syncapply.apply(root, registry, steps, out.texts, force=force, dry_run=dry_run)
+        try:
+            out.plans = syncapply.apply(root, registry, steps, out.texts, force=force, dry_run=dry_run)
+        except Refused as exc:
+            if not check:
+                raise
+            out.problems.append(str(exc).replace("rerun with --force", "run hooks sync --force"))
         vendoring.keep()
     if check:
         out.problems += _differences(out)

@@ -140,7 +140,9 @@ def _write_and_sync(root: Path, registry: HostRegistry, path: Path, old: str | N
         return sync.sync(root, registry, dry_run=True, text=new)
     fileio.write_text(path, new, old)
     try:
-        return sync.sync(root, registry)
+        done = sync.sync(root, registry)
+        done.texts[0] = (path, old, done.texts[0][2])  # the edit and the pins sync added: one change to report
+        return done
     except BaseException:
         now = fileio.read_text(path)
         if now == new:
