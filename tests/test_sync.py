@@ -302,3 +302,62 @@ def test_hooks_help_lists_the_team_commands() -> None:
     out = subprocess.run([str(Path(os.sys.executable).parent / "hooks"), "--help"], capture_output=True, text=True).stdout
     for command in ("add", "sync", "remove", "autoupdate"):
         assert f"  {command} " in out
+
+
+def test_git_daemon_on_loopback_serves_a_bundle(repo: Path, remote, tmp_path: Path) -> None:
+    """The git protocol through a real ``git daemon`` on 127.0.0.1 (skipped where git has none)."""
+    import socket
+    import time
+
+    daemon = Path(subprocess.run(["git", "--exec-path"], capture_output=True, text=True).stdout.strip()) / "git-daemon"
+    if not daemon.exists():
+        pytest.skip("git daemon is not installed")
+    url, _ = remote
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    served = subprocess.Popen([str(daemon), "--listen=127.0.0.1", f"--port={port}", "--export-all", "--reuseaddr",
+                               f"--base-path={tmp_path}", str(tmp_path)], stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(50):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        done = run("add", f"git://127.0.0.1:{port}/guard.git", "--host", "claude", cwd=repo)
+        assert done.exit_code == 0, done.output
+        assert 'rev = "v1.0.0"' in (repo / ".hookweave.toml").read_text()  # no --rev: the newest tag
+    finally:
+        served.terminate()
+        served.wait(timeout=10)
+
+
+def test_env_and_position_overrides_and_a_typo_in_them(repo: Path) -> None:
+    (repo / ".hookweave.toml").write_text(
+        '# ours\nhosts = ["claude"]\n\n[[bundles]]\nname = "example-guard"\nsource = "example-guard"\n'
+        'env = { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP = "50" }\nposition = { clean-tree = "first" }\n')
+    done = run("sync", cwd=repo)
+    assert done.exit_code == 0, done.output
+    settings = json.loads((repo / ".claude" / "settings.json").read_text())
+    assert settings["env"]["CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"] == "50"
+    text = (repo / ".hookweave.toml").read_text()
+    assert text.startswith('# ours\nhosts = ["claude"]\n\n[[bundles]]\nname = "example-guard"\nsource = "example-guard"\n'
+                           'hash = "sha256:')
+    (repo / ".hookweave.toml").write_text(text.replace("clean-tree", "clean-tre"))
+    before = tree(repo)
+    bad = run("sync", cwd=repo)
+    assert bad.exit_code == 2 and "hook 'clean-tre' is not in its manifest; did you mean 'clean-tree'?" in bad.output
+    assert tree(repo) == before
+
+
+def test_a_bundle_moved_to_another_agent_leaves_the_first(repo: Path) -> None:
+    (repo / ".hookweave.toml").write_text('hosts = ["claude", "gemini"]\n\n[[bundles]]\nname = "example-guard"\n'
+                                          'source = "example-guard"\n')
+    assert run("sync", cwd=repo).exit_code == 0
+    assert "example-guard" in (repo / ".gemini" / "settings.json").read_text()
+    text = (repo / ".hookweave.toml").read_text().replace('hosts = ["claude", "gemini"]', 'hosts = ["claude"]')
+    (repo / ".hookweave.toml").write_text(text)
+    assert run("sync", cwd=repo).exit_code == 0
+    assert not (repo / ".gemini").exists()
+    assert "example-guard" in (repo / ".claude" / "settings.json").read_text()
+    assert run("sync", "--check", cwd=repo).exit_code == 0
