@@ -361,3 +361,64 @@ def test_a_bundle_moved_to_another_agent_leaves_the_first(repo: Path) -> None:
     assert not (repo / ".gemini").exists()
     assert "example-guard" in (repo / ".claude" / "settings.json").read_text()
     assert run("sync", "--check", cwd=repo).exit_code == 0
+
+
+@pytest.mark.parametrize("url, said", [
+    ("git://127.0.0.1:1/guard.git", "git says"),  # nothing listens: the network is down
+    ("https://127.0.0.1:1/guard.git", "git says"),  # an https remote that cannot be reached (auth or network)
+    ("file:///nonexistent/guard.git", "git says"),
+])
+def test_git_that_fails_is_one_line_and_writes_nothing(repo: Path, url: str, said: str) -> None:
+    before = tree(repo)
+    done = run("add", url, "--rev", "v1.0.0", "--host", "claude", cwd=repo)
+    assert done.exit_code == 2, done.output
+    assert said in done.output and done.output.count("\n") == 1
+    assert tree(repo) == before
+
+
+@pytest.mark.attack
+def test_attack_stop_signals_mid_sync(repo: Path, remote, attack_report) -> None:
+    """SIGINT, SIGTERM or SIGHUP at a random moment of a sync whose every write is slowed down:
+    afterwards the repository is either exactly as before (exit 128+N, no traceback) or in sync,
+    never half. Fast: 4 stops; scripts/attack: 40."""
+    import random
+    import signal
+    import time
+
+    from tests.conftest import attack_size
+
+    url, _ = remote
+    (repo / "tools" / "mine").mkdir(parents=True)
+    (repo / "tools" / "mine" / "hookweave.toml").write_text(
+        '[bundle]\nname = "mine"\nversion = "1"\n\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "true"\n')
+    (repo / ".hookweave.toml").write_text(
+        f'hosts = ["claude", "codex", "gemini"]\n\n[[bundles]]\nname = "mine"\nsource = "tools/mine"\n\n'
+        f'[[bundles]]\nname = "guard"\nsource = "{url}"\nrev = "v1.0.0"\n')
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "before", cwd=repo)
+    before = {k: v[0] for k, v in tree(repo).items()}
+    hooks = str(Path(os.sys.executable).parent / "hooks")
+    rng = random.Random(32)
+    cases = attack_size(4, 40)
+    failures, put_back, completed = [], 0, 0
+    for n in range(cases):
+        signum = rng.choice([signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+        delay = [0.9, 3.0, 2.0, 4.5][n] if n < 4 else rng.uniform(0.3, 5.5)
+        proc = subprocess.Popen([hooks, "sync"], cwd=repo, env={**os.environ, "HOOKWEAVE_TEST_SLOW_WRITE": "0.2"},
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        time.sleep(delay)
+        proc.send_signal(signum)
+        out = proc.communicate(timeout=60)[0]
+        after = {k: v[0] for k, v in tree(repo).items()}
+        if after == before and proc.returncode == 128 + signum and "Traceback" not in out:
+            put_back += 1
+        elif after != before and proc.returncode == 0 and run("sync", "--check", cwd=repo).exit_code == 0:
+            completed += 1
+        else:
+            failures.append(f"{signal.Signals(signum).name} after {delay:.1f} s: exit {proc.returncode}, "
+                            f"{'changed' if after != before else 'unchanged'}: {out}")
+        git("reset", "-q", "--hard", cwd=repo)
+        git("clean", "-qfdx", cwd=repo)
+    attack_report("stop signals mid-sync", cases=cases, put_back=put_back, completed=completed, failures=len(failures))
+    assert not failures, "\n".join(failures)
+    assert put_back >= 1

@@ -71,11 +71,15 @@ def sync(root: Path, registry: HostRegistry, *, check: bool = False, dry_run: bo
     """``text``: the project file as an edit would make it (with ``dry_run``: its preview)."""
     if check or dry_run:
         return _run(root, registry, check=check, dry_run=True, force=force, text=text)
-    from hookweave.core.files import filelock
+    import signal
 
-    with filelock.hold(root / ".hookweave"):
+    from hookweave.core.files import filelock, interrupt
+
+    with interrupt.raised(), filelock.hold(root / ".hookweave"):
         try:
             return _run(root, registry, check=False, dry_run=False, force=force)
+        except KeyboardInterrupt as stop:  # every file and vendored folder was put back on the way here
+            raise interrupt.Interrupted(getattr(stop, "signum", signal.SIGINT)) from None
         finally:
             _remove_empty(root / ".hookweave")
 
