@@ -189,7 +189,7 @@ def test_a_moved_tag_is_refused_until_forced(repo: Path, remote) -> None:
 def test_remove_leaves_the_operator_file_byte_for_byte(repo: Path, remote) -> None:
     url, _ = remote
     assert run("add", url, "--rev", "v1.0.0", "--host", "claude", "--host", "codex", cwd=repo).exit_code == 0
-    pf_before = (repo / ".hookweave.toml").read_text().split("\n[[bundles]]")[0] + "\n"
+    pf_before = (repo / ".hookweave.toml").read_text().split("\n[[bundles]]")[0]  # as add created it
     done = run("remove", "guard", cwd=repo)
     assert done.exit_code == 0, done.output
     assert (repo / ".claude" / "settings.json").read_text() == OPERATOR_SETTINGS
@@ -422,3 +422,80 @@ def test_attack_stop_signals_mid_sync(repo: Path, remote, attack_report) -> None
     attack_report("stop signals mid-sync", cases=cases, put_back=put_back, completed=completed, failures=len(failures))
     assert not failures, "\n".join(failures)
     assert put_back >= 1
+
+
+COMMENTED = """# Our agents' hooks. Reviewed by @security.
+hosts = [ "claude" ]   # Codex later
+
+# --- the guard ---
+[[bundles]]
+name = "example-guard"   # shipped with hookweave
+source = "example-guard"
+position = { clean-tree = "last" }  # keep it last
+
+# trailing words
+"""
+
+
+def test_add_and_remove_keep_every_comment_and_byte_of_the_project_file(repo: Path) -> None:
+    (repo / ".hookweave.toml").write_text(COMMENTED)
+    assert run("sync", cwd=repo).exit_code == 0
+    pinned = (repo / ".hookweave.toml").read_text()
+    digest = json.loads((repo / ".hookweave" / "synced.json").read_text())  # noqa: F841 - it parses
+    start, _, rest = pinned.partition('source = "example-guard"\n')
+    assert start + 'source = "example-guard"\n' == COMMENTED.split("position")[0]
+    assert rest.startswith('hash = "sha256:') and rest.split("\n", 1)[1] == COMMENTED.split('source = "example-guard"\n')[1]
+    (repo / "tools" / "fmt").mkdir(parents=True)
+    (repo / "tools" / "fmt" / "hookweave.toml").write_text(
+        '[bundle]\nname = "fmt"\nversion = "1"\n\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "true"\n')
+    assert run("add", "fmt", cwd=repo / "tools").exit_code == 0  # from a subfolder, a path from there
+    added = (repo / ".hookweave.toml").read_text()
+    assert added == pinned + '\n[[bundles]]\nname = "fmt"\nsource = "tools/fmt"\n'
+    assert run("remove", "fmt", cwd=repo).exit_code == 0
+    assert (repo / ".hookweave.toml").read_text() == pinned
+    typo = run("remove", "example-gaurd", cwd=repo)
+    assert typo.exit_code == 2 and typo.output.endswith("no bundle example-gaurd; did you mean example-guard?\n")
+
+
+def test_hosts_all_in_the_project_file_writes_nothing_in_home(repo: Path, home: Path) -> None:
+    before = sorted(str(p) for p in home.rglob("*"))
+    (repo / ".hookweave.toml").write_text('hosts = ["all"]\n\n[[bundles]]\nname = "example-guard"\nsource = "example-guard"\n')
+    done = run("sync", cwd=repo)
+    assert done.exit_code == 0, done.output
+    assert "skipped" in done.output and "kimi" in done.output  # agents with no project file: one note
+    assert sorted(str(p) for p in home.rglob("*")) == before
+    assert run("sync", "--check", cwd=repo).exit_code == 0
+    for path in repo.rglob("*"):
+        if path.is_file() and ".git" not in path.parts:
+            assert str(repo) not in path.read_text(errors="replace"), path  # no machine path anywhere
+
+
+def test_a_user_scope_entry_names_this_clone_and_sync_takes_it_out_again(repo: Path, home: Path) -> None:
+    (repo / ".hookweave.toml").write_text('hosts = ["claude"]\n\n[[bundles]]\nname = "example-guard"\n'
+                                          'source = "example-guard"\nscope = "user"\n')
+    assert run("sync", cwd=repo).exit_code == 0
+    user = home / ".claude" / "settings.json"
+    assert f"{repo}/.hookweave/bundles/example-guard/guard.py" in user.read_text()
+    assert not (repo / ".claude" / "settings.hookweave.json").exists()
+    (repo / ".hookweave.toml").write_text('hosts = ["claude"]\n')
+    assert run("sync", cwd=repo).exit_code == 0
+    assert not user.exists() and not (repo / ".hookweave").exists()
+
+
+def test_an_interactive_sync_shows_the_change_and_writes_nothing_when_declined(repo: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from hookweave.core.cli import prompts
+
+    (repo / ".hookweave.toml").write_text('hosts = ["claude"]\n\n[[bundles]]\nname = "example-guard"\nsource = "example-guard"\n')
+    before = tree(repo)
+    asked = []
+    monkeypatch.setattr(prompts, "interactive", lambda: True)
+    monkeypatch.setattr(prompts, "confirm", lambda question: asked.append(question) or False)
+    done = run("sync", cwd=repo)
+    assert asked == ["Write these changes?"]
+    assert "would be vendored .hookweave/bundles/example-guard" in done.output
+    assert any(line.startswith("+") and "/.hookweave/bundles/example-guard/guard.py # hookweave:" in line
+               for line in done.output.splitlines())
+    assert "nothing written" in done.output
+    assert tree(repo) == before
+    assert run("sync", "--yes", cwd=repo).exit_code == 0 and asked == ["Write these changes?"]

@@ -66,7 +66,20 @@ def remove_entry(text: str, name: str) -> str:
     del bundles[index]
     if not len(bundles):
         del doc["bundles"]
-    return _line_ends(tomlkit.dumps(doc), text)
+    new = _line_ends(tomlkit.dumps(doc), text)
+    return _trailing_like(new, text)
+
+
+def _trailing_like(new: str, old: str) -> str:
+    """The blank line ``add_entry`` put before a table stays behind when tomlkit removes the table
+    after it: end the file with no more blank lines than it had, so add then remove gives it back."""
+    def blank_tail(text: str) -> int:
+        body = text.replace("\r\n", "\n")
+        return len(body) - len(body.rstrip("\n"))
+
+    extra = blank_tail(new) - max(blank_tail(old), 1 if new.strip() else 0)
+    nl = _newline(old)
+    return new[: len(new) - extra * len(nl)] if extra > 0 else new
 
 
 def set_fields(text: str, name: str, fields: dict[str, Any]) -> str:

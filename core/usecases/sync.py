@@ -98,7 +98,7 @@ def _run(root: Path, registry: HostRegistry, *, check: bool, dry_run: bool, forc
     with syncapply.Vendoring(root, sources, state, pf, dry_run=dry_run) as vendoring:
         out.vendored = vendoring.done
         bundles = {s.entry.name: vendoring.load(s, registry) for s in sources if vendoring.loadable(s)}
-        steps, installed = _steps(pf, state, bundles, registry, out.notes)
+        steps, installed = _steps(root, pf, state, bundles, registry, out.notes)
         new_pf = pf_text
         for s in sources:
             if s.pin:
@@ -137,7 +137,7 @@ def _digests(name: str, sources: list[bundlesources.Source], state: dict[str, sy
     return old.files if old is not None and source.problems else {}  # --check: compare the state as it was
 
 
-def _steps(pf: projectfile.ProjectFile, state: dict[str, syncstate.Synced], bundles: dict[str, Bundle],
+def _steps(root: Path, pf: projectfile.ProjectFile, state: dict[str, syncstate.Synced], bundles: dict[str, Bundle],
            registry: HostRegistry, notes: list[str]) -> tuple[list[Step], dict[str, tuple[str, ...]]]:
     """Uninstalls first (what the last sync put where the file no longer asks for it), then the
     installs; and per bundle the hosts it is installed on afterwards."""
@@ -159,6 +159,16 @@ def _steps(pf: projectfile.ProjectFile, state: dict[str, syncstate.Synced], bund
             notes.append(f"{entry.name}: skipped {', '.join(h.name for h in lacking)}: no {scope} scope "
                          f"(give the bundle scope = \"user\" for them)")
         hosts = [h for h in hosts if scope in h.scopes]
+        machine_only = _machine_only(hosts, bundles[entry.name], scope, root)
+        if machine_only and "all" not in names:
+            host, why = machine_only[0]
+            raise BadInput(f"{projectfile.FILE_NAME}: bundle {entry.name}: {host.title}'s {scope} file would name "
+                           f"a path on this machine only ({why}); drop {host.name} from its hosts, or give this "
+                           'bundle scope = "user"')
+        if machine_only:
+            notes.append(f"{entry.name}: skipped {', '.join(h.name for h, _ in machine_only)}: no way to name the "
+                         "bundle's folder in a committed file (give the bundle scope = \"user\" for them)")
+        hosts = [h for h in hosts if h not in {h for h, _ in machine_only}]
         kept, left_out = mistakes.hosts_with_something(hosts, bundles[entry.name], everyone="all" in names)
         notes += left_out
         wanted[entry.name] = (tuple(h.name for h in kept), scope)
@@ -170,6 +180,18 @@ def _steps(pf: projectfile.ProjectFile, state: dict[str, syncstate.Synced], bund
             steps.append(Step("uninstall", name, gone, synced.scope))
     steps += [Step("install", name, hosts, scope, bundles[name]) for name, (hosts, scope) in wanted.items() if hosts]
     return steps, {name: hosts for name, (hosts, _) in wanted.items() if hosts}
+
+
+def _machine_only(hosts: list, bundle: Bundle, scope: str, root: Path) -> list[tuple]:
+    """The hosts whose committed file could name the bundle's folder only by this machine's path
+    (an agent with no project variable), with why; none at user scope, which is this machine's."""
+    if scope == "user":
+        return []
+    from hookweave.core.plan.portable import for_target
+    from hookweave.core.usecases import installer
+
+    return [(host, f"{host.title} has no variable for the project folder") for host in hosts
+            if for_target(bundle, installer.target(host, scope, root), root)[1]]
 
 
 def _differences(out: Outcome) -> list[str]:

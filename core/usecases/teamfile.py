@@ -38,6 +38,8 @@ def add(start: Path, registry: HostRegistry, source: str, *, rev: str | None, ho
     text = old if old is not None else projecttoml.new_file(hosts or [])
     pf = projectfile.parse(text, Path(paths.display(path)), registry.names())
     kind = projectfile.source_kind(source)
+    if kind == "template" and (start / source / "hookweave.toml").is_file():
+        kind = "folder"  # a folder named here without a slash: the file records it from the root, with one
     if rev is not None and kind != "git":
         raise BadInput(f"hooks add: --rev is for a git source; {source!r} is a {kind}")
     fields, name = _entry_fields(root, start, source, kind, rev)
