@@ -140,8 +140,11 @@ def files_at(cache: Path, commit: str, inner: str | None, url: str) -> dict[str,
             if not member.isfile():
                 raise GitFailed(f"{where}: {paths.printable(member.name)} is a symlink or special file; a bundle "
                                 "holds plain files only (vendored into the repository)")
+            name = Path(member.name)
+            if name.is_absolute() or ".." in name.parts:  # git never writes these; a forged archive could
+                raise GitFailed(f"{where}: {paths.printable(member.name)} points outside the bundle's folder")
             data = tar.extractfile(member)
-            out[Path(member.name).as_posix()] = (data.read() if data else b"", bool(member.mode & 0o111))
+            out[name.as_posix()] = (data.read() if data else b"", bool(member.mode & 0o111))
     if not out:
         raise GitFailed(f"{where}: no files there; check the bundle's path")
     return out

@@ -15,6 +15,10 @@ from typing import Any, NamedTuple
 from hookweave.core.errors import BadInput
 
 STATE_PATH = ".hookweave/synced.json"
+ATTRIBUTES_PATH = ".hookweave/.gitattributes"
+# The vendored files must reach every clone byte for byte (their hash is pinned, and a CRLF shebang
+# does not run): no end-of-line conversion by git (core.autocrlf on Windows), no diff of binaries.
+ATTRIBUTES = "# hookweave: vendored bundles are kept byte for byte (their hash is pinned)\nbundles/** -text\n"
 VERSION = 1
 
 

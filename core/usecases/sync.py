@@ -109,7 +109,10 @@ def _run(root: Path, registry: HostRegistry, *, check: bool, dry_run: bool, forc
                                             _digests(name, sources, state))
                      for name, hosts in installed.items()}
         on_disk = pf_text if text is None else fileio.read_text(root / projectfile.FILE_NAME)
-        out.texts = [(root / projectfile.FILE_NAME, on_disk, new_pf), (state_path, state_text, syncstate.dumps(new_state))]
+        attributes = root / syncstate.ATTRIBUTES_PATH
+        vendors = any(e.vendored for e in pf.entries)
+        out.texts = [(root / projectfile.FILE_NAME, on_disk, new_pf), (state_path, state_text, syncstate.dumps(new_state)),
+                     (attributes, fileio.read_text(attributes), syncstate.ATTRIBUTES if vendors else None)]
         try:
             out.plans = syncapply.apply(root, registry, steps, out.texts, force=force, dry_run=dry_run)
         except Refused as exc:
