@@ -99,6 +99,21 @@ def tree(folder: Path) -> dict[str, tuple[bytes, int]]:
     return out
 
 
+def mine(repo: Path) -> None:
+    """A bundle of the repository's own, tools/mine."""
+    (repo / "tools" / "mine").mkdir(parents=True)
+    (repo / "tools" / "mine" / "hookweave.toml").write_text(
+        '[bundle]\nname = "mine"\nversion = "1"\n\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "true"\n')
+
+
+def two_bundles(repo: Path, url: str, hosts: list[str]) -> None:
+    """A project file with tools/mine and the remote's guard at v1.0.0."""
+    mine(repo)
+    (repo / ".hookweave.toml").write_text(
+        f'hosts = {json.dumps(hosts)}\n\n[[bundles]]\nname = "mine"\nsource = "tools/mine"\n\n'
+        f'[[bundles]]\nname = "guard"\nsource = "{url}"\nrev = "v1.0.0"\n')
+
+
 def test_add_pins_vendors_and_installs_portable_hooks(repo: Path, remote) -> None:
     url, work = remote
     commit = git("rev-parse", "v1.0.0^{commit}", cwd=work)
@@ -199,9 +214,7 @@ def test_remove_leaves_the_operator_file_byte_for_byte(repo: Path, remote) -> No
 
 
 def test_a_hand_installed_bundle_is_never_taken_out_by_sync(repo: Path) -> None:
-    (repo / "tools" / "mine").mkdir(parents=True)
-    (repo / "tools" / "mine" / "hookweave.toml").write_text(
-        '[bundle]\nname = "mine"\nversion = "1"\n\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "true"\n')
+    mine(repo)
     assert run("install", "tools/mine", "--host", "claude", cwd=repo).exit_code == 0
     installed = (repo / ".claude" / "settings.json").read_text()
     (repo / ".hookweave.toml").write_text('hosts = ["claude"]\n')
@@ -238,13 +251,7 @@ def test_a_missing_rev_and_a_failing_git_write_nothing(repo: Path, remote) -> No
 
 
 def test_a_failure_half_way_puts_every_file_back(repo: Path, remote, monkeypatch: pytest.MonkeyPatch) -> None:
-    url, _ = remote
-    (repo / "tools" / "mine").mkdir(parents=True)
-    (repo / "tools" / "mine" / "hookweave.toml").write_text(
-        '[bundle]\nname = "mine"\nversion = "1"\n\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "true"\n')
-    (repo / ".hookweave.toml").write_text(
-        f'hosts = ["claude"]\n\n[[bundles]]\nname = "mine"\nsource = "tools/mine"\n\n'
-        f'[[bundles]]\nname = "guard"\nsource = "{url}"\nrev = "v1.0.0"\n')
+    two_bundles(repo, remote[0], ["claude"])
     before = tree(repo)
     from hookweave.core.usecases import installer
 
@@ -387,13 +394,7 @@ def test_attack_stop_signals_mid_sync(repo: Path, remote, attack_report) -> None
 
     from tests.conftest import attack_size
 
-    url, _ = remote
-    (repo / "tools" / "mine").mkdir(parents=True)
-    (repo / "tools" / "mine" / "hookweave.toml").write_text(
-        '[bundle]\nname = "mine"\nversion = "1"\n\n[[hooks]]\nid = "x"\nevent = "stop"\ncommand = "true"\n')
-    (repo / ".hookweave.toml").write_text(
-        f'hosts = ["claude", "codex", "gemini"]\n\n[[bundles]]\nname = "mine"\nsource = "tools/mine"\n\n'
-        f'[[bundles]]\nname = "guard"\nsource = "{url}"\nrev = "v1.0.0"\n')
+    two_bundles(repo, remote[0], ["claude", "codex", "gemini"])
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "before", cwd=repo)
     before = {k: v[0] for k, v in tree(repo).items()}
