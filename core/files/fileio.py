@@ -177,9 +177,11 @@ def missing_folders(paths: list[Path]) -> list[Path]:
 
 
 def remove_empty_dir(folder: Path, levels: int = 1) -> None:
+    """``levels`` folders a write made, counted as ``missing_folders`` counts them: through a link
+    (a managed folder that is a dangling symlink), the folders made are the link's target's."""
     from hookweave.core.files import fileowners
 
-    fileowners.remove_empty_dir(folder, levels)
+    fileowners.remove_empty_dir(real(folder), levels)
 
 
 def remove_empty_dirs(folders: list[Path]) -> None:
