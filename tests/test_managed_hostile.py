@@ -157,8 +157,8 @@ def test_a_root_upgrade_of_a_copilot_drop_in_root_does_not_own_says_so_and_makes
     assert upgrade.exit_code == 0, upgrade.output
     assert upgrade.stdout.startswith(
         f"copilot managed {drop_in}: upgraded guard 1.0.0 -> 1.1.0\n"
-        f"  warning: {drop_in}: owned by uid 4321 with mode 664, which Copilot CLI skips (it loads only root's "
-        "files that only root may write); hookweave made it root's, mode 644, as a new drop-in is\n"), upgrade.stdout
+        f"  warning: {drop_in}: owned by uid 4321 with mode 664, which Copilot CLI may skip or a user may not read; "
+        "hookweave gives it to root, mode 644, as a new drop-in is\n"), upgrade.stdout
     info = drop_in.stat()
     assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (copilot_policy.ROOT, os.getegid(), 0o644)
     assert drop_in.read_text() == COPILOT_OURS
