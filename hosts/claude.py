@@ -97,6 +97,12 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
         found = set(layerfiles.listed(folder, lambda name: name.endswith(".json") and not name.startswith(".")))
         return [folder.with_name("managed-settings.json"), *sorted(found | {ours}, key=lambda p: p.name)]
 
+    def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
+        """Our managed drop-in as a user's Claude finds it: a user must read it and its two folders."""
+        drop_in = self.settings_path("managed", project)
+        why = layerfiles.user_cannot_read(drop_in, 2, self.title) if "managed" in scopes else None
+        return [Finding("problem", why)] if why else []
+
     def record_path(self, settings: Path) -> Path:
         """The managed drop-in's record beside the folder, not in it: Claude would load it as settings."""
         if settings.parent.name == DROP_INS:

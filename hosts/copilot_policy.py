@@ -89,6 +89,9 @@ def findings(ours: Path, shown: str) -> list[Finding]:
     if why:
         found.append(Finding("problem", f"{shown}: Copilot CLI skips this policy file, as {why}, and runs none of "
                              f"its hooks; {FIX}"))
+    unread = layerfiles.user_cannot_read(ours, 1, "Copilot CLI")
+    if unread:
+        found.append(Finding("problem", unread))
     for path, skipped in _others(ours):
         if skipped:
             found.append(Finding("note", f"{paths.display(path)}: Copilot CLI skips this policy file, as {skipped}"))

@@ -37,6 +37,14 @@ def read_each(files: list[Path]) -> list[tuple[Path, str | None, str | None]]:
     return out
 
 
+def user_cannot_read(drop_in: Path, levels: int, title: str) -> str | None:
+    """A problem's words when a user's agent cannot load hookweave's ``drop_in`` (``levels``: the
+    folders of the layer, the drop-in's own first), or ``None``."""
+    why = unreadable_by_others(drop_in, levels)
+    return why and (f"{display(drop_in)}: {title} runs as the user, who cannot read this drop-in, as {why}, and runs "
+                    "none of its hooks; chmod 644 it and 755 its folders, or uninstall and install again as root")
+
+
 def unreadable_by_others(path: Path, levels: int) -> str | None:
     """Why a user other than the owner cannot load ``path`` (read it, list its folder and enter the
     ``levels - 1`` folders above), or ``None``. The agent runs as the user; the file is root's."""
