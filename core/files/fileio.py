@@ -121,7 +121,7 @@ def check_writable(path: Path) -> None:
         raise BadInput(f"{display(path)}: a symlink loop; fix the symlink")
     info = _stat(target, path)
     if info is not None:
-        problem = filecheck.not_regular(path, info)
+        problem = filecheck.not_regular(path, info) or filecheck.needs_root(target.parent)
         if problem:
             raise problem
         if not info.st_mode & stat.S_IWUSR:
@@ -140,6 +140,9 @@ def check_writable(path: Path) -> None:
         folder = existing_ancestor(target.parent)
         if not folder.is_dir():
             raise _file_for_folder(path)
+        problem = filecheck.needs_root(folder)
+        if problem:
+            raise problem
     if not os.access(folder, os.W_OK) or not folder.stat().st_mode & stat.S_IWUSR:
         raise BadInput(f"{display(folder)}: the folder is read-only; make it writable or choose another scope")
     problem = filecheck.immutable(folder, folder=True)

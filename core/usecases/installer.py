@@ -49,9 +49,13 @@ def project_of(project: Projects, host: Host) -> Path:
 def install(
     targets: list[Target], bundle: Bundle, project: Projects, *, force: bool, dry_run: bool, trust: bool = False
 ) -> list[FilePlan]:
+    from hookweave.core.plan import managedlayer
     from hookweave.core.plan.plan import plan_install
     from hookweave.core.plan.portable import for_target
     from hookweave.core.usecases import standins
+
+    for t in targets:  # the agent's reason to need root, before the folder's own (root's, not writable)
+        managedlayer.check_root(t.host, t.scope, t.shown)
 
     inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env else {}
     # One copy where an agent runs another's file (Copilot runs Claude's project settings): each
