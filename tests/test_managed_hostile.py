@@ -255,3 +255,61 @@ def test_a_user_who_is_not_root_is_told_to_run_as_root(run, bundle, layer, host,
         assert result.stderr == (f"hooks: {folder}: the folder is root's, and hookweave runs as uid 1000; "
                                  "run as root (sudo), or choose another scope\n")
     assert _tree(tmp_path) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root, to become another user")
+@pytest.mark.parametrize("host", ["claude", "copilot"])
+def test_a_real_user_who_is_not_root_is_told_to_run_as_root(host, monkeypatch, write_bundle) -> None:
+    """The same, as uid 65534 for real (a forked child after os.setuid), in folders it may enter."""
+    import json
+    import shutil
+    import tempfile
+
+    from typer.testing import CliRunner
+
+    from hookweave.core.cli.app import app
+
+    base = Path(tempfile.mkdtemp(prefix="hookweave-managed-"))
+    try:
+        base.chmod(0o755)
+        home, project = base / "home", base / "project"
+        for folder in (home, project):
+            folder.mkdir()
+            os.chown(folder, 65534, 65534)
+        folder = base / "managed" / "managed-settings.d" if host == "claude" else base / "policy.d"
+        folder.mkdir(parents=True, mode=0o755)
+        source = write_bundle(BUNDLE.replace("{version}", "1.0.0"))
+        shutil.copytree(source, base / "bundle")
+        for name, value in {"HOME": home, "CLAUDE_CONFIG_DIR": home / ".claude", "COPILOT_HOME": home / ".copilot",
+                            "XDG_CACHE_HOME": home / ".cache", "HOOKWEAVE_CLAUDE_MANAGED_DIR": base / "managed",
+                            "HOOKWEAVE_COPILOT_POLICY_DIR": base / "policy.d"}.items():
+            monkeypatch.setenv(name, str(value))
+        monkeypatch.chdir(project)
+        args = ["install", str(base / "bundle"), "--host", host, "--scope", "managed"]
+        runner = CliRunner()
+        assert runner.invoke(app, [*args, "--dry-run"]).exit_code == 0  # as root: every module the child needs loaded
+        before = _tree(base)
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child reports through the pipe
+            try:
+                os.close(read)
+                os.setgroups([])
+                os.setgid(65534)
+                os.setuid(65534)
+                result = runner.invoke(app, args)
+                os.write(write, json.dumps([result.exit_code, result.stderr]).encode())
+            finally:
+                os._exit(0)
+        os.close(write)
+        os.waitpid(child, 0)
+        with os.fdopen(read) as pipe:
+            code, stderr = json.loads(pipe.read())
+        if host == "claude":
+            assert (code, stderr) == (1, f"hooks: {folder}: the folder is root's, and hookweave runs as uid 65534; run "
+                                         "as root (sudo), or choose another scope\n")
+        else:
+            assert (code, stderr) == (1, f"hooks: {folder}/50-hookweave.json: {copilot_policy.NEEDS_ROOT}\n")
+        assert _tree(base) == before
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
