@@ -313,3 +313,30 @@ def test_a_real_user_who_is_not_root_is_told_to_run_as_root(host, monkeypatch, w
         assert _tree(base) == before
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+CHAINED = BUNDLE.replace('version = "{version}"\n', 'version = "{version}"\norder = "chain"\n') + """
+[[hooks]]
+id = "two-strike"
+event = "pre_tool_use"
+command = "guard check --twice"
+"""
+
+
+@pytest.mark.parametrize("host", ["claude", "copilot"])
+def test_a_chained_bundles_runner_in_the_managed_layer_is_readable_and_never_taken_for_taken_over(
+        run, write_bundle, layer, host) -> None:
+    folder, drop_in, _ = layer(host)
+    old = os.umask(0o077)
+    try:
+        first = run("install", str(write_bundle(CHAINED.replace("{version}", "1.0.0"))), "--host", host,
+                    "--scope", "managed")
+        again = run("install", str(write_bundle(CHAINED.replace("{version}", "1.1.0"))), "--host", host,
+                    "--scope", "managed")
+    finally:
+        os.umask(old)
+    assert (first.exit_code, again.exit_code) == (0, 0), first.output + again.output
+    assert "warning" not in first.stdout + again.stdout
+    made = sorted(p.name for p in folder.iterdir())
+    # every file there, the runner included while it sits beside the drop-in (issue 33 item 1 may move it)
+    assert {p: stat.S_IMODE((folder / p).stat().st_mode) & 0o444 for p in made} == {p: 0o444 for p in made}
