@@ -192,7 +192,7 @@ def _taken_over(plans: list[FilePlan]) -> dict[Path, tuple[int, int]]:
         path = plan.target.path
         if path in modes and plan.old_text is not None and plan.new_text is not None:
             now = fileio.owner_and_mode(path)
-            if now is not None and now != (mine, modes[path]):
+            if now is not None and (now[0], now[1] & ~0o111) != (mine, modes[path]):  # a script keeps its x bits
                 out[path] = now
     return out
 
