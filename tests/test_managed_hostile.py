@@ -340,3 +340,33 @@ def test_a_chained_bundles_runner_in_the_managed_layer_is_readable_and_never_tak
     made = sorted(p.name for p in folder.iterdir())
     # every file there, the runner included while it sits beside the drop-in (issue 33 item 1 may move it)
     assert {p: stat.S_IMODE((folder / p).stat().st_mode) & 0o444 for p in made} == {p: 0o444 for p in made}
+
+
+def test_a_failed_upgrade_gives_a_taken_over_drop_in_its_owner_and_mode_back(run, bundle, layer, monkeypatch,
+                                                                              tmp_path: Path) -> None:
+    """Nothing written on 1: a drop-in given to root in a run whose later write fails is put back
+    with its text, and its owner, group and mode too."""
+    import errno
+
+    from hookweave.core.files import fileio
+
+    _, drop_in, record = layer("copilot")
+    assert run("install", bundle(), "--host", "copilot", "--scope", "managed").exit_code == 0
+    os.chown(drop_in, 4321, 4322)
+    drop_in.chmod(0o664)
+    upgrade = bundle("1.1.0")
+    before = _tree(tmp_path)
+    real_write = fileio.write_text
+
+    def failing(path, text, expected, **kw):
+        if path == record and text != expected:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real_write(path, text, expected, **kw)
+
+    monkeypatch.setattr(fileio, "write_text", failing)
+    result = run("install", upgrade, "--host", "copilot", "--scope", "managed")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.endswith("every file was put back as it was\n")
+    info = drop_in.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (4321, 4322, 0o664)
+    assert _tree(tmp_path) == before

@@ -29,7 +29,8 @@ from hookweave.core.files.filelock import (
 from hookweave.core.files.paths import display, printable
 
 __all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "owner_and_mode",
-           "check_writable", "write_text", "missing_folders", "remove_empty_dir", "remove_empty_dirs"]
+           "give_owner_and_mode", "check_writable", "write_text", "missing_folders", "remove_empty_dir",
+           "remove_empty_dirs"]
 
 _OPEN_FLAGS = os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO swapped in after our look cannot block the open
 
@@ -104,13 +105,19 @@ def _read_all(fd: int) -> bytes:
     return first if len(chunks) == 1 else b"".join(chunks)
 
 
-def owner_and_mode(path: Path) -> tuple[int, int] | None:
-    """The uid and permission bits of what is at ``path`` (links followed), ``None`` if nothing is."""
+def owner_and_mode(path: Path) -> tuple[int, int, int] | None:
+    """The uid, gid and permission bits of what is at ``path`` (links followed), ``None`` if nothing is."""
     try:
         info = os.stat(path)
     except OSError:
         return None
-    return info.st_uid, stat.S_IMODE(info.st_mode)
+    return info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)
+
+
+def give_owner_and_mode(path: Path, uid: int, gid: int, mode: int) -> None:
+    """Put back what ``owner_and_mode`` said (a rolled-back write that had given a file to root)."""
+    os.chown(path, uid, gid)
+    os.chmod(path, mode)  # after chown, which clears set-id bits
 
 
 def check_writable(path: Path) -> None:

@@ -156,7 +156,7 @@ def _write_all(plans: list[FilePlan]) -> None:
             if signum is not None:
                 raise interrupt.Interrupted(signum)
         except (HooksError, OSError) as exc:
-            kept = _put_back(written, made)
+            kept = _put_back(written, made, taken)
             if kept:
                 cause = exc.strerror if isinstance(exc, OSError) else str(exc)
                 raise WriteFailed(f"{kept[0]}: saved by another program while hookweave was putting it back after "
@@ -181,8 +181,8 @@ def fixed_modes(plans: list[FilePlan]) -> dict[Path, int]:
             for path in (p.target.path, p.target.record_path) if path is not None}
 
 
-def _taken_over(plans: list[FilePlan]) -> dict[Path, tuple[int, int]]:
-    """The managed files this run keeps that someone else now owns or has chmodded (uid, mode): a
+def _taken_over(plans: list[FilePlan]) -> dict[Path, tuple[int, int, int]]:
+    """The managed files this run keeps that someone else now owns or has chmodded (uid, gid, mode): a
     write gives each back to root and 0644, its text changed or not (an upgrade that changes only
     the record repairs the drop-in too)."""
     modes = fixed_modes(plans)
@@ -192,7 +192,7 @@ def _taken_over(plans: list[FilePlan]) -> dict[Path, tuple[int, int]]:
         path = plan.target.path
         if path in modes and plan.old_text is not None and plan.new_text is not None:
             now = fileio.owner_and_mode(path)
-            if now is not None and (now[0], now[1] & ~0o111) != (mine, modes[path]):  # a script keeps its x bits
+            if now is not None and (now[0], now[2] & ~0o111) != (mine, modes[path]):  # a script keeps its x bits
                 out[path] = now
     return out
 
@@ -202,20 +202,24 @@ def _say_taken_over(plans: list[FilePlan]) -> None:
     mine = os.geteuid() if hasattr(os, "geteuid") else 0
     for plan in plans:
         if plan.target.path in taken:
-            uid, mode = taken[plan.target.path]
+            uid, _, mode = taken[plan.target.path]
             who = "root" if mine == 0 else f"uid {mine}"
             plan.findings.append(Finding("warning", f"{plan.target.shown}: owned by uid {uid} with mode {mode:o}, which "
                                          f"{plan.target.host.title} may skip or a user may not read; hookweave gives it "
                                          f"to {who}, mode {MANAGED_MODE:o}, as a new drop-in is"))
 
 
-def _put_back(written: list[tuple[Path, str | None, str | None]], made: list[Path]) -> list[str]:
+def _put_back(written: list[tuple[Path, str | None, str | None]], made: list[Path],
+              taken: dict[Path, tuple[int, int, int]] | None = None) -> list[str]:
     """Undo ``written`` (newest first) and remove the folders made; the files that a host saved
-    meanwhile are left as the host saved them (never overwritten), and named."""
+    meanwhile are left as the host saved them (never overwritten), and named. A managed file given
+    back to root (``taken``) gets its owner, group and mode again too."""
     kept = []
     for path, old, new in reversed(written):
         try:
             fileio.write_text(path, old, new)
+            if taken and path in taken and old is not None:
+                fileio.give_owner_and_mode(path, *taken[path])
         except (HooksError, OSError):
             kept.append(paths.display(path))
     fileio.remove_empty_dirs(made)
