@@ -61,7 +61,8 @@ COPILOT_OURS = """{
 """
 
 # The administrator's drop-ins: odd spacing, non-ASCII, no trailing newline in one.
-CLAUDE_FLEET = '{"env": {"ÉQUIPE": "sécurité"},\n "hooks":{"Stop":[{"hooks":[{"type":"command","command":"/opt/a"}]}]}}'
+CLAUDE_FLEET = ('{"env": {"ÉQUIPE": "sécurité"},\n "hooks":{"Stop":[{"hooks":[{"type":"command",'
+                '"command":"/opt/a"}]}]}}')
 COPILOT_FLEET = '{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"/opt/fleet/audit — équipe"}]}}'
 
 
@@ -113,7 +114,8 @@ def _tree(root: Path) -> dict[str, tuple]:
             info = os.lstat(path)
             body = Path(path).read_bytes() if stat.S_ISREG(info.st_mode) else (
                 os.readlink(path) if stat.S_ISLNK(info.st_mode) else None)
-            out[os.path.relpath(path, root)] = (stat.S_IFMT(info.st_mode), info.st_uid, stat.S_IMODE(info.st_mode), body)
+            out[os.path.relpath(path, root)] = (stat.S_IFMT(info.st_mode), info.st_uid, info.st_gid,
+                                                stat.S_IMODE(info.st_mode), body)
     return out
 
 

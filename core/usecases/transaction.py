@@ -177,7 +177,8 @@ def fixed_modes(plans: list[FilePlan]) -> dict[Path, int]:
     """The files of an agent's managed layer (its drop-in, record and runner): root's, 0644 in 0755
     folders, whatever the umask or whoever had taken one over. The agent runs as each user, who must
     read them (issue 33: a 0600 drop-in under umask 077), and Copilot skips a file root does not own."""
-    return {path: MANAGED_MODE for p in plans if p.target.scope in (*p.target.host.root_only, *p.target.host.created_only)
+    return {path: MANAGED_MODE for p in plans
+            if p.target.scope in (*p.target.host.root_only, *p.target.host.created_only)
             for path in (p.target.path, p.target.record_path) if path is not None}
 
 
@@ -204,9 +205,10 @@ def _say_taken_over(plans: list[FilePlan]) -> None:
         if plan.target.path in taken:
             uid, _, mode = taken[plan.target.path]
             who = "root" if mine == 0 else f"uid {mine}"
-            plan.findings.append(Finding("warning", f"{plan.target.shown}: owned by uid {uid} with mode {mode:o}, which "
-                                         f"{plan.target.host.title} may skip or a user may not read; hookweave gives it "
-                                         f"to {who}, mode {MANAGED_MODE:o}, as a new drop-in is"))
+            plan.findings.append(Finding(
+                "warning", f"{plan.target.shown}: owned by uid {uid} with mode {mode:o}, which "
+                f"{plan.target.host.title} may skip or a user may not read; hookweave gives it to {who}, "
+                f"mode {MANAGED_MODE:o}, as a new drop-in is"))
 
 
 def _put_back(written: list[tuple[Path, str | None, str | None]], made: list[Path],
