@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from hookweave.core.contract.describe import host_class
 from hookweave.core.contract.description import Description
+from hookweave.core.files import layerfiles
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
@@ -93,8 +94,14 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
             return []
         ours = self.settings_path("managed", Path("/"))
         folder = ours.parent
-        found = {p for p in folder.glob("*.json") if not p.name.startswith(".")} if folder.is_dir() else set()
+        found = set(layerfiles.listed(folder, lambda name: name.endswith(".json") and not name.startswith(".")))
         return [folder.with_name("managed-settings.json"), *sorted(found | {ours}, key=lambda p: p.name)]
+
+    def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
+        """Our managed drop-in as a user's Claude finds it: a user must read it and its two folders."""
+        drop_in = self.settings_path("managed", project)
+        why = layerfiles.user_cannot_read(drop_in, 2, self.title) if "managed" in scopes else None
+        return [Finding("problem", why)] if why else []
 
     def record_path(self, settings: Path) -> Path:
         """The managed drop-in's record beside the folder, not in it: Claude would load it as settings."""

@@ -53,9 +53,13 @@ def install(
     """``machine=False`` (``hooks sync``): the files come out the same on every machine, so nothing
     of this one is read or written: no inherited env values, no companions (Codex's trust state in
     the home), no gate findings from the user's files."""
+    from hookweave.core.plan import managedlayer
     from hookweave.core.plan.plan import plan_install
     from hookweave.core.plan.portable import for_target
     from hookweave.core.usecases import standins
+
+    for t in targets:  # the agent's reason to need root, before the folder's own (root's, not writable)
+        managedlayer.check_root(t.host, t.scope, t.shown)
 
     inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env and machine else {}
     # One copy where an agent runs another's file (Copilot runs Claude's project settings): each
