@@ -26,17 +26,32 @@ from hookweave.core.files.filelock import (
     real,
     remove_stale_temps,
 )
-from hookweave.core.files.paths import display, printable
+from hookweave.core.files.paths import display, printable, within
 
 __all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "owner_and_mode",
            "give_owner_and_mode", "check_writable", "write_text", "missing_folders", "remove_empty_dir",
            "remove_empty_dirs"]
 
 _OPEN_FLAGS = os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO swapped in after our look cannot block the open
+_confined: list[Path] = []  # the folders ``confined`` holds reads to, innermost last
+
+
+@contextlib.contextmanager
+def confined(folder: Path):
+    """While open, ``read_text`` finds no file outside ``folder`` (``None``, as for a missing one).
+    ``verify --repo`` judges the repository alone: no code path of it, a host's ``settings_path``
+    that looks into the user's config.toml included, may read (or depend on) this machine's files."""
+    _confined.append(folder)
+    try:
+        yield
+    finally:
+        _confined.pop()
 
 
 def read_text(path: Path) -> str | None:
     """The file's text, or ``None`` when it does not exist. Refuses what we could not write back."""
+    if _confined and not within(path, _confined[-1]):
+        return None
     data = _read_bytes(path)
     if data is None:
         return None

@@ -6,7 +6,7 @@ A file that cannot be read is a finding, not a crash: the host ignores it too.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files import fileio, paths
@@ -109,12 +109,12 @@ def has_markers(host: Host, doc: object) -> bool:
     return any(host.owner(e) for es in hooks.values() if isinstance(es, list) for e in es)
 
 
-def installed(host: Host, project: Path) -> list[tuple[str, str, record.Record]]:
-    """``(scope, shown path, record)`` for every scope of ``host`` with something installed."""
+def installed(host: Host, project: Path, only: Iterable[str] | None = None) -> list[tuple[str, str, record.Record]]:
+    """``(scope, shown path, record)`` for every scope of ``host`` (of ``only``, when given) with something installed."""
     out = []
     aliases = same_file_scopes(host, project)
     for scope in host.verify_scopes:
-        if scope in aliases:
+        if scope in aliases or (only is not None and scope not in only):
             continue  # the same file as an earlier scope (CLAUDE_CONFIG_DIR pointing into the project)
         path = host.settings_path(scope, project)
         rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))
