@@ -478,6 +478,8 @@ def test_a_user_scope_entry_names_this_clone_and_sync_takes_it_out_again(repo: P
     user = home / ".claude" / "settings.json"
     assert f"{repo}/.hookweave/bundles/example-guard/guard.py" in user.read_text()
     assert not (repo / ".claude" / "settings.hookweave.json").exists()
+    check = run("sync", "--check", cwd=repo)
+    assert check.exit_code == 0 and "example-guard: at user scope, not checked" in check.output
     (repo / ".hookweave.toml").write_text('hosts = ["claude"]\n')
     assert run("sync", cwd=repo).exit_code == 0
     assert not user.exists() and not (repo / ".hookweave").exists()

@@ -69,8 +69,11 @@ def read(root: Path, registry: HostRegistry, text: str | None = None) -> tuple[p
 def sync(root: Path, registry: HostRegistry, *, check: bool = False, dry_run: bool = False,
          force: bool = False, text: str | None = None) -> Outcome:
     """``text``: the project file as an edit would make it (with ``dry_run``: its preview)."""
-    if check or dry_run:
-        return _run(root, registry, check=check, dry_run=True, force=force, text=text)
+    if check:  # the repository alone: not a byte of this machine's files may change the answer
+        with fileio.confined(root):
+            return _run(root, registry, check=True, dry_run=True, force=force, text=text)
+    if dry_run:
+        return _run(root, registry, check=False, dry_run=True, force=force, text=text)
     import signal
 
     from hookweave.core.files import filelock, interrupt
@@ -99,6 +102,11 @@ def _run(root: Path, registry: HostRegistry, *, check: bool, dry_run: bool, forc
         out.vendored = vendoring.done
         bundles = {s.entry.name: vendoring.load(s, registry) for s in sources if vendoring.loadable(s)}
         steps, installed = _steps(root, pf, state, bundles, registry, out.notes)
+        if check:  # a user's own files are this machine's: --check reads none of them
+            mine = sorted({s.name for s in steps if s.scope == "user"})
+            out.notes += [f"{name}: at user scope, not checked (sync --check reads nothing outside the repository)"
+                          for name in mine]
+            steps = [s for s in steps if s.scope != "user"]
         new_pf = pf_text
         for s in sources:
             if s.pin:
