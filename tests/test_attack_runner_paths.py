@@ -128,17 +128,20 @@ def test_user_scope_chains_run_from_every_folder_on_every_host(run, home, tmp_pa
                 done = run_from(command, other, shell)
                 if done.returncode != 0 or log.read_text(encoding="utf-8") != "a\nb\n":
                     failures.append((host, name, shell[0], done.returncode, done.stderr[-300:], command[:300]))
-            runners = list(settings.parent.glob(settings.stem + ".hookweave-chain.*"))
-            for runner in runners:
-                runner.rename(runner.with_name(runner.name + ".away"))
-            for shell in SHELLS:
-                log.write_text("", encoding="utf-8")
-                done = run_from(command, other, shell)
-                said = done.stderr.decode()
-                if done.returncode != 0 or said != MISSING + "\n" or log.read_text() != "":
-                    failures.append((host, name, shell[0], "runner missing", done.returncode, done.stderr[-300:]))
-            for runner in runners:
-                runner.with_name(runner.name + ".away").rename(runner)
+            runners = sorted(settings.parent.glob(settings.stem + ".hookweave-chain.*"))
+            for gone in [runners, *([r] for r in runners if len(runners) > 1)]:  # both, or the .py or the .sh alone
+                for runner in gone:
+                    runner.rename(runner.with_name(runner.name + ".away"))
+                for shell in SHELLS:
+                    log.write_text("", encoding="utf-8")
+                    done = run_from(command, other, shell)
+                    said, ran = done.stderr.decode(), log.read_text(encoding="utf-8")
+                    # the sh fast path needs the Python runner only to hand over (test_sh_path_without_...)
+                    whole = ".py" in gone[0].name and len(gone) == 1 and (said, ran) == ("", "a\nb\n")
+                    if done.returncode != 0 or not whole and (said, ran) != (MISSING + "\n", ""):
+                        failures.append((host, name, shell[0], [r.name for r in gone], done.returncode, said[-300:]))
+                for runner in gone:
+                    runner.with_name(runner.name + ".away").rename(runner)
             monkeypatch.chdir(other)
             verify = run("verify", "--host", host, "--scope", "user")
             if "chain names its runner" in verify.stdout or "does not exist" in verify.stdout:
@@ -274,3 +277,24 @@ def test_claude_managed_bundle_dir_is_the_full_path(run, home, tmp_path, monkeyp
     other = tmp_path / "other"
     other.mkdir()
     assert run_from(command, other, ["sh", "-c"]).stdout == b"ran\n"
+
+
+def test_sh_path_without_its_python_runner_goes_on_where_it_would_hand_over(run, home, tmp_path, monkeypatch) -> None:
+    """A member's stdout makes the sh path hand over to the Python runner beside it: with that file
+    gone, python3's exit 2 blocked; now the chain ends there with exit 0 and a note on stderr."""
+    log = tmp_path / "log"
+    bundle = home / "g"
+    bundle.mkdir()
+    text = manifest("claude", log).replace('echo a >> \\"$1\\"', 'echo a >> \\"$1\\"; echo said')
+    assert text != manifest("claude", log)
+    (bundle / "hookweave.toml").write_text(text, encoding="utf-8")
+    assert run("install", str(bundle), "--host", "claude", "--scope", "user").exit_code == 0
+    settings = host_of("claude").settings_path("user", home)
+    settings.with_name("settings.hookweave-chain.py").unlink()
+    other = tmp_path / "other"
+    other.mkdir()
+    for shell in SHELLS:
+        log.write_text("", encoding="utf-8")
+        done = run_from(registration(settings), other, shell)
+        assert (done.returncode, done.stdout, log.read_text(encoding="utf-8")) == (0, b"", "a\n")
+        assert done.stderr == b"hookweave: chain runner missing, the rest of its hooks did not run, see hooks verify\n"
