@@ -13,6 +13,7 @@ from hookweave.core.formats import patch
 from hookweave.core.formats.patch import escape, sha256
 from hookweave.core.model import record
 from hookweave.core.model.bundle import Bundle, Finding
+from hookweave.core.model.runnable import EVERY_PROJECT
 from hookweave.core.plan import envmerge, handwritten, managedlayer, merge, resolve, spelling, standin
 
 
@@ -93,7 +94,8 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     if any((h.order or bundle.order) == "chain" for h in bundle.hooks):
         from hookweave.core.plan import chain
 
-        runner = chain.runner_word(host, chain.runner_path(target.path), project)
+        where = None if target.scope in EVERY_PROJECT else project  # run in every project: the runner's full path
+        runner = chain.runner_word(host, chain.runner_path(target.path), where)
     regs, findings = resolve.registrations(host, bundle, runner)
     findings += [Finding("warning", said) for said in host.skipped_entries(doc, target.shown)]
     env_wanted, env_notes = resolve.env_vars(host, bundle)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
+from hookweave.core.model.runnable import EVERY_PROJECT
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle
@@ -42,7 +43,7 @@ def inside(folder: Path, project: Path) -> str | None:
 def for_target(bundle: Bundle, target: Target, project: Path) -> tuple[Bundle, list[Finding]]:
     """The bundle as ``target`` renders it, and a warning when its settings would name a path that
     exists only on this machine."""
-    if target.scope == "user" or not uses_bundle_dir(bundle):
+    if target.scope in EVERY_PROJECT or not uses_bundle_dir(bundle):
         return bundle, []  # the user's own settings live on this machine: an absolute path is right there
     host = target.host
     relative = inside(bundle.directory, project)
