@@ -69,7 +69,7 @@ class HostRegistry:
             label = getattr(pm, "labels", {}).get(impl.plugin_name, f"plugin {impl.plugin_name}")
             try:
                 impl.function(register=lambda registered, label=label: self._admit(registered, label, None))
-            except Exception as exc:  # noqa: BLE001 - a plugin's own code: whatever it raises skips it
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's own code: whatever it raises skips it
                 self.warnings.append(f"{label}: hookweave_register_hosts failed ({one_line(exc)}); "
                                      f"its hosts are skipped{_hint(label)}")
 
@@ -78,11 +78,11 @@ class HostRegistry:
         from hookweave.core.contract.admission import host_class_of
 
         try:
-            self._register(host_class_of(registered), origin)
+            self._register(host_class_of(registered), origin, plugin=True)
         except BadInput as exc:
             self.warnings.append(f"{label}: {exc}; skipped{_hint(label)}")
 
-    def _register(self, cls: type[Host], origin: str | None = None) -> None:
+    def _register(self, cls: type[Host], origin: str | None = None, *, plugin: bool = False) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Host)):
             raise BadInput(f"plugin registered {cls!r}, which is not a hookweave Host subclass")
         if not cls.name:
@@ -96,7 +96,24 @@ class HostRegistry:
                 f"host class {cls.__module__}.{cls.__qualname__} defines its name as {cls.name!r}, "
                 f"but that name is already used by {other.__module__}.{other.__qualname__}"
             )
+        if plugin:
+            self._claims_free(cls)
         self._hosts[cls.name] = HostInfo(cls, origin or self._origin(cls))
+
+    def _claims_free(self, cls: type[Host]) -> None:
+        """A plugin's host names no file that another host writes, settings or record: its install
+        would find that host's entries "already installed" and its uninstall take them out. Every
+        built-in is loaded first to be compared, so a built-in always wins; of two plugins, the first."""
+        from hookweave.core.contract.admission import claimed
+
+        for name in list(self._pending):
+            self._load(name)
+        taken = {path: f"{info.cls.title}'s {what}" for info in self._hosts.values() if info.cls is not cls
+                 for path, what in claimed(info.cls).items()}
+        for path, what in claimed(cls).items():
+            if path in taken:
+                raise BadInput(f"host {cls.name!r} names {path} as its {what}, which is {taken[path]}: a plugin "
+                               "may never claim another agent's file or record; give it a file of its own")
 
     def _load(self, name: str) -> None:
         """Register the built-in host ``name`` through the plugin hook, as an entry point would be."""
