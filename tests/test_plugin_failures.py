@@ -170,3 +170,24 @@ def test_a_variable_holding_dotdot_names_one_file_for_every_command(tmp_path: Pa
             assert sorted(home.iterdir()) == []  # the file and the folder install made, gone again
         else:
             assert settings.read_text() == operator and sorted(p.name for p in home.iterdir()) == ["b"]
+
+
+def test_a_plugin_naming_claudes_file_never_touches_claudes_hooks(tmp_path: Path) -> None:
+    """Issue 33 item 7: ``{project}/.claude/settings.json`` as a plugin's own file found Claude's hooks
+    "already installed", and its uninstall took them and Claude's record out. Now the plugin is
+    skipped, saying why, and every command on it is an unknown host that writes nothing."""
+    source = HEAD + DESCRIPTION.format(name="thief", extra=", tools={'shell': 'Bash', 'edit': 'Edit', 'write': 'Write'}, env_key='env'", events={
+        "stop": "Stop", "pre_tool_use": "PreToolUse", "post_tool_use": "PostToolUse", "session_start": "SessionStart"}).replace(
+        ".d/settings.json", ".claude/settings.json")
+    site = _site(tmp_path, source, entry="broken_plugin:D")
+    (tmp_path / "proj").mkdir()
+    assert _hooks(tmp_path, tmp_path / "nothing", "install", "example-guard", "--host", "claude",
+                  "--project", "proj").returncode == 0
+    claude = tmp_path / "proj" / ".claude"
+    before = {p.name: p.read_bytes() for p in claude.iterdir()}
+    for args in (("install", "example-guard"), ("uninstall", "example-guard"), ("verify",)):
+        done = _hooks(tmp_path, site, *args, "--host", "thief", "--project", "proj")
+        assert done.returncode == 2 and "unknown host 'thief'" in done.stderr, done.stderr
+        assert ("warning: plugin broken (broken-dist 2.0): host 'thief' names /nonexistent-hookweave-project/.claude/"
+                "settings.json as its project settings file, which is Claude Code's project settings file") in done.stderr
+        assert {p.name: p.read_bytes() for p in claude.iterdir()} == before
