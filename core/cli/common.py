@@ -41,6 +41,7 @@ def registry():
     hosts = host_registry()
     for warning in hosts.warnings:
         console.err(f"warning: {warning}")
+    hosts.warn = lambda warning: console.err(f"warning: {warning}")  # a plugin skipped once its host is used
     return hosts
 
 
