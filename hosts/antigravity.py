@@ -129,25 +129,27 @@ class AntigravityHost(host_class(ANTIGRAVITY)):  # type: ignore[misc]  # built l
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found: list[Finding] = []
         for scope in sorted(installed_scopes):
+            machine = not paths.within(self.settings_path(scope, project), project)
             ours = docs.get(scope, {}).get(KEY) if isinstance(docs.get(scope), dict) else None
             if antigravity_shape.disabled(ours):
                 found.append(Finding("problem", f'{scope} hooks.json: the named hook "{KEY}" is disabled ("enabled": '
-                                     "false), so none of hookweave's hooks run; enable it in /hooks (e) or remove the key"))
+                                     "false), so none of hookweave's hooks run; enable it in /hooks (e) or remove the key",
+                                     machine=machine))
             for hidden, winner in antigravity_shape.shadowed(ours):
                 found.append(Finding("problem", f"{scope} hooks.json: /{KEY}/{hidden} and /{KEY}/{winner} are one key "
                                      "to Antigravity, which matches names in any case and keeps the last: the hooks "
-                                     f"under {hidden} never run; merge them into one"))
+                                     f"under {hidden} never run; merge them into one", machine=machine))
         for label, path in self.context_paths(project).items():
             doc = docs.get(label)
             if doc is None:
                 continue
-            shown = paths.display(path)
+            shown, machine = paths.display(path), not paths.within(path, project)
             if antigravity_shape.problem(doc):
                 found.append(Finding("warning", f"{shown}: {antigravity_shape.problem(doc)}: Antigravity drops that "
-                                     "whole file"))
+                                     "whole file", machine=machine))
             elif isinstance(doc, dict) and KEY in doc and installed_scopes:
                 found.append(Finding("warning", f'{shown} holds a "{KEY}" named hook too; if Antigravity loads both '
-                                     "files, those hooks run twice"))
+                                     "files, those hooks run twice", machine=machine))
         return found
 
 

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from hookweave.core.contract.describe import host_class
 from hookweave.core.contract.description import Description
+from hookweave.core.files import layerfiles
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
@@ -93,8 +94,14 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
             return []
         ours = self.settings_path("managed", Path("/"))
         folder = ours.parent
-        found = {p for p in folder.glob("*.json") if not p.name.startswith(".")} if folder.is_dir() else set()
+        found = set(layerfiles.listed(folder, lambda name: name.endswith(".json") and not name.startswith(".")))
         return [folder.with_name("managed-settings.json"), *sorted(found | {ours}, key=lambda p: p.name)]
+
+    def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
+        """Our managed drop-in as a user's Claude finds it: a user must read it and its two folders."""
+        drop_in = self.settings_path("managed", project)
+        why = layerfiles.user_cannot_read(drop_in, 2, self.title) if "managed" in scopes else None
+        return [Finding("problem", why)] if why else []
 
     def record_path(self, settings: Path) -> Path:
         """The managed drop-in's record beside the folder, not in it: Claude would load it as settings."""
@@ -108,6 +115,7 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
 
 GATE_KEYS = ("disableAllHooks", "allowManagedHooksOnly")
 PRECEDENCE = ("user", "project", "local", "managed")  # Claude's merge order, lowest first (flag settings unseen)
+MACHINE = frozenset({"user", "managed"})  # this machine's settings, not the repository's (Finding.machine)
 ONLY_MANAGED = "Claude runs only managed hooks, none of hookweave's"
 
 
@@ -121,7 +129,7 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
     2.1.332 with ``CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG`` set: a merged ``true`` that the user
     settings do not set themselves leaves the user settings' hooks running (measured)."""
     found = [Finding("warning", f"{scope} settings: {key} should be true or false; hookweave reads it as unset, and "
-                     "Claude may reject the file: fix it")
+                     "Claude may reject the file: fix it", machine=scope in MACHINE)
              for scope in PRECEDENCE for key in GATE_KEYS
              if isinstance(docs.get(scope), dict) and docs[scope].get(key) is not None
              and not isinstance(docs[scope][key], bool)]
@@ -129,26 +137,30 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
     strict = managed.get("strictPluginOnlyCustomization")
     value, winner, overridden = _merged(docs, "disableAllHooks")
     if managed.get("disableAllHooks") is True:
-        return found + [Finding("problem", "managed settings set disableAllHooks: Claude runs no hooks at all")]
+        return found + [Finding("problem", "managed settings set disableAllHooks: Claude runs no hooks at all",
+                                machine=True)]
     if managed.get("allowManagedHooksOnly") is True:
-        found.append(Finding("problem", "managed settings set allowManagedHooksOnly: Claude runs only managed hooks"))
+        found.append(Finding("problem", "managed settings set allowManagedHooksOnly: Claude runs only managed hooks",
+                             machine=True))
     elif strict is True or (isinstance(strict, list) and "hooks" in strict):
         found.append(Finding("problem", "managed settings set strictPluginOnlyCustomization for hooks: "
-                             f"{ONLY_MANAGED}"))
+                             f"{ONLY_MANAGED}", machine=True))
     elif value is True and _personal_kept(docs, environ):
         level = "note" if installed_scopes and installed_scopes <= {"user"} else "problem"
         found.append(Finding(level, f"{winner} settings set disableAllHooks, but CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG "
-                             "is set in this shell: a Claude started from it runs only the user and managed settings' hooks"))
+                             "is set in this shell: a Claude started from it runs only the user and managed settings' hooks",
+                             machine=True))
     elif value is True:
         found.append(Finding("problem", f"{winner} settings set disableAllHooks: {ONLY_MANAGED}; remove the key or "
-                             "set it to false" + (f" (it overrides {' and '.join(overridden)})" if overridden else "")))
+                             "set it to false" + (f" (it overrides {' and '.join(overridden)})" if overridden else ""),
+                             machine=winner in MACHINE))
     for scope in overridden if value is False else ():
         found.append(Finding("note", f"{scope} settings set disableAllHooks, but {winner} settings set it to false, "
-                             "which Claude uses: hooks run"))
+                             "which Claude uses: hooks run", machine=winner in MACHINE))
     for scope in ("user", "project", "local"):
         if isinstance(docs.get(scope), dict) and docs[scope].get("allowManagedHooksOnly") is True:
             found.append(Finding("note", f"{scope} settings set allowManagedHooksOnly, which Claude reads only in "
-                                 "managed settings: it changes nothing here"))
+                                 "managed settings: it changes nothing here", machine=scope in MACHINE))
     found += _environment_gates(environ)
     return found
 
@@ -188,12 +200,12 @@ def _environment_gates(environ: Mapping[str, str]) -> list[Finding]:
     ``CLAUDE_CODE_PERSONAL_HOOKS_OFF`` words a notice (read only with
     CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG, then unset before any hook runs), and every hook ran with
     it set; ``CLAUDE_CODE_HOOKS_SAME_THREAD`` picks where plugin function hooks run."""
-    out = [Finding("warning", f"{name} is set in this shell: a Claude started from it {does}")
+    out = [Finding("warning", f"{name} is set in this shell: a Claude started from it {does}", machine=True)
            for name, does in SWITCHES.items() if _truthy(environ.get(name))]
     notice = (environ.get("CLAUDE_CODE_PERSONAL_HOOKS_OFF") or "").strip().lower()
     if notice not in ("", "none", "0", "false", "no", "off"):  # Claude's own reading
         out.append(Finding("note", "CLAUDE_CODE_PERSONAL_HOOKS_OFF is set in this shell: Claude only words a notice "
-                           "with it and still runs every hook"))
+                           "with it and still runs every hook", machine=True))
     return out
 
 

@@ -59,4 +59,4 @@ def interpreter() -> list[Finding]:
     if shutil.which("python3") is not None:
         return []
     return [Finding("problem", "python3 is not on PATH here, and hookweave's Cline hook files run with python3 "
-                    "(python3 -S): Cline runs none of them; install Python 3")]
+                    "(python3 -S): Cline runs none of them; install Python 3", machine=True)]

@@ -20,7 +20,7 @@ from hookweave.core.contract.description import Description
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 from hookweave.core.model import names
-from hookweave.core.model.findings import Finding
+from hookweave.core.model.findings import UNREAD, Finding
 
 HOOKS_JSON_KEYS = ("description", "hooks")
 BIN_ENV = "HOOKWEAVE_CODEX_BIN"  # the codex binary verify asks; default: codex on PATH
@@ -194,28 +194,38 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
         found += codex_layers.startup_findings(docs.get("user-config"))
         state = _get(config, "hooks", "state")
         state = state if isinstance(state, dict) else {}
+        read = "user-config" in docs  # not under verify --repo: each operator's trust is then unknown
         for scope in sorted(installed_scopes):
             path = self.settings_path(scope, project)
+            machine = not paths.within(path, project)
             bad = _trust().lone_surrogate(docs.get(scope), self.native_events)
             if bad:
                 found.append(Finding("problem", f"{paths.display(path)}: {_trust().shown(bad)} holds a lone surrogate: "
-                                     "Codex cannot read the file and runs none of its hooks; fix that string"))
+                                     "Codex cannot read the file and runs none of its hooks; fix that string", machine=machine))
             for h in _trust().handler_keys(docs.get(scope), codex_layers.trust_source(path, scope), self.owner,
                                            self.native_events):
-                if h.owner:
+                if h.owner and read:
                     found += _trust_finding(state.get(h.key), h.digest, h.owner)
+                elif h.owner:
+                    found.append(Finding("warning", "Codex runs it only where the operator trusted it ([hooks.state] in "
+                                         f"the user config.toml, not read: {UNREAD}); on each machine run hooks install "
+                                         "with --trust, or trust it in Codex's /hooks", *h.owner, machine=True))
             both = (_toml_has_hooks(path.with_name("config.toml"), unreadable=False) if path.name == "hooks.json"
                     else path.with_name("hooks.json").exists())
             if both:
                 found.append(Finding("warning", f"{scope} layer has hooks in both hooks.json and config.toml; "
-                                     "Codex loads both and warns"))
+                                     "Codex loads both and warns", machine=machine))
             other = path.with_name("config.toml" if path.name == "hooks.json" else "hooks.json")
             if self.record_path(other).exists():  # an earlier hookweave wrote into both
                 found.append(Finding("warning", f"{paths.display(other)} also holds hooks from hookweave, which this "
                                      f"hookweave does not read while {path.name} holds some; uninstall the bundles "
-                                     f"here, then those in {other.name} are found"))
+                                     f"here, then those in {other.name} are found", machine=machine))
         level = codex_layers.project_trust(docs, project)  # its own entry, else the project or repository root's
-        if "project" in installed_scopes and level != "trusted":
+        if "project" in installed_scopes and not read:
+            found.append(Finding("warning", "Codex loads .codex/ only in a project trusted in the user config.toml (not "
+                                 f"read: {UNREAD}); on each machine trust it when Codex asks, or run codex exec --trust "
+                                 "once", machine=True))
+        elif "project" in installed_scopes and level != "trusted":
             why = "marked untrusted" if level == "untrusted" else "not trusted"
             ours = {scope: {h.owner for h in _trust().handler_keys(docs.get(scope), scope, self.owner,
                                                                    self.native_events) if h.owner}
@@ -224,7 +234,7 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
             found.append(Finding("note" if covered else "problem", (
                 f"this project is {why} in the user config.toml, so Codex ignores .codex/ here" + (
                     "; the user layer's copies of hookweave's hooks run instead" if covered else
-                    "; trust it when Codex asks, or run codex exec --trust once"))))
+                    "; trust it when Codex asks, or run codex exec --trust once")), machine=True))
         return found
 
     def rejects(self, doc: Any, path: str) -> str | None:
@@ -252,13 +262,15 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
 
 
 def _trust_finding(entry: Any, digest: str, mine: tuple[str, str]) -> list[Finding]:
+    """Trust lives in the user config.toml: each operator's own, so every finding is this machine's."""
     fix = "run hooks install with --trust, or trust it in Codex's /hooks"
     if not isinstance(entry, dict):
-        return [Finding("problem", f"not trusted: Codex skips it silently; {fix}", *mine)]
+        return [Finding("problem", f"not trusted: Codex skips it silently; {fix}", *mine, machine=True)]
     if entry.get("enabled") is False:
-        return [Finding("problem", "disabled in [hooks.state] (enabled = false); Codex skips it", *mine)]
+        return [Finding("problem", "disabled in [hooks.state] (enabled = false); Codex skips it", *mine, machine=True)]
     if entry.get("trusted_hash") != digest:
-        return [Finding("problem", f"trusted for an earlier version (hash differs), so Codex skips it; {fix}", *mine)]
+        return [Finding("problem", f"trusted for an earlier version (hash differs), so Codex skips it; {fix}", *mine,
+                        machine=True)]
     return []
 
 

@@ -38,6 +38,7 @@ class Layer(NamedTuple):
     path: Path
     doc: Any  # parsed data; None when missing or unreadable
     loaded: bool  # whether Codex loads it here
+    machine: bool = True  # this machine's file, not the repository's (a project layer inside the project)
 
 
 def system_dir() -> Path:
@@ -57,20 +58,24 @@ def context_paths(project: Path, user_config: Path) -> dict[str, Path]:
 
 
 def layers(docs: Mapping[str, Any], project: Path, user_config: Path) -> list[Layer]:
-    """The layers in Codex's precedence, lowest first, each marked loaded or not."""
+    """The layers in Codex's precedence, lowest first, each marked loaded or not; one ``docs`` lacks
+    (not read: ``verify --repo``) as not loaded, since there is nothing to judge of it."""
     system, user = docs.get("codex-system"), docs.get("user-config")
-    base = [Layer("the system config.toml", system_dir() / "config.toml", system, True),
-            Layer("the user config.toml", user_config, user, True)]
+    base = [Layer("the system config.toml", system_dir() / "config.toml", system, "codex-system" in docs),
+            Layer("the user config.toml", user_config, user, "user-config" in docs)]
     root = project_root(project, _markers([system, user]))
     trust = _projects([system, user])
+    unread = "user-config" not in docs  # verify --repo: the trust store is this machine's; judge the layers as loaded
     folders = [project, *project.parents]
     chain = folders[: folders.index(root) + 1] if root in folders else [project]
     for folder in reversed(chain):
         label = PROJECT_LABEL + str(folder)
         if label in docs:
             path = folder / ".codex" / "config.toml"
-            base.append(Layer(paths.display(path), path, docs[label], decide(trust, folder, root) == "trusted"))
-    base.append(Layer("the managed_config.toml", system_dir() / "managed_config.toml", docs.get("codex-managed"), True))
+            base.append(Layer(paths.display(path), path, docs[label], unread or decide(trust, folder, root) == "trusted",
+                              not paths.within(path, project)))
+    base.append(Layer("the managed_config.toml", system_dir() / "managed_config.toml", docs.get("codex-managed"),
+                      "codex-managed" in docs))
     return base
 
 
@@ -159,21 +164,21 @@ def feature_findings(stack: list[Layer]) -> list[Finding]:
         if layer.doc is None:
             if os.path.exists(layer.path):
                 found.append(Finding("problem", f"{layer.shown} cannot be read as TOML: Codex refuses to start and "
-                                     "runs no hooks; fix the file"))
+                                     "runs no hooks; fix the file", machine=layer.machine))
             continue
         features = layer.doc.get("features") if isinstance(layer.doc, dict) else None
         if features is None:
             continue
         if not isinstance(features, dict):
             found.append(Finding("problem", f"{layer.shown}: features must be a table ([features]); Codex refuses to "
-                                 "start and runs no hooks"))
+                                 "start and runs no hooks", machine=layer.machine))
             continue
         for key in FEATURE_KEYS:
             if key not in features:
                 continue
             if not isinstance(features[key], bool):
                 found.append(Finding("problem", f"{layer.shown}: [features] {key} must be true or false; Codex refuses "
-                                     "to start and runs no hooks"))
+                                     "to start and runs no hooks", machine=layer.machine))
                 continue
             merged[key] = (features[key], layer)
             setters.append((key, features[key], layer))
@@ -183,13 +188,13 @@ def feature_findings(stack: list[Layer]) -> list[Finding]:
     value, winner = merged[key]
     if value is False:
         found.append(Finding("problem", f"[features] {key} = false in {winner.shown}, the value Codex uses: Codex runs "
-                             "no hooks, user and project ones alike; remove it or set it to true"))
+                             "no hooks, user and project ones alike; remove it or set it to true", machine=winner.machine))
         return found
     for other, off, layer in setters:
         if off is False and not (other == key and layer is winner):
             why = "a later layer" if other == key else f"{key} = true beside it"
             found.append(Finding("note", f"[features] {other} = false in {layer.shown} is overridden by {key} = true in "
-                                 f"{winner.shown} ({why}): hooks run"))
+                                 f"{winner.shown} ({why}): hooks run", machine=layer.machine))
     return found
 
 
@@ -202,12 +207,12 @@ def requirement_findings(requirements: Any) -> list[Finding]:
     found = []
     if requirements.get("allow_managed_hooks_only") is True:
         found.append(Finding("problem", "requirements.toml sets allow_managed_hooks_only = true: Codex runs only the "
-                             "admin's managed hooks, none of hookweave's"))
+                             "admin's managed hooks, none of hookweave's", machine=True))
     features = requirements.get("features")
     pinned = next((k for k in FEATURE_KEYS if isinstance(features, dict) and features.get(k) is False), None)
     if pinned:
         found.append(Finding("problem", f"requirements.toml pins [features] {pinned} = false: Codex runs no hooks, "
-                             "whatever the other layers say"))
+                             "whatever the other layers say", machine=True))
     return found
 
 
@@ -216,7 +221,8 @@ def startup_findings(user: Any) -> list[Finding]:
     top-level ``profile = "<name>"`` ("no longer supported; use --profile")."""
     if isinstance(user, dict) and "profile" in user:
         return [Finding("problem", "the user config.toml selects a profile with a top-level profile key, which Codex "
-                        "no longer supports: it refuses to start and runs no hooks; remove the key and pass --profile")]
+                        "no longer supports: it refuses to start and runs no hooks; remove the key and pass --profile",
+                        machine=True)]
     return []
 
 

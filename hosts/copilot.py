@@ -30,7 +30,7 @@ from hookweave.core.contract.reads import Reads
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 from hookweave.core.model import names
-from hookweave.core.model.findings import Finding
+from hookweave.core.model.findings import UNREAD, Finding
 from hookweave.core.model.render import marker
 from hookweave.hosts import copilot_policy as policy
 
@@ -126,13 +126,15 @@ class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a pl
             doc = docs.get(scope)
             if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
                 found.append(Finding("problem", f"{scope} hooks file sets disableAllHooks: Copilot runs none of its "
-                                     "hooks; remove the key"))
+                                     "hooks; remove the key", machine=not paths.within(self.settings_path(scope, project),
+                                                                                       project)))
         if "project" in installed_scopes and not _trusted(docs.get("config"), project):
             # measured on 1.0.102: Claude's project settings are skipped too (tests/e2e/test_standin_real.py)
-            found.append(Finding("problem", "the project folder is not trusted by Copilot (trustedFolders in "
-                                 "~/.copilot/config.json): it skips the project's hooks, in .github/hooks and in "
-                                 "Claude's project settings; trust the folder when Copilot asks, or add it to "
-                                 "trustedFolders"))
+            unread = f", not read: {UNREAD}" if "config" not in docs else ""  # verify --repo
+            found.append(Finding("warning" if unread else "problem", f"the project folder is not trusted by Copilot "
+                                 f"(trustedFolders in ~/.copilot/config.json{unread}): it skips the project's hooks, in "
+                                 ".github/hooks and in Claude's project settings; trust the folder when Copilot asks, "
+                                 "or add it to trustedFolders", machine=True))
         return found
 
 

@@ -18,7 +18,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from hookweave.core.files import paths
+from hookweave.core.files import layerfiles, paths
 from hookweave.core.model.findings import Finding
 
 POLICY_DIR_ENV = "HOOKWEAVE_COPILOT_POLICY_DIR"
@@ -75,19 +75,9 @@ def layer(ours: Path) -> list[Path]:
 
 def _others(ours: Path) -> list[tuple[Path, str | None]]:
     """The administrator's ``*.json`` files beside ours, by name, each with why Copilot skips it."""
-    try:
-        found = sorted((p for p in ours.parent.iterdir() if p.name.endswith(".json") and p != ours),
-                       key=lambda p: p.name)
-    except OSError:
-        return []
-    out = []
-    for path in found:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            text = ""
-        out.append((path, skipped_because(path) or shape_problem(text)))
-    return out
+    found = layerfiles.listed(ours.parent, lambda name: name.endswith(".json") and name != ours.name)
+    return [(path, skipped_because(path) or shape_problem(text or ""))  # a FIFO is never opened
+            for path, text, _ in layerfiles.read_each(found)]
 
 
 def findings(ours: Path, shown: str) -> list[Finding]:
@@ -99,6 +89,9 @@ def findings(ours: Path, shown: str) -> list[Finding]:
     if why:
         found.append(Finding("problem", f"{shown}: Copilot CLI skips this policy file, as {why}, and runs none of "
                              f"its hooks; {FIX}"))
+    unread = layerfiles.user_cannot_read(ours, 1, "Copilot CLI")
+    if unread:
+        found.append(Finding("problem", unread))
     for path, skipped in _others(ours):
         if skipped:
             found.append(Finding("note", f"{paths.display(path)}: Copilot CLI skips this policy file, as {skipped}"))

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from hookweave.core.contract.describe import host_class
 from hookweave.core.contract.description import Description
 from hookweave.core.contract.reads import Reads
+from hookweave.core.files import paths
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
@@ -61,7 +62,8 @@ class CursorHost(host_class(CURSOR)):  # type: ignore[misc]  # built like a plug
             doc = docs.get(scope)
             if isinstance(doc, dict) and doc.get("version") != 1:
                 found.append(Finding("problem", f'{scope} hooks.json has no "version": 1; Cursor ignores the file '
-                                     'without it: add "version": 1'))
+                                     'without it: add "version": 1',
+                                     machine=not paths.within(self.settings_path(scope, project), project)))
         return found
 
 

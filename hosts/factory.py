@@ -101,7 +101,8 @@ class FactoryHost(host_class(FACTORY)):  # type: ignore[misc]  # built like a pl
             root = docs.get(scope, {}).get("hooks") if isinstance(docs.get(scope), dict) else None
             if self.settings_path(scope, project).name == "hooks.json" and isinstance(root, dict) and root.get("hooks"):
                 found.append(Finding("warning", f"{scope} hooks.json has a \"hooks\" key, but Droid reads the events at "
-                                     "the file's top level: the hooks under it never run; move them up one level"))
+                                     "the file's top level: the hooks under it never run; move them up one level",
+                                     machine=not paths.within(self.settings_path(scope, project), project)))
         for scope in sorted(installed_scopes):
             found += _replaced_events(self, scope, project, docs)
         return found
@@ -112,6 +113,7 @@ def _replaced_events(host: FactoryHost, scope: str, project: Path, docs: Mapping
     list included), else from settings.json beside it: it replaces event by event, not the whole
     file (measured, tests/e2e/test_factory_real.py)."""
     folder = _folder(scope, project)
+    machine = not paths.within(folder, project)
     in_settings = host.settings_path(scope, project).name == "settings.json"
     top, legacy = docs.get(f"hooks:{scope}"), docs.get(f"settings:{scope}")
     events = top if isinstance(top, dict) else {}  # context files are read as written: events at the top
@@ -121,14 +123,15 @@ def _replaced_events(host: FactoryHost, scope: str, project: Path, docs: Mapping
         return [Finding("problem", f"{paths.display(folder / 'hooks.json')} beside it has its own {event}, which "
                         f"replaces settings.json's for that event: Droid does not run {bundle}/{hook}; move the "
                         f"hooks.json {event} entries into settings.json, or uninstall and install again (into "
-                        "hooks.json)", bundle, hook)
+                        "hooks.json)", bundle, hook, machine=machine)
                 for event in sorted(set(events) & set(old)) if isinstance(old[event], list)
                 for bundle, hook in sorted({host.owner(e) for e in old[event]} - {None})]
     shadowed = sorted(event for event in set(events) & set(old) if old[event])
     if not shadowed:
         return []
     return [Finding("warning", f"{paths.display(folder / 'settings.json')} holds hooks for {', '.join(shadowed)}, which "
-                    "Droid does not run while hooks.json beside it has those events: move them into hooks.json")]
+                    "Droid does not run while hooks.json beside it has those events: move them into hooks.json",
+                    machine=machine)]
 
 
 def hookweave_register_hosts(register) -> None:

@@ -21,7 +21,7 @@ from hookweave.core.contract.description import Description
 from hookweave.core.contract.shapes import group_with
 from hookweave.core.files import paths
 from hookweave.core.model import hookenv, names
-from hookweave.core.model.findings import Finding
+from hookweave.core.model.findings import UNREAD, Finding
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost
@@ -127,29 +127,40 @@ class GeminiHost(host_class(GEMINI)):  # type: ignore[misc]  # built like a plug
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         from hookweave.hosts import gemini_trust as gt
 
-        found = _odd_types(self, docs)
+        found = _odd_types(self, docs, project)
         before_project = [docs.get(s) for s in self.verify_scopes if s != "project"]  # what trust is read from
         folder_trust = gt.switched_on(gt.merged(before_project, ("security", "folderTrust", "enabled")))
         rules_path = self.context_paths(project)["trustedFolders"]
-        trusted, why = gt.trust(docs.get("trustedFolders"), rules_path.exists(), folder_trust, project, os.environ)
+        read = "trustedFolders" in docs  # not under verify --repo: this machine's trust is then unknown
+        trusted, why = gt.trust(docs.get("trustedFolders"), read and rules_path.exists(), folder_trust, project, os.environ)
         if trusted is None:
             found.append(Finding("problem", f"{paths.display(rules_path)} {why}: Gemini stops at start and runs "
-                                 "nothing; fix the file"))
+                                 "nothing; fix the file", machine=True))
+        elif not read and why == "no rule covers it":
+            found.append(Finding("warning", f"Gemini runs settings hooks only in a folder trusted on each machine "
+                                 f"({paths.display(rules_path)}, not read: {UNREAD}); on each machine trust it in "
+                                 "Gemini (or set GEMINI_CLI_TRUST_WORKSPACE=true)", machine=True))
         elif not trusted:
             found.append(Finding("problem", f"the project folder is not trusted ({why}): Gemini skips every settings "
                                  "hook, user ones too, and a headless run stops (exit 55); trust it in Gemini (or "
-                                 "set GEMINI_CLI_TRUST_WORKSPACE=true)"))
-        loaded = [docs.get(s) for s in gt.loaded_scopes(self.verify_scopes, bool(trusted), project)]
+                                 "set GEMINI_CLI_TRUST_WORKSPACE=true)", machine=True))
+        scopes = gt.loaded_scopes(self.verify_scopes, bool(trusted) or not read, project)  # --repo: as if trusted
+        loaded = [docs.get(s) for s in scopes]
         if not gt.switched_on(gt.merged(loaded, ("hooksConfig", "enabled"))):
-            found.append(Finding("problem", "hooksConfig.enabled is false: Gemini runs no hooks; set it to true"))
+            setter = [s for s in scopes if gt.merged([docs.get(s)], ("hooksConfig", "enabled")) is not gt.UNSET][-1:]
+            found.append(Finding("problem", "hooksConfig.enabled is false: Gemini runs no hooks; set it to true",
+                                 machine=any(not paths.within(self.settings_path(s, project), project) for s in setter)))
         disabled = {n for d in loaded for n in _list(_get(d, ("hooksConfig", "disabled"))) if isinstance(n, str)}
         ours = _our_names(self, [docs.get(s) for s in installed_scopes])
+        shared = {n for s in scopes if paths.within(self.settings_path(s, project), project)
+                  for n in _list(_get(docs.get(s), ("hooksConfig", "disabled"))) if isinstance(n, str)}  # the repository's
         for name in sorted(disabled & ours):
             bundle, _, hook_id = name.partition("/")
-            found.append(Finding("problem", "listed in hooksConfig.disabled, so Gemini skips it; "
-                                 "enable it with /hooks enable or remove it from the list", bundle, hook_id))
+            found.append(Finding("problem", "listed in hooksConfig.disabled, so Gemini skips it; enable it with "
+                                 "/hooks enable or remove it from the list", bundle, hook_id, machine=name not in shared))
         if "project" in installed_scopes and os.path.realpath(project) == os.path.realpath(paths.home()):
-            found.append(Finding("problem", "the project is the home folder, where Gemini does not load project settings"))
+            found.append(Finding("problem", "the project is the home folder, where Gemini does not load project settings",
+                                 machine=True))
         for event in sorted(_sequential_events(self, docs, installed_scopes)):
             found.append(Finding("note", f"{event}: \"sequential\": true makes every {event} hook, from every scope, "
                                  "run one after another"))
@@ -170,20 +181,21 @@ GATE_TYPES = {  # where a gate reads a setting, and what Gemini's settings schem
 }
 
 
-def _odd_types(host: GeminiHost, docs: Mapping[str, Any]) -> list[Finding]:
+def _odd_types(host: GeminiHost, docs: Mapping[str, Any], project: Path) -> list[Finding]:
     """A gate setting of another type is read as unset; say so, since Gemini may read it otherwise."""
     out = []
     for scope in host.verify_scopes:
+        machine = not paths.within(host.settings_path(scope, project), project)
         for keys, (kind, what) in GATE_TYPES.items():
             value = _get(docs.get(scope), keys)
             bad = value is not None and (not isinstance(value, kind) or (
                 kind is list and not all(isinstance(n, str) for n in value)))
             if bad and kind is bool and value is not None and not value:  # 0 or "": Gemini reads it as false
                 out.append(Finding("warning", f"{scope} settings: {'.'.join(keys)} should be {what}; Gemini reads "
-                                   f"{json.dumps(value)} as false, and may reject the file: fix it"))
+                                   f"{json.dumps(value)} as false, and may reject the file: fix it", machine=machine))
             elif bad:
                 out.append(Finding("warning", f"{scope} settings: {'.'.join(keys)} should be {what}; hookweave reads "
-                                   "it as unset, and Gemini may reject the file: fix it"))
+                                   "it as unset, and Gemini may reject the file: fix it", machine=machine))
     return out
 
 

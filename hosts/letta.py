@@ -77,7 +77,8 @@ class LettaHost(host_class(LETTA)):  # type: ignore[misc]  # built like a plugin
             if flags[scope] is True:
                 shown = paths.display(self.settings_path(scope, project))
                 found.append(Finding("problem", f"{shown} sets hooks.disabled: true, so Letta Code runs no hooks; "
-                                     "remove it or set it to false"))
+                                     "remove it or set it to false",
+                                     machine=not paths.within(self.settings_path(scope, project), project)))
         return found
 
 

@@ -95,7 +95,8 @@ class OpenhandsHost(host_class(OPENHANDS)):  # type: ignore[misc]  # built like 
         if "user" in installed_scopes and docs.get("project") is not None:
             shown = paths.display(self.settings_path("project", project))
             found.append(Finding("problem", f"{shown} exists, so OpenHands loads it and not ~/.openhands/hooks.json: "
-                                 "the user-scope hooks do not run in this project; install at project scope too"))
+                                 "the user-scope hooks do not run in this project; install at project scope too",
+                                 machine=True))
         return found
 
 

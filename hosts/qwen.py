@@ -87,7 +87,8 @@ class QwenHost(host_class(QWEN)):  # type: ignore[misc]  # built like a plugin's
                 merged = (doc["disableAllHooks"], scope)
         if merged and merged[0]:
             found.append(Finding("problem", f"{merged[1]} settings set disableAllHooks: Qwen runs no hooks; remove "
-                                 "the key or set it to false"))
+                                 "the key or set it to false",
+                                 machine=not paths.within(self.settings_path(merged[1], project), project)))
         if "project" in installed_scopes and _get(docs.get("user"), ("security", "folderTrust", "enabled")) is True:
             found += _folder_trust(docs.get("trustedFolders"), self.context_paths(project)["trustedFolders"], project)
         return found
@@ -106,12 +107,13 @@ def _folder_trust(rules: Any, where: Path, project: Path) -> list[Finding]:
     trusted, why = trust(rules, where.exists(), True, project, {})
     shown = paths.display(where)
     if trusted is None:
-        return [Finding("problem", f"{shown} {why}: Qwen stops at start; fix the file")]
+        return [Finding("problem", f"{shown} {why}: Qwen stops at start; fix the file", machine=True)]
     if trusted:
-        return [Finding("note", f"folder trust is on in user settings, and {shown} trusts this project ({why})")]
+        return [Finding("note", f"folder trust is on in user settings, and {shown} trusts this project ({why})",
+                        machine=True)]
     return [Finding("problem", f"folder trust is on in user settings, and this project is not trusted in {shown} "
                     f"({why}): Qwen ignores .qwen/settings.json here, hooks included; trust the folder when Qwen "
-                    "asks (or /permissions), or add a TRUST_FOLDER rule for it")]
+                    "asks (or /permissions), or add a TRUST_FOLDER rule for it", machine=True)]
 
 
 def _get(doc: Any, keys: tuple[str, ...]) -> Any:

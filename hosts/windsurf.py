@@ -93,7 +93,7 @@ class WindsurfHost(host_class(WINDSURF)):  # type: ignore[misc]  # built like a 
         system = {self.owner(e) for e in every_entry(docs.get("system"))} - {None}
         shown = paths.display(_system_dir() / "hooks.json")
         return [Finding("warning", f"also in the system hooks file {shown}, which Windsurf runs first: it would "
-                        "fire twice", bundle, hook_id) for bundle, hook_id in sorted(ours & system)]
+                        "fire twice", bundle, hook_id, machine=True) for bundle, hook_id in sorted(ours & system)]
 
 
 def hookweave_register_hosts(register) -> None:

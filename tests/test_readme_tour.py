@@ -26,14 +26,14 @@ def tour_steps() -> list[tuple[str, str]]:
 
 def test_the_tour_runs_as_shown(project: Path) -> None:
     steps = tour_steps()
-    assert {c.split()[1] for c, _ in steps if c.startswith("hooks ")} >= {"init", "install", "verify", "uninstall"}
+    assert {c.split()[1] for c, _ in steps if c.startswith("hooks ")} >= {"init", "add", "sync", "remove"}
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     before = None
     for command, expected in steps:
-        if command.startswith("hooks install") and before is None:
+        if command.startswith("hooks add") and before is None:
             before = sorted(str(p.relative_to(project)) for p in project.rglob("*") if ".git" not in p.parts)
         done = subprocess.run(["bash", "-c", command], cwd=project, env=env, capture_output=True, text=True, timeout=60)
         assert done.stdout + done.stderr == expected, f"$ {command}\n{done.stdout}{done.stderr}"
     after = sorted(str(p.relative_to(project)) for p in project.rglob("*") if ".git" not in p.parts)
-    assert after == before  # uninstall took away every file and folder install made
+    assert after == sorted([*before, ".hookweave.toml"])  # remove took away every file and folder add made but the project file

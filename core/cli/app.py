@@ -19,6 +19,7 @@ from hookweave.core.cli.group import (
     complete_scopes,
     completion_option,
 )
+from hookweave.core.files import paths
 from hookweave.core.reading import projects
 
 app = typer.Typer(
@@ -164,9 +165,24 @@ def verify(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the problems and the last line only.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Fold nothing: every note, and every file's "
                                           "line, one by one.")] = False,
+    repo: Annotated[bool, typer.Option("--repo", help="Judge only what the repository holds (for CI and pre-commit): "
+                                       "nothing outside it is read, and this machine's gates (trust, switches, user "
+                                       "settings) are warnings.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
+    if repo:
+        from hookweave.core.files import fileio
+
+        if not project:  # the repository is judged from its root, wherever in it this runs
+            project = str(paths.git_root(paths.cwd()) or paths.cwd())
+        with fileio.confined(paths.project_dir(project)):  # not a byte of this machine's files is read
+            return _verify(host, scope, project, quiet, verbose, as_json, repo=True)
+    return _verify(host, scope, project, quiet, verbose, as_json, repo=False)
+
+
+def _verify(host: list[str] | None, scope: str | None, project: str | None, quiet: bool, verbose: bool,
+            as_json: bool, *, repo: bool) -> None:
     from hookweave.core.verify import hostreport
 
     from hookweave.core.usecases import selection
@@ -180,8 +196,9 @@ def verify(
     reports = []
     for n, h in enumerate(hosts, 1):
         console.progress(f"verify: {h.name} ({n} of {len(hosts)})")
-        rep = hostreport.verify_host(h, chosen[h.name], folder[h.name])
+        rep = hostreport.verify_host(h, chosen[h.name], folder[h.name], repo=repo)
         rep.findings[:0] = projects.location_notes(h, folder[h.name], bool(project)) + hostreport.scope_notes(h, scope)
+        rep.findings[:0] = hostreport.machine_scope_notes(h, chosen[h.name], folder[h.name]) if repo and scope else []
         if not rep.files:
             rep.findings += projects.elsewhere_note(h, folder[h.name], bool(project))
         reports.append(rep)
@@ -189,10 +206,13 @@ def verify(
     if as_json:
         from hookweave.core.cli import report
 
-        console.json_out(report.verify_json(reports))
+        console.json_out(report.verify_json(reports, mode="repo" if repo else "machine"))
     else:
         from hookweave.core.cli import verifytext
 
+        if repo and not quiet:
+            console.out(f"verify --repo: only the files in {paths.printable(project)} are judged; what this machine "
+                        "decides (trust, switches, user settings) is a warning", "note")
         verifytext.render(reports, quiet=quiet, verbose=verbose)
     if any(r.problems for r in reports):
         raise typer.Exit(1)
@@ -227,6 +247,10 @@ COMMAND_MODULES = {
     "templates": "hookweave.core.cli.setup",
     "doctor": "hookweave.core.cli.setup",
     "completion": "hookweave.core.cli.setup",
+    "sync": "hookweave.core.cli.team",
+    "add": "hookweave.core.cli.team",
+    "remove": "hookweave.core.cli.team",
+    "autoupdate": "hookweave.core.cli.team",
 }
 
 

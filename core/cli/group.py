@@ -14,6 +14,16 @@ class JsonErrorsGroup(typer.core.TyperGroup):
     """Usage errors (a missing argument, an unknown option) under ``--json`` are one JSON document
     on stdout, ``{"error": ..., "exit_code": 2}``, like every other error there."""
 
+    # ``hooks --help`` in the order a user needs the commands: a team's repository first (add,
+    # sync, remove, autoupdate), then one machine's (install ... status), then the tools around.
+    HELP_ORDER = ("init", "add", "sync", "remove", "autoupdate", "install", "uninstall", "verify", "status",
+                  "check", "adopt", "templates", "hosts", "doctor", "completion")
+
+    def list_commands(self, ctx):
+        names = super().list_commands(ctx)
+        rank = {name: i for i, name in enumerate(self.HELP_ORDER)}
+        return sorted(names, key=lambda name: (rank.get(name, len(rank)), names.index(name)))
+
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None):
         # add_completion=False spares every run typer's completion set-up; a shell asking for
         # completions (it sets _HOOKS_COMPLETE) gets it here, and only then.

@@ -293,12 +293,10 @@ class Host(ABC):
         return self.order != "parallel"
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        """Problems that would silently keep hooks from running.
-
-        ``docs`` holds every ``verify_scopes`` file's data by scope name and every
-        ``context_paths`` file's data by label (``None`` when missing or unreadable);
-        ``project`` is the project folder.
-        """
+        """Problems that would silently keep hooks from running; one this machine decides rather than
+        the repository (trust, a switch, a file outside the project) says ``machine=True``.
+        ``docs``: every ``verify_scopes`` file's data by scope and ``context_paths`` file's by label
+        (``None`` when missing or unreadable; absent when ``verify --repo`` did not read it)."""
         return []
 
 

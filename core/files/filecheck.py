@@ -10,7 +10,7 @@ import os
 import stat
 import sys
 
-from hookweave.core.errors import BadInput
+from hookweave.core.errors import BadInput, Refused
 from hookweave.core.files.paths import display
 
 IN_PLACE_ENV = "HOOKWEAVE_WRITE_IN_PLACE"  # "1": rewrite hard-linked files in place (docs/promises.md: hard links)
@@ -46,6 +46,21 @@ def not_regular(path, info: os.stat_result) -> BadInput | None:
     kind = _KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
     return BadInput(f"{display(path)}: is {kind}, not a regular file; hookweave reads and writes only "
                     "regular files: replace it with one")
+
+
+def needs_root(folder) -> Refused | None:
+    """A folder root owns that this user may not write in (a managed layer in ``/etc``): the fix is
+    to run as root, not to make the folder writable."""
+    euid = os.geteuid() if hasattr(os, "geteuid") else 0
+    if euid == 0 or os.access(folder, os.W_OK):
+        return None
+    try:
+        if os.stat(folder).st_uid != 0:
+            return None
+    except OSError:
+        return None
+    return Refused(f"{display(folder)}: the folder is root's, and hookweave runs as uid {euid}; run as root (sudo), "
+                   "or choose another scope")
 
 
 def replace_problem(path, info: os.stat_result) -> BadInput | None:

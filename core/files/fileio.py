@@ -26,16 +26,32 @@ from hookweave.core.files.filelock import (
     real,
     remove_stale_temps,
 )
-from hookweave.core.files.paths import display, printable
+from hookweave.core.files.paths import display, printable, within
 
-__all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "check_writable",
-           "write_text", "missing_folders", "remove_empty_dir", "remove_empty_dirs"]
+__all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "owner_and_mode",
+           "give_owner_and_mode", "check_writable", "write_text", "missing_folders", "remove_empty_dir",
+           "remove_empty_dirs"]
 
 _OPEN_FLAGS = os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO swapped in after our look cannot block the open
+_confined: list[Path] = []  # the folders ``confined`` holds reads to, innermost last
+
+
+@contextlib.contextmanager
+def confined(folder: Path):
+    """While open, ``read_text`` finds no file outside ``folder`` (``None``, as for a missing one).
+    ``verify --repo`` judges the repository alone: no code path of it, a host's ``settings_path``
+    that looks into the user's config.toml included, may read (or depend on) this machine's files."""
+    _confined.append(folder)
+    try:
+        yield
+    finally:
+        _confined.pop()
 
 
 def read_text(path: Path) -> str | None:
     """The file's text, or ``None`` when it does not exist. Refuses what we could not write back."""
+    if _confined and not within(path, _confined[-1]):
+        return None
     data = _read_bytes(path)
     if data is None:
         return None
@@ -104,6 +120,21 @@ def _read_all(fd: int) -> bytes:
     return first if len(chunks) == 1 else b"".join(chunks)
 
 
+def owner_and_mode(path: Path) -> tuple[int, int, int] | None:
+    """The uid, gid and permission bits of what is at ``path`` (links followed), ``None`` if nothing is."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)
+
+
+def give_owner_and_mode(path: Path, uid: int, gid: int, mode: int) -> None:
+    """Put back what ``owner_and_mode`` said (a rolled-back write that had given a file to root)."""
+    os.chown(path, uid, gid)
+    os.chmod(path, mode)  # after chown, which clears set-id bits
+
+
 def check_writable(path: Path) -> None:
     """Refuse before planning what a write would fail on or damage: not a regular file, read-only
     or immutable, a hard link the swap would split, an owner we could not give back."""
@@ -112,7 +143,7 @@ def check_writable(path: Path) -> None:
         raise BadInput(f"{display(path)}: a symlink loop; fix the symlink")
     info = _stat(target, path)
     if info is not None:
-        problem = filecheck.not_regular(path, info)
+        problem = filecheck.not_regular(path, info) or filecheck.needs_root(target.parent)
         if problem:
             raise problem
         if not info.st_mode & stat.S_IWUSR:
@@ -131,6 +162,9 @@ def check_writable(path: Path) -> None:
         folder = existing_ancestor(target.parent)
         if not folder.is_dir():
             raise _file_for_folder(path)
+        problem = filecheck.needs_root(folder)
+        if problem:
+            raise problem
     if not os.access(folder, os.W_OK) or not folder.stat().st_mode & stat.S_IWUSR:
         raise BadInput(f"{display(folder)}: the folder is read-only; make it writable or choose another scope")
     problem = filecheck.immutable(folder, folder=True)
@@ -151,9 +185,10 @@ def write_text(path: Path, text: str | None, expected: str | None, *, like: Path
     A file that exists keeps its mode, owner and group; a new one gets the mode of ``like`` (the
     settings file a record sits beside: the record of a 0600 file is 0600 too) when that exists,
     else the umask's, and the owner and group of ``like``, else of its folder (root writing into
-    someone's project makes files that someone owns, as they would have). ``mode``: a new file gets
-    exactly that mode and the user this runs as, whatever the umask and folder (an agent that skips
-    a file root does not own, or one others may write: Copilot's policy folder).
+    someone's project makes files that someone owns, as they would have). ``mode``: the file, new or
+    replaced, gets exactly that mode and the user this runs as, whatever the umask, folder and old
+    file (an agent's managed layer: read by every user, and Copilot skips a file root does not own
+    or others may write); folders made for it get that mode with search bits.
 
     Hosts save these files without our lock, so "compare, then rename" would lose a save that lands
     between the two. Where the system can (Linux ``renameat2``), the new file is exchanged with the
@@ -177,9 +212,11 @@ def missing_folders(paths: list[Path]) -> list[Path]:
 
 
 def remove_empty_dir(folder: Path, levels: int = 1) -> None:
+    """``levels`` folders a write made, counted as ``missing_folders`` counts them: through a link
+    (a managed folder that is a dangling symlink), the folders made are the link's target's."""
     from hookweave.core.files import fileowners
 
-    fileowners.remove_empty_dir(folder, levels)
+    fileowners.remove_empty_dir(real(folder), levels)
 
 
 def remove_empty_dirs(folders: list[Path]) -> None:
@@ -213,6 +250,8 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
             _write_in_place(target, text, expected, shown)
             return
         mode, owner = info.st_mode & 0o7777, (info.st_uid, info.st_gid)
+        if fixed is not None:  # an agent's managed drop-in: as a new one is, whoever had taken it over
+            mode, owner = fixed, (os.geteuid(), os.getegid()) if hasattr(os, "geteuid") else owner
     else:
         fileowners.make_folders(target.parent, None if fixed is None else fixed | (fixed & 0o444) >> 2)
         mode, owner = fileowners.new_file_mode(like), fileowners.owner_of(like, target.parent)
@@ -229,7 +268,7 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
             os.fsync(handle.fileno())
         fileowners.give(tmp, owner, strict=expected is not None)
         os.chmod(tmp, mode)  # after chown, which clears set-id bits
-        if expected is not None:
+        if expected is not None and fixed is None:
             fileowners.copy_xattrs(target, tmp)  # after chmod: an ACL carries the mode bits too
         _test_pause()
         fileswap.swap_in(tmp, target, old, data, shown)

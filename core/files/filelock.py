@@ -137,3 +137,18 @@ def remove_stale_temps(paths: list[Path]) -> list[Path]:
                     candidate.unlink()
                     removed.append(candidate)
     return removed
+
+
+@contextlib.contextmanager
+def hold(folder: Path) -> Iterator[None]:
+    """An advisory lock on ``folder`` itself (made if missing), for a run of many writes (``hooks
+    sync``): a second run waits, then finds the work done. Take it on a folder that no write inside
+    the run locks (``locked`` locks each file's folder and its parent): one process locking a folder
+    twice through two descriptors would wait on itself."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = _open_lock(str(real(folder)))
+    try:
+        _lock(fd)
+        yield
+    finally:
+        os.close(fd)

@@ -52,3 +52,31 @@ def held() -> Iterator[Callable[[], int | None]]:
         yield arrived
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a late signal is delivered here
+
+
+class Stop(KeyboardInterrupt):
+    """A stop signal turned into an exception by ``raised``, so a run unwinds through its put-back."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def raised() -> Iterator[None]:
+    """For a run of several write spans (``hooks sync``): SIGTERM and SIGHUP between them raise
+    ``Stop`` as ^C raises ``KeyboardInterrupt``, so the run puts back what it already wrote instead
+    of dying half-way. Within a span ``held`` still blocks them until its commit point."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise Stop(signum)
+
+    before = {s: signal.signal(s, stop) for s in SIGNALS - {signal.SIGINT} if signal.getsignal(s) is not signal.SIG_IGN}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)

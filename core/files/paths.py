@@ -77,6 +77,15 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
+def within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies in ``folder`` (symlinks followed as far as they exist; nothing is opened)."""
+    real_path, real_folder = os.path.realpath(path), os.path.realpath(folder)
+    try:
+        return os.path.commonpath([real_path, real_folder]) == real_folder
+    except ValueError:  # different drives on Windows
+        return False
+
+
 def git_root(folder: Path) -> Path | None:
     """The nearest folder from ``folder`` upwards holding ``.git`` (a worktree's ``.git`` file, or a
     ``.git`` folder with a ``HEAD``: an empty one makes no repository, as git and Codex agree)."""

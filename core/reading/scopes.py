@@ -6,7 +6,7 @@ A file that cannot be read is a finding, not a crash: the host ignores it too.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files import fileio, paths
@@ -30,29 +30,45 @@ def read_scope(
     object at the top, which no host reads as settings). ``planned`` texts stand in for files a
     command is about to write, and ``parsed`` holds what some of them read as, already proven."""
     path = host.settings_path(scope, project)
+    doc, broken = None, None
     try:
         extras = host.extra_paths(scope)
-        doc = None
-        for layer in extras if path in extras else [path, *extras]:  # the host's merge order, lowest first
-            text = _text(layer, planned)
-            if text is None:
-                continue
-            if parsed and layer in parsed:
-                data = _settings_object(parsed[layer], paths.display(layer))
-            else:
-                data = _settings_object(host.parse(text, paths.display(layer)), paths.display(layer))
-            doc = data if doc is None else (host.merge_layer or _over)(doc, data)
     except BadInput as exc:
-        if host.json5:  # a trailing comma, say: the agent runs the file, hookweave can neither check nor edit it
-            return None, record.Record(), (f"{exc} ({host.title} reads JSON5 and runs this file's hooks, but hookweave "
-                                           "reads JSON with comments only: it can neither check nor edit the file)")
-        why = host.unreadable.get(scope) or f"{host.title} ignores a file it cannot read"
-        return None, record.Record(), f"{exc} ({why})"
+        return None, record.Record(), _unreadable(host, scope, exc)
+    for layer in extras if path in extras else [path, *extras]:  # the host's merge order, lowest first
+        try:
+            data = _layer(host, layer, planned, parsed)
+        except BadInput as exc:
+            if layer == path:
+                return None, record.Record(), _unreadable(host, scope, exc)
+            # An administrator's file beside ours (a managed drop-in): named, and ours still judged
+            broken = broken or _unreadable(host, scope, exc)
+            continue
+        if data is not None:
+            doc = data if doc is None else (host.merge_layer or _over)(doc, data)
     try:
         rec_path = host.record_path(path)
-        return doc, record.from_text(_text(rec_path, planned), str(rec_path)), None
+        return doc, record.from_text(_text(rec_path, planned), str(rec_path)), broken
     except BadInput as exc:
         return doc, record.Record(), f"{exc} (so this scope's hooks cannot be checked)"
+
+
+def _layer(host: Host, layer: Path, planned: dict[Path, str | None] | None,
+           parsed: dict[Path, object] | None) -> dict | None:
+    text = _text(layer, planned)
+    if text is None:
+        return None
+    if parsed and layer in parsed:
+        return _settings_object(parsed[layer], paths.display(layer))
+    return _settings_object(host.parse(text, paths.display(layer)), paths.display(layer))
+
+
+def _unreadable(host: Host, scope: str, exc: BadInput) -> str:
+    if host.json5:  # a trailing comma, say: the agent runs the file, hookweave can neither check nor edit it
+        return (f"{exc} ({host.title} reads JSON5 and runs this file's hooks, but hookweave "
+                "reads JSON with comments only: it can neither check nor edit the file)")
+    why = host.unreadable.get(scope) or f"{host.title} ignores a file it cannot read"
+    return f"{exc} ({why})"
 
 
 def _over(lower: dict, upper: dict) -> dict:
@@ -93,12 +109,12 @@ def has_markers(host: Host, doc: object) -> bool:
     return any(host.owner(e) for es in hooks.values() if isinstance(es, list) for e in es)
 
 
-def installed(host: Host, project: Path) -> list[tuple[str, str, record.Record]]:
-    """``(scope, shown path, record)`` for every scope of ``host`` with something installed."""
+def installed(host: Host, project: Path, only: Iterable[str] | None = None) -> list[tuple[str, str, record.Record]]:
+    """``(scope, shown path, record)`` for every scope of ``host`` (of ``only``, when given) with something installed."""
     out = []
     aliases = same_file_scopes(host, project)
     for scope in host.verify_scopes:
-        if scope in aliases:
+        if scope in aliases or (only is not None and scope not in only):
             continue  # the same file as an earlier scope (CLAUDE_CONFIG_DIR pointing into the project)
         path = host.settings_path(scope, project)
         rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from hookweave.core.errors import BadInput
+from hookweave.core.files import paths
 from hookweave.core.reading.scopes import installed
 
 
@@ -37,12 +38,15 @@ def sources(reader) -> list:
     return out
 
 
-def borrowed(reader, project: Path, bundle: str | None = None) -> list[Borrowed]:
-    """What ``reader`` runs from other hosts' files as installed for it (``bundle``'s only, when given)."""
+def borrowed(reader, project: Path, bundle: str | None = None, *, repo: bool = False) -> list[Borrowed]:
+    """What ``reader`` runs from other hosts' files as installed for it (``bundle``'s only, when
+    given); with ``repo``, from the files inside ``project`` only (``verify --repo`` reads no other)."""
     out = []
     for source, scopes in sources(reader):
+        if repo:
+            scopes = [s for s in scopes if paths.within(source.settings_path(s, project), project)]
         try:
-            found = installed(source, project)
+            found = installed(source, project, scopes)
         except BadInput:
             continue  # the source's own verify names a record it cannot read
         for scope, shown, rec in found:

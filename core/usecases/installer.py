@@ -47,13 +47,21 @@ def project_of(project: Projects, host: Host) -> Path:
 
 
 def install(
-    targets: list[Target], bundle: Bundle, project: Projects, *, force: bool, dry_run: bool, trust: bool = False
+    targets: list[Target], bundle: Bundle, project: Projects, *, force: bool, dry_run: bool, trust: bool = False,
+    machine: bool = True,
 ) -> list[FilePlan]:
+    """``machine=False`` (``hooks sync``): the files come out the same on every machine, so nothing
+    of this one is read or written: no inherited env values, no companions (Codex's trust state in
+    the home), no gate findings from the user's files."""
+    from hookweave.core.plan import managedlayer
     from hookweave.core.plan.plan import plan_install
     from hookweave.core.plan.portable import for_target
     from hookweave.core.usecases import standins
 
-    inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env else {}
+    for t in targets:  # the agent's reason to need root, before the folder's own (root's, not writable)
+        managedlayer.check_root(t.host, t.scope, t.shown)
+
+    inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env and machine else {}
     # One copy where an agent runs another's file (Copilot runs Claude's project settings): each
     # target's share of the bundle, and which hooks the source's copy runs for the reader.
     split = standins.split(targets, bundle, lambda host: project_of(project, host))
@@ -84,8 +92,9 @@ def install(
         force_hint="rerun with --force to replace it with the bundle's version",
         bundle=bundle.name,
         trust=trust,
-        check=lambda plans: _gate_findings(plans, project, bundle.name),
+        check=(lambda plans: _gate_findings(plans, project, bundle.name)) if machine else None,
         force=force,
+        companions=machine,
     )
 
 
@@ -159,7 +168,7 @@ def _gate_findings(plans: list[FilePlan], projects: Projects, bundle: str) -> No
 
 
 def uninstall(targets: list[Target], name: str, project: Projects, *, force: bool, dry_run: bool,
-              by_marker: bool = False) -> list[FilePlan]:
+              by_marker: bool = False, machine: bool = True) -> list[FilePlan]:
     from hookweave.core.plan.plan import plan_uninstall
     from hookweave.core.usecases import standins
 
@@ -172,6 +181,7 @@ def uninstall(targets: list[Target], name: str, project: Projects, *, force: boo
         force_hint="rerun with --force to remove it anyway",
         bundle=name,
         force=force,
+        companions=machine,
     )
     for plan in plans:
         plan.findings += kept.get(id(plan.target), [])

@@ -8,6 +8,7 @@ already written and every folder made.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -15,6 +16,7 @@ from hookweave.core.errors import BadInput, Conflict, HooksError, Refused, Write
 from hookweave.core.files import fileio, paths
 from hookweave.core.formats import textsafe
 from hookweave.core.model import record
+from hookweave.core.model.findings import Finding
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
@@ -30,13 +32,13 @@ def _read(t: Target) -> tuple[str | None, str | None]:
 
 def run(
     targets: list[Target], planner: Planner, *, dry_run: bool, force_hint: str, bundle: str, trust: bool = False,
-    check: Callable[[list[FilePlan]], None] | None = None, force: bool = False,
+    check: Callable[[list[FilePlan]], None] | None = None, force: bool = False, companions: bool = True,
 ) -> list[FilePlan]:
     """Plan every target and its companions; unless ``dry_run``, write them all under locks.
 
     ``check`` runs on the finished plans before the first byte is written (it may add findings,
-    or raise to write nothing)."""
-    companions = [p for t in targets for p in t.host.companion_paths(t)]
+    or raise to write nothing); ``companions=False`` leaves the hosts' companion files alone."""
+    extra = [p for t in targets for p in t.host.companion_paths(t)] if companions else []
     records = [t.record_path for t in targets if t.record_path is not None]
     for path in [t.path for t in targets] + records:
         if not dry_run:
@@ -44,12 +46,12 @@ def run(
     for attempt in range(ATTEMPTS):
         try:
             if dry_run:
-                plans = _plan_all(targets, planner, force_hint, bundle, trust, force)
+                plans = _plan_all(targets, planner, force_hint, bundle, trust, force, companions)
                 if check:
                     check(plans)
                 return plans
-            with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + companions):
-                plans = _plan_all(targets, planner, force_hint, bundle, trust, force)
+            with fileio.locked([p for t in targets for p in (t.path, t.record_path)] + extra):
+                plans = _plan_all(targets, planner, force_hint, bundle, trust, force, companions)
                 for plan in plans:  # a companion (Codex's user config.toml) must be writable only if it changes
                     if plan.target.record_path is None and plan.old_text != plan.new_text:
                         fileio.check_writable(plan.target.path)
@@ -65,12 +67,13 @@ def run(
 
 
 def _plan_all(targets: list[Target], planner: Planner, force_hint: str, bundle: str, trust: bool,
-              force: bool = False) -> list[FilePlan]:
+              force: bool = False, companions: bool = True) -> list[FilePlan]:
     from hookweave.core.usecases import chainfiles
 
     plans = [planner(t, *_read(t)) for t in targets]
-    plans += _companions(plans, bundle, trust)
+    plans += _companions(plans, bundle, trust) if companions else []
     plans += chainfiles.runner_plans(plans, bundle, force=force)
+    _say_taken_over(plans)
     refused = [(p, f) for p in plans for f in p.refused]
     if refused:
         plan, first = refused[0]
@@ -134,14 +137,14 @@ def _release(plans: list[FilePlan]) -> None:
 def _write_all(plans: list[FilePlan]) -> None:
     """Write every changed file, or none: every check first, then the writes with ^C held back
     (``interrupt``); a failure or a stop signal puts back every file and folder already made."""
-    steps = [step for step in _steps(plans) if step[1] != step[2]]
+    taken = _taken_over(plans)  # rewritten even when its text stays: root's and 0644 again
+    steps = [step for step in _steps(plans) if step[1] != step[2] or step[0] in taken]
     if not steps:
         return  # nothing changed: no signal handling, no folder checks to load
     from hookweave.core.files import interrupt
 
     made = fileio.missing_folders([path for path, *_ in steps])
-    modes = {path: 0o644 for p in plans if p.target.scope in p.target.host.root_only  # root's, read by all
-             for path in (p.target.path, p.target.record_path)}
+    modes = fixed_modes(plans)
     written: list[tuple[Path, str | None, str | None]] = []
     with interrupt.held() as arrived:
         try:
@@ -153,7 +156,7 @@ def _write_all(plans: list[FilePlan]) -> None:
             if signum is not None:
                 raise interrupt.Interrupted(signum)
         except (HooksError, OSError) as exc:
-            kept = _put_back(written, made)
+            kept = _put_back(written, made, taken)
             if kept:
                 cause = exc.strerror if isinstance(exc, OSError) else str(exc)
                 raise WriteFailed(f"{kept[0]}: saved by another program while hookweave was putting it back after "
@@ -167,13 +170,58 @@ def _write_all(plans: list[FilePlan]) -> None:
                 fileio.remove_empty_dir(plan.target.path.parent, levels=int(plan.remove_folder))
 
 
-def _put_back(written: list[tuple[Path, str | None, str | None]], made: list[Path]) -> list[str]:
+MANAGED_MODE = 0o644
+
+
+def fixed_modes(plans: list[FilePlan]) -> dict[Path, int]:
+    """The files of an agent's managed layer (its drop-in, record and runner): root's, 0644 in 0755
+    folders, whatever the umask or whoever had taken one over. The agent runs as each user, who must
+    read them (issue 33: a 0600 drop-in under umask 077), and Copilot skips a file root does not own."""
+    return {path: MANAGED_MODE for p in plans
+            if p.target.scope in (*p.target.host.root_only, *p.target.host.created_only)
+            for path in (p.target.path, p.target.record_path) if path is not None}
+
+
+def _taken_over(plans: list[FilePlan]) -> dict[Path, tuple[int, int, int]]:
+    """The managed files this run keeps that someone else now owns or has chmodded (uid, gid, mode): a
+    write gives each back to root and 0644, its text changed or not (an upgrade that changes only
+    the record repairs the drop-in too)."""
+    modes = fixed_modes(plans)
+    mine = os.geteuid() if hasattr(os, "geteuid") else 0
+    out = {}
+    for plan in plans:
+        path = plan.target.path
+        if path in modes and plan.old_text is not None and plan.new_text is not None:
+            now = fileio.owner_and_mode(path)
+            if now is not None and (now[0], now[2] & ~0o111) != (mine, modes[path]):  # a script keeps its x bits
+                out[path] = now
+    return out
+
+
+def _say_taken_over(plans: list[FilePlan]) -> None:
+    taken = _taken_over(plans)
+    mine = os.geteuid() if hasattr(os, "geteuid") else 0
+    for plan in plans:
+        if plan.target.path in taken:
+            uid, _, mode = taken[plan.target.path]
+            who = "root" if mine == 0 else f"uid {mine}"
+            plan.findings.append(Finding(
+                "warning", f"{plan.target.shown}: owned by uid {uid} with mode {mode:o}, which "
+                f"{plan.target.host.title} may skip or a user may not read; hookweave gives it to {who}, "
+                f"mode {MANAGED_MODE:o}, as a new drop-in is"))
+
+
+def _put_back(written: list[tuple[Path, str | None, str | None]], made: list[Path],
+              taken: dict[Path, tuple[int, int, int]] | None = None) -> list[str]:
     """Undo ``written`` (newest first) and remove the folders made; the files that a host saved
-    meanwhile are left as the host saved them (never overwritten), and named."""
+    meanwhile are left as the host saved them (never overwritten), and named. A managed file given
+    back to root (``taken``) gets its owner, group and mode again too."""
     kept = []
     for path, old, new in reversed(written):
         try:
             fileio.write_text(path, old, new)
+            if taken and path in taken and old is not None:
+                fileio.give_owner_and_mode(path, *taken[path])
         except (HooksError, OSError):
             kept.append(paths.display(path))
     fileio.remove_empty_dirs(made)

@@ -33,7 +33,7 @@ def hook_env_findings(host: Host, hooks: dict, name: str, bundle: RecordedBundle
                         seen.setdefault(var, value)
     return [
         Finding("note", f"{var} is exported as {envmerge.short(exported[var])} in this shell; {host.title}'s per-hook "
-                f"env gives this bundle's hooks {envmerge.short(value)} instead", name)
+                f"env gives this bundle's hooks {envmerge.short(value)} instead", name, machine=True)
         for var, value in sorted(seen.items()) if var in exported and exported[var] != value
     ]
 
@@ -87,9 +87,9 @@ def _judge_env(host, scope, order, envs, exported, name, var, mine) -> list[Find
             wins = "" if where else f" ({host.title}'s settings env wins over the environment)"
             return [Finding("problem", f"{var}={short(mine.value)} installed at {scope} scope replaces the value "
                             f"{short(below)} {origin}, which {policy} keeps{wins}; reinstall the bundle to leave it "
-                            "to that value", name)]
+                            "to that value", name, machine=where is None)]  # exported: this machine's shell
         return [Finding("note", f"{var}={short(mine.value)} installed at {scope} scope replaces the value {short(below)} "
-                        f"{origin} ({policy})", name)]
+                        f"{origin} ({policy})", name, machine=where is None)]
     if mine.applied and used == mine.value:
         return []
     what = (f"{var}={short(mine.value)} installed at {scope} scope" if mine.applied
@@ -98,7 +98,8 @@ def _judge_env(host, scope, order, envs, exported, name, var, mine) -> list[Find
               else f"{source} settings" if source else "nowhere: it is unset")
     shown = f"{short(used)} from {origin}" if used is not None else "no value"
     if envmerge.allows(mine.policy, mine.value, used):
-        return [Finding("note", f"{what}: {host.title} uses {shown}, which {policy} allows", name)]
+        return [Finding("note", f"{what}: {host.title} uses {shown}, which {policy} allows", name, machine=source is None)]
     higher = source is not None and order.index(source) > order.index(scope)
     fix = f"change it in {source} settings" if higher else "reinstall the bundle to set it"
-    return [Finding("problem", f"{what}: {host.title} uses {shown}, which {policy} does not allow; {fix}", name)]
+    return [Finding("problem", f"{what}: {host.title} uses {shown}, which {policy} does not allow; {fix}", name,
+                    machine=source is None and used is not None)]  # the value exported in this machine's shell

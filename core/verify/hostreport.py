@@ -19,7 +19,10 @@ if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
 
 
-def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
+def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = False) -> HostReport:
+    """``repo`` (``verify --repo``): judge only what the repository holds. No file outside
+    ``project`` is read (user and managed settings, trust stores), no agent is run, and a problem
+    that a check marks as this machine's (``Finding.machine``) is weighed as a warning."""
     report = HostReport(host)
     chained = False
     docs: dict[str, object] = {}
@@ -32,6 +35,8 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
                 report.findings.append(Finding("note", f"{scope} and {aliases[scope]} scope are the same file here "
                                                f"({shown}); checked once, as {aliases[scope]}"))
             continue
+        if repo and not paths.within(host.settings_path(scope, project), project):
+            continue  # this machine's file: not read, so the gates see it as missing
         doc, rec, error = read_scope(host, scope, project)
         docs[scope] = doc
         if error:
@@ -58,38 +63,52 @@ def verify_host(host: Host, scopes: list[str], project: Path) -> HostReport:
                 report.files[-1].findings += chainverify.runtime_findings(host, host.settings_path(scope, project), rec)
                 report.files[-1].findings += chainverify.order_notes(host, rec)
                 chained = chained or bool(chainverify.order_notes(host, rec))
-    ran = _borrowed(host, scopes, project, report)  # hooks it runs from another host's file, as installed for it
+    ran = _borrowed(host, scopes, project, report, repo)  # hooks it runs from another host's file, as installed for it
     if report.files:
         for label, path in host.context_paths(project).items():
-            docs[label] = read_context(host, path)
+            if not repo or paths.within(path, project):  # under --repo a file outside is not read: no label
+                docs[label] = read_context(host, path)
         report.findings += host.gates(docs, set(records) | ran, project)
         from hookweave.core.verify import (
             crossreads,  # reads every other host's files: only with ours installed
         )
 
-        report.findings += crossreads.findings(host, project)  # other agents that run these hooks too
+        if not repo:  # which other agents are in use here is this machine's fact (their programs, HOME)
+            report.findings += crossreads.findings(host, project)  # other agents that run these hooks too
         verify.judge_order(host, report.files, docs)  # what order means at run time can hang on every scope
         report.findings += verify.env_shadowing(host, docs, records)
         report.findings += duplicates.cross_scope(host, docs, records, project)
-        report.findings += host.verify_extra(project, scopes)
+        if not repo:  # it asks the agent installed here (codex app-server), or reads the user's files
+            report.findings += host.verify_extra(project, scopes)
         if host.execution:
             tail = ", except in a chain, which runs its members in declared order" if chained else ""
             report.findings.append(Finding("note", host.execution + tail))
+    if repo:
+        report.findings = [for_repository(f) for f in report.findings]
+        for file in report.files:
+            file.findings = [for_repository(f) for f in file.findings]
     return report
 
 
-def _borrowed(host: Host, scopes: list[str], project: Path, report: HostReport) -> set[str]:
+def for_repository(finding: Finding) -> Finding:
+    """A problem of this machine, as ``verify --repo`` weighs it: a warning, still with its fix."""
+    if finding.machine and finding.level == "problem":
+        return finding._replace(level="warning", message=f"on this machine: {finding.message}")
+    return finding
+
+
+def _borrowed(host: Host, scopes: list[str], project: Path, report: HostReport, repo: bool) -> set[str]:
     """A file report per bundle whose hooks ``host`` runs from another host's file instead of a copy
     of its own (``runs_for`` in that file's record), each hook as verify finds it there; the
     project-level scopes of ``host`` that makes in use (its gates, e.g. Copilot's folder trust,
-    hold for those files too: measured)."""
+    hold for those files too: measured). ``repo``: only files inside ``project``."""
     from hookweave.core.reading.standins import borrowed
     from hookweave.core.verify.reports import FileReport
 
     if not any(scope != "user" for scope in scopes):
         return set()
     ran: set[str] = set()
-    for b in borrowed(host, project):
+    for b in borrowed(host, project, repo=repo):
         doc, rec, _ = read_scope(b.source, b.scope, project)
         there = verify.verify_file(b.source, b.scope, b.shown, doc if doc is not None else {}, rec)
         file = FileReport(b.scope, f"{b.shown} ({b.source.title}'s, which {host.title} runs)")
@@ -113,6 +132,12 @@ def chosen_scopes(hosts: list[Host], scope: str | None) -> dict[str, list[str]]:
         known = "; ".join(f"{h.title}: {', '.join(h.verify_scopes)}" for h in hosts)
         raise BadInput(f"--scope {paths.printable(scope)}: no host here has that scope ({known})")
     return {h.name: [scope] if scope in h.verify_scopes else [] for h in hosts}
+
+
+def machine_scope_notes(host: Host, scopes: list[str], project: Path) -> list[Finding]:
+    """``verify --repo --scope user``: say that the scope asked for is this machine's, not read."""
+    return [Finding("note", f"{host.title}'s {scope} scope is this machine's, not the repository's: verify --repo does "
+                    "not read it") for scope in scopes if not paths.within(host.settings_path(scope, project), project)]
 
 
 def scope_notes(host: Host, scope: str | None) -> list[Finding]:
