@@ -119,7 +119,8 @@ def test_a_bundle_outside_the_project_is_refused_under_host_all(run, repo, home,
         assert result.stderr == (
             f"hooks: {outside}/hookweave.toml: the bundle is outside the project ({repo}), so --host all at project "
             f"scope would write {outside}, a path on this machine only, into files the team shares; nothing "
-            f"written: move the bundle into the repository, or hooks add {outside} to vendor it\n")
+            "written: move the bundle into the repository, or hooks add GIT-URL (the bundle's repository) to vendor "
+            "it\n")
         assert (tree(home), tree(repo)) == (before, files)
     template = run("install", "example-guard", "--host", "all")
     assert template.exit_code == 2 and template.stderr.endswith(

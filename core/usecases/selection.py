@@ -95,7 +95,7 @@ def portable_targets(targets: list[Target], bundle: Bundle, folder: Mapping[str,
             continue
         why = portable.machine_only(share, t, folder[t.host.name])
         if why == "outside":
-            raise BadInput(_outside(bundle, source, folder[t.host.name], _which(requested)))
+            raise BadInput(_outside(bundle, folder[t.host.name], _which(requested)))
         if why is None:
             kept.append(t)
         else:
@@ -109,14 +109,14 @@ def portable_targets(targets: list[Target], bundle: Bundle, folder: Mapping[str,
                   f"hooks install {source} {' '.join('--host ' + h.name for h in left)})"]
 
 
-def _outside(bundle: Bundle, source: str, project: Path, which: str) -> str:
+def _outside(bundle: Bundle, project: Path, which: str) -> str:
     from hookweave.core.plan.portable import template_name
 
     where = paths.printable(str(bundle.directory))
     template = template_name(bundle)
     fix = (f"hooks init --from {template} copies it into the repository (then install ./{template}), "
            f"or hooks add {template} vendors it" if template
-           else f"move the bundle into the repository, or hooks add {source} to vendor it")
+           else "move the bundle into the repository, or hooks add GIT-URL (the bundle's repository) to vendor it")
     return (f"{paths.printable(str(bundle.manifest))}: the bundle is outside the project "
             f"({paths.printable(str(project))}), so --host {which} at project scope would write {where}, a path on "
             f"this machine only, into files the team shares; nothing written: {fix}")
