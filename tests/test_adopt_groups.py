@@ -118,5 +118,6 @@ def test_a_bad_joined_in_the_record_is_refused_naming_its_place(run, project, tm
     rec_path.write_text(json.dumps(rec, indent=2) + "\n")
     before = path.read_bytes()
     result = run("adopt", "--undo", "adopted", "--host", "claude")
-    assert result.exit_code == 2 and "bundles.adopted.joined: must list groups of ids of this bundle's hooks" in result.stderr
+    assert result.exit_code == 2
+    assert "bundles.adopted.joined: must list groups of ids of this bundle's hooks" in result.stderr
     assert path.read_bytes() == before

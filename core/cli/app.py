@@ -32,10 +32,9 @@ app = typer.Typer(
     help="Install AI coding-agent hooks into Claude Code and other agents, verify them, and take them out again.",
 )
 
-HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name, 'all', or 'detected' (the agents "
-                                                      "found on this machine); repeat for several. At project scope, all "
-                                                      "and detected leave out agents that have no project file.",
-                                                      autocompletion=complete_hosts)]
+HOST_HELP = ("Host name, 'all', or 'detected' (the agents found on this machine); repeat for several. "
+             "At project scope, all and detected leave out agents that have no project file.")
+HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help=HOST_HELP, autocompletion=complete_hosts)]
 ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: the one each host uses when started here).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff (--patch: and the JSON Patch).")]
@@ -127,7 +126,8 @@ def uninstall(
         if every:
             from hookweave.core.usecases import selection
 
-            hosts, notes = selection.project_hosts(hosts, host or ["all"], chosen_scope, "hooks uninstall --all {hosts}")
+            again = "hooks uninstall --all {hosts}"
+            hosts, notes = selection.project_hosts(hosts, host or ["all"], chosen_scope, again, installed_only=True)
             _notes(notes)
             targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
             plans = installer.uninstall_all(targets, folder, force=force, dry_run=dry_run)

@@ -56,6 +56,10 @@ class RecordedBundle(NamedTuple):
     def hashes(self, event: str | None = None) -> dict[str, str]:
         return {h.id: h.sha256 for h in self.hooks if event is None or h.event == event}
 
+    def joined_within(self, ids: set[str]) -> tuple[tuple[str, ...], ...]:
+        """``joined`` as a reinstall keeps it: the groups whose hooks are all still there."""
+        return tuple(j for j in self.joined if set(j) <= ids)
+
 
 class Record(NamedTuple):
     bundles: dict[str, RecordedBundle] = {}  # noqa: RUF012 - read only, like every field
@@ -202,8 +206,8 @@ def _bundle(raw: Any, where: str):
         raise Bad(f"{where}.traces_before", "must list ids of this bundle's hooks")
     runs_for = _runs_for(raw.get("runs_for", {}), f"{where}.runs_for", ids)
     joined = raw.get("joined", [])
-    if not isinstance(joined, list) or not all(isinstance(j, list) and len(j) > 1 and all(isinstance(i, str) and i in ids
-                                                                                          for i in j) for j in joined):
+    if not isinstance(joined, list) or not all(
+            isinstance(j, list) and len(j) > 1 and all(isinstance(i, str) and i in ids for i in j) for j in joined):
         raise Bad(f"{where}.joined", "must list groups of ids of this bundle's hooks")
     return RecordedBundle(version, tuple(hooks), env, tuple(traces), runs_for, tuple(tuple(j) for j in joined))
 

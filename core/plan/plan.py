@@ -161,8 +161,8 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id)), r.members) for r in regs)
     bundles = dict(rec.bundles)
     readers_of = standin.runs_for(prev.runs_for if prev else {}, dict(runs_for or {}), set(readers), {r.id for r in regs})
-    joined = tuple(j for j in (prev.joined if prev else ()) if set(j) <= {r.id for r in regs})  # adopt's, kept
-    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before, readers_of, joined)
+    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before,
+                                                 readers_of, prev.joined_within({r.id for r in regs}) if prev else ())
     created_file = rec.created_file or text is None
     created_folder = rec.created_folder or (0 if text is not None else target.folders_missing)
     new_rec = record.Record(bundles, tuple(created), created_file, created_folder)

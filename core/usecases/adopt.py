@@ -131,7 +131,8 @@ def _moves(host, found: list) -> list[tuple[list, list]]:
         if item.parts > 1:  # its group is written anew: each command respelled, the first one too
             grown = sum(g.parts - 1 for g in found if g.event == item.event and g.index < item.index and g.part == 0)
             old = [host.hooks_key, item.event, str(item.index), "hooks", str(item.part), "command"]
-            out.append((old, [host.hooks_key, item.event, str(item.index + grown + item.part), "hooks", "0", "command"]))
+            new = [host.hooks_key, item.event, str(item.index + grown + item.part), "hooks", "0", "command"]
+            out.append((old, new))
     return out
 
 

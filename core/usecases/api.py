@@ -108,7 +108,8 @@ def uninstall(name: str, hosts: Sequence[str], *, scope: str | None = None, proj
     from hookweave.core.usecases import installer
 
     registry, chosen = _hosts(registry, hosts, project)
-    chosen, no_project = selection.project_hosts(chosen, hosts, scope, f"hooks uninstall {name} {{hosts}}")
+    chosen, no_project = selection.project_hosts(chosen, hosts, scope, f"hooks uninstall {name} {{hosts}}",
+                                                installed_only=True)
     folder = projects.folders(chosen, project)
     targets = [installer.target(h, scope, folder[h.name]) for h in chosen]
     plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run, by_marker=by_marker)

@@ -55,20 +55,36 @@ def resolve(registry: HostRegistry, requested, project: str | None = None) -> li
     return chosen
 
 
-def project_hosts(hosts: list[Host], requested, scope: str | None, again: str) -> tuple[list[Host], list[str]]:
+def project_hosts(hosts: list[Host], requested, scope: str | None, again: str,
+                  *, installed_only: bool = False) -> tuple[list[Host], list[str]]:
     """Under a broad ``--host`` at project scope (given, or the default), the hosts that have no
-    project scope are left out, with one note; ``again``: the command to rerun, with ``{hosts}``."""
+    project scope are left out, with one note; ``again``: the command to rerun, with ``{hosts}``.
+    ``installed_only`` (uninstall): the note names only those with something installed."""
     if not broad(requested) or scope not in (None, "project"):
         return hosts, []
     out = [h for h in hosts if "project" not in h.scopes]
     if not out or len(out) == len(hosts):
         return hosts, []  # none to leave out, or nothing would be left: each host's own default then
+    kept = [h for h in hosts if h not in out]
+    if installed_only:
+        out = [h for h in out if _has_records(h)]
+        if not out:
+            return kept, []
     flags = " ".join(f"--host {h.name}" for h in out)
     names = ", ".join(h.name for h in out)
-    return [h for h in hosts if h not in out], [
+    return kept, [
         f"{names}: no project settings file, so --host {_which(requested)} at project scope leaves "
-        f"{'it' if len(out) == 1 else 'them'} out (their only file is in your home folder); "
-        f"for their user settings: {again.format(hosts=flags)} --scope user"]
+        f"{'it' if len(out) == 1 else 'them'} out ({'its' if len(out) == 1 else 'their'} only file is in your home "
+        f"folder); for {'its' if len(out) == 1 else 'their'} user settings: {again.format(hosts=flags)} --scope user"]
+
+
+def _has_records(host: Host) -> bool:
+    from hookweave.core.reading.scopes import installed
+
+    try:
+        return any(rec.bundles for _, _, rec in installed(host, paths.project_dir(None)))
+    except BadInput:
+        return True  # a record it cannot read: worth the note
 
 
 def _which(requested) -> str:
