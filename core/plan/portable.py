@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
+from hookweave.core.model.runnable import EVERY_PROJECT
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle
@@ -43,8 +44,9 @@ def inside(folder: Path, project: Path) -> str | None:
 def machine_only(bundle: Bundle, target: Target, project: Path) -> str | None:
     """Why ``target``'s file would name the bundle by a path on this machine only: ``"outside"``
     (the bundle is not in the project), ``"no-variable"`` (the agent has no variable for the project
-    folder, or Codex is not at git's top level), or ``None`` (user scope, no ``{bundle_dir}``, or portable)."""
-    if target.scope == "user" or not uses_bundle_dir(bundle):
+    folder, or Codex is not at git's top level), or ``None`` (user or managed scope, no ``{bundle_dir}``,
+    or portable)."""
+    if target.scope in EVERY_PROJECT or not uses_bundle_dir(bundle):
         return None  # the user's own settings live on this machine: an absolute path is right there
     host = target.host
     if inside(bundle.directory, project) is None:
@@ -58,7 +60,8 @@ def for_target(bundle: Bundle, target: Target, project: Path) -> tuple[Bundle, l
     exists only on this machine."""
     why = machine_only(bundle, target, project)
     if why is None:
-        relative = inside(bundle.directory, project) if target.scope != "user" and uses_bundle_dir(bundle) else None
+        shared = target.scope not in EVERY_PROJECT and uses_bundle_dir(bundle)
+        relative = inside(bundle.directory, project) if shared else None
         return (bundle._replace(portable=relative) if relative is not None else bundle), []
     host = target.host
     relative = inside(bundle.directory, project)
