@@ -161,12 +161,12 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
         findings += envmerge.hook_env_findings(host, bundle, exported)
     _drop_empty_created(new, created, {})
     recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id)), r.members) for r in regs)
-    bundles = dict(rec.bundles)
     readers_of = standin.runs_for(prev.runs_for if prev else {}, dict(runs_for or {}), set(readers), {r.id for r in regs})
-    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before, readers_of)
+    joined = prev.joined_within({r.id for r in regs}) if prev else ()  # adopt's groups, while their hooks stay
+    mine = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before, readers_of, joined)
     created_file = rec.created_file or text is None
     created_folder = rec.created_folder or (0 if text is not None else target.folders_missing)
-    new_rec = record.Record(bundles, tuple(created), created_file, created_folder)
+    new_rec = record.Record({**rec.bundles, bundle.name: mine}, tuple(created), created_file, created_folder)
     plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused, spelling.spellings(host, prev))
     plan.actions = _install_actions(prev, bundle, regs, plan.changed)
     return plan
