@@ -120,3 +120,59 @@ def test_plain_members_of_a_sh_host_keep_order_and_first_block_wins(folder):
                             input=PAYLOAD, capture_output=True, timeout=30, cwd=folder)
     assert (done.returncode, done.stdout, done.stderr) == (direct.returncode, direct.stdout, direct.stderr)
     assert done.returncode == 2
+
+
+# -- the two runners agree (issue 33): each case runs through the sh fast path and the Python runner,
+# on the same members, and both must run the same members and give the same exit code, stdout and stderr
+
+def both_runners(folder: Path, members: list[str], host: str = "claude", event: str = "PreToolUse",
+                 payload: bytes = PAYLOAD, env: dict | None = None) -> dict[str, tuple[int, bytes, bytes, str]]:
+    seen = {}
+    for how, lead in (("sh", ["sh", str(folder / "settings.hookweave-chain.sh")]),
+                      ("py", ["python3", "-S", str(folder / "settings.hookweave-chain.py")])):
+        done = subprocess.run([*lead, host, event, *members], input=payload, capture_output=True, timeout=60,
+                              cwd=folder, env=env)
+        seen[how] = (done.returncode, done.stdout, done.stderr, logged(folder))
+    return seen
+
+
+def test_members_start_with_sigpipe_at_its_default_as_the_hosts_shell_starts_them(folder):
+    """Python ignores SIGPIPE and SIGXFSZ, which posix_spawn handed on: `seq | head -1` said "Broken pipe"."""
+    command = "seq 1 2000000 | head -1"
+    seen = both_runners(folder, ["m", "10", "", command])
+    assert seen["sh"] == seen["py"] == (0, b"1\n", b"", "")
+    assert seen["py"][:3] == through_bash(folder, command)[:3]
+    limit = 'exec 2>/dev/null; ulimit -f 1; head -c 5000 /dev/zero > "$LOG.big"; echo $?'  # SIGXFSZ: 128 + 25
+    seen = both_runners(folder, ["m", "10", "", limit])
+    assert seen["sh"] == seen["py"] and seen["py"][1] == b"153\n"
+
+
+def test_a_member_a_signal_ended_is_noted_as_the_shell_says_it(folder):
+    members = ["killed", "10", "", "kill -9 $$", "after", "10", "", "true"]
+    seen = both_runners(folder, members)
+    assert seen["sh"] == seen["py"]
+    assert b"killed: exit 137" in seen["py"][2]
+
+
+def test_an_openharness_member_gets_arguments_as_openharness_gives_a_hook_alone(folder):
+    """OpenHarness replaces `$ARGUMENTS` in the command with the shell-quoted payload; the chain's
+    registration quotes the members' words past its reach, so the runner must do it for them."""
+    import shlex
+
+    from hookweave.core.model.render import _quote
+
+    payload = {"tool_name": "bash", "tool_input": {"command": "echo 'it''s' $HOME"}, "event": "pre_tool_use"}
+    members = ["m1", "10", "", 'printf "%s|" $ARGUMENTS >>"$LOG"', "m2", "10", "", "printf '%s|' \"$ARGUMENTS\" >>\"$LOG\""]
+
+    def as_openharness(command: str) -> tuple[int, bytes, bytes, str]:  # executor.py: _inject_arguments, bash -lc
+        command = command.replace("$ARGUMENTS", shlex.quote(json.dumps(payload, ensure_ascii=True)))
+        env = {**os.environ, "OPENHARNESS_HOOK_EVENT": "pre_tool_use", "OPENHARNESS_HOOK_PAYLOAD": json.dumps(payload)}
+        done = subprocess.run(["bash", "-c", command], stdin=subprocess.DEVNULL, capture_output=True, env=env,
+                              cwd=folder, timeout=30)
+        return done.returncode, done.stdout, done.stderr, logged(folder)
+
+    alone = [as_openharness(members[3]), as_openharness(members[7])]
+    words = ["python3", "-S", str(folder / "settings.hookweave-chain.py"), "openharness", "pre_tool_use", *members]
+    chained = as_openharness(" ".join(_quote(w) for w in words))
+    assert chained[3] == alone[0][3] + alone[1][3]
+    assert chained[3].startswith('{"tool_name": "bash", ')

@@ -294,7 +294,7 @@ for hw_w in "$@"; do
          hw_pid=
          printf -- '- - 0\n' >|"$hw_base.s"
          read -r hw_t <"$hw_base.t" || hw_t=
-         [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" -9 1 "$@"
+         [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" 137 1 "$@"
          if [ "$hw_host" != cline ] && [ -z "$hw_errs" ] && hw_last "$hw_i" "$@"; then  # the host reads it alone
            [ ! -s "$hw_base.e$hw_i" ] || cat "$hw_base.e$hw_i" >&2  # (chainrun.py's _last)
            [ ! -s "$hw_base.o$hw_i" ] || cat "$hw_base.o$hw_i"
