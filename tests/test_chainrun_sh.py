@@ -176,3 +176,38 @@ def test_an_openharness_member_gets_arguments_as_openharness_gives_a_hook_alone(
     chained = as_openharness(" ".join(_quote(w) for w in words))
     assert chained[3] == alone[0][3] + alone[1][3]
     assert chained[3].startswith('{"tool_name": "bash", ')
+
+
+RUNNERS = (("sh", ["sh", "settings.hookweave-chain.sh"]), ("py", ["python3", "-S", "settings.hookweave-chain.py"]))
+
+
+def test_scratch_files_are_private_and_named_by_chance(folder, tmp_path):
+    """The sh path's payload copy was 0644 under `.hookweave-chain-<pid>-0`: readable by all, and a
+    FIFO planted at that name hung the chain. Both runners: 0600, under a name no one can guess."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    look = 'for f in "$TMPDIR"/.hookweave-chain-*; do [ -e "$f" ] && ls -ln "$f" >>"$LOG"; done; true'
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    seen = both_runners(folder, ["m1", "10", "", look, "m2", "10", "", "true"], env=env)
+    assert seen["sh"][:3] == seen["py"][:3] == (0, b"", b"")
+    lines = seen["sh"][3].splitlines()
+    assert lines and all(line.startswith("-rw------- ") for line in lines), lines
+    assert all(len(line.rsplit("-", 5)[-5:][0]) >= 8 for line in lines), lines  # a UUID, not a counter
+
+
+def test_a_full_tmpdir_with_tmp_free_still_runs_every_guard(folder, tmp_path):
+    """$TMPDIR on a full disk (a 64 KiB tmpfs, filled, in a mount namespace of the test's own): both
+    runners keep their scratch files in the next folder and run every member, the blocking guard too."""
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
+        pytest.skip("no user and mount namespaces here")
+    full = tmp_path / "full"
+    full.mkdir()
+    fill = 'mount -t tmpfs -o size=64k tmpfs "$TMPDIR" && { head -c 1000000 /dev/zero >"$TMPDIR/fill"; } 2>/dev/null; exec "$@"'
+    members = ["m1", "10", "", 'cat >>"$LOG"; echo >>"$LOG"', "guard", "10", "", "echo no >&2; exit 2"]
+    env = {**os.environ, "TMPDIR": str(full)}
+    for how, (program, *lead) in RUNNERS:
+        argv = ["unshare", "-rm", "sh", "-c", fill, "sh", program, *lead[:-1], str(folder / lead[-1]), "claude",
+                "PreToolUse", *members]
+        done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=60, cwd=folder, env=env)
+        assert (done.returncode, done.stdout, done.stderr.splitlines()[-1:], logged(folder)) == (
+            2, b"", [b"no"], PAYLOAD.decode() + "\n"), how

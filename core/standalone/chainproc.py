@@ -36,11 +36,12 @@ def _seconds(word):
     return seconds if 0 < seconds <= TIMEOUT_MAX else TIMEOUT_MAX
 
 
-def _scratch():
+def _scratch(data=None):
     """An unnamed file for a member's stdin, stdout or stderr: a file, unlike a pipe, never fills
     up and stalls a member that writes much while we wait for it. Each member gets files of its
     own: a child it leaves behind may still write to them, or read or write its stdin, and that
-    must not reach the next member's payload or answer."""
+    must not reach the next member's payload or answer. ``data`` is written first (the payload; else
+    a byte, then cut off): a folder on a full disk takes the file but not a byte, and is passed over."""
     folders = [posix.environ.get(b"TMPDIR") or b"/tmp", b"/tmp", b"/var/tmp", b"/dev/shm"]
     for n in range(100):
         folder = folders[0].decode("utf-8", "surrogateescape")
@@ -55,6 +56,17 @@ def _scratch():
             del folders[0]
             continue
         posix.unlink(path)
+        try:
+            _write(fd, b"x" if data is None else data)
+            if data is None:
+                posix.ftruncate(fd, 0)
+            posix.lseek(fd, 0, 0)
+        except OSError:  # a full disk
+            posix.close(fd)
+            if len(folders) == 1:
+                raise
+            del folders[0]
+            continue
         return fd
     raise OSError("no scratch file in " + folder)
 
@@ -118,11 +130,9 @@ def run_member(host, member, payload_bytes):
     group of its own, which a timeout kills whole. Its exit code is 128 + N when signal N ended it, as
     the host's shell and the sh runner say it;
     ``dropped`` says its stdout or stderr went past ``KEEP``."""
-    scratch = (_scratch(), _scratch(), _scratch())
+    scratch = (_scratch(payload_bytes), _scratch(), _scratch())
     try:
         stdin_fd, out_fd, err_fd = scratch
-        _write(stdin_fd, payload_bytes)
-        posix.lseek(stdin_fd, 0, 0)
         dup2 = posix.POSIX_SPAWN_DUP2
         actions = [(dup2, stdin_fd, 0), (dup2, out_fd, 1), (dup2, err_fd, 2)]
         shell = _shell(host)

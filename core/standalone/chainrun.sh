@@ -30,31 +30,40 @@ shift 2
 hw_clean() {
   hw_rm="$hw_base.in $hw_base.s $hw_base.t" hw_j=0
   while [ "$hw_j" -lt "$hw_count" ]; do hw_rm="$hw_rm $hw_base.o$hw_j $hw_base.e$hw_j"; hw_j=$((hw_j + 1)); done
-  rm -f $hw_rm  # the names hold no blank: $TMPDIR with one is passed over above
+  rm -f $hw_rm 2>/dev/null  # the names hold no blank: $TMPDIR with one is passed over below
 }
 
-set -C  # every scratch file is created, never taken over: `>` refuses one that exists
+# The scratch files: created 0600 (umask 077, in the subshell that creates them only: the members get
+# the host's umask) under a name no one can guess (a random UUID the kernel gives, without a fork;
+# mktemp elsewhere), never taken over (set -C), so nobody else reads the payload or plants a FIFO
+# there. A folder where they cannot be made or written (no such folder, read-only, a full disk: the
+# state file's first line is written before the payload, as a probe) is passed over for the next.
+hw_count=$(($# / 4))
 hw_base= hw_k=0
 for hw_dir in ${TMPDIR:+"$TMPDIR"} /dev/shm /tmp /var/tmp; do  # /dev/shm: in memory, a file there costs less
   case $hw_dir in *[!A-Za-z0-9_./-]*) continue ;; esac  # the names go unquoted to rm and cat
-  hw_try="$hw_dir/.hookweave-chain-$$-$hw_k"
-  if { true >"$hw_try.in"; } 2>/dev/null; then hw_base=$hw_try; break; fi
-  hw_k=$((hw_k + 1))
+  { read -r hw_r </proc/sys/kernel/random/uuid || hw_r=$(mktemp -u XXXXXXXXXXXX); } 2>/dev/null
+  case $hw_r in ''|*[!A-Za-z0-9-]*) continue ;; esac
+  hw_try="$hw_dir/.hookweave-chain-$$-$hw_r" hw_k=0
+  ( umask 077; set -C
+    printf -- '- - 0\n' >"$hw_try.s" && true >"$hw_try.t" || exit 3
+    while [ "$hw_k" -lt "$hw_count" ]; do
+      true >"$hw_try.o$hw_k" && true >"$hw_try.e$hw_k" || exit 3
+      hw_k=$((hw_k + 1))
+    done
+    true >"$hw_try.in" || exit 3
+    exec cat >|"$hw_try.in" ) 2>/dev/null && { hw_base=$hw_try hw_bad=; break; }
+  hw_bad=$? hw_base=$hw_try
+  [ "$hw_bad" -eq 3 ] || break  # cat failed (the disk filled up while it wrote): what was read is here
+  hw_clean; hw_base=
 done
-[ -n "$hw_base" ] || hw_python "$hw_host" "$hw_event" "$@"
-hw_count=$(($# / 4))
-hw_i=0
-while [ "$hw_i" -lt "$hw_count" ]; do
-  { true >"$hw_base.o$hw_i" && true >"$hw_base.e$hw_i"; } 2>/dev/null || hw_bad=1
-  hw_i=$((hw_i + 1))
-done
-{ true >"$hw_base.s" && true >"$hw_base.t"; } 2>/dev/null || hw_bad=1
-if [ -n "${hw_bad-}" ] || ! cat >|"$hw_base.in"; then
-  exec 0<"$hw_base.in"  # a file of that name was there (or the disk is full): Python, on what was read
-  hw_clean
+if [ -z "$hw_base" ] || [ -n "${hw_bad-}" ]; then  # no folder took them, or the payload could not be kept:
+  printf 'hookweave chain: no scratch file could be written in %s; the Python runner runs the members\n' \
+    "${TMPDIR:-/tmp}" >&2  # said, never silent (Python's scratch files look further)
+  [ -z "$hw_base" ] || exec 0<"$hw_base.in"
+  [ -z "$hw_base" ] || hw_clean
   hw_python "$hw_host" "$hw_event" "$@"
 fi
-
 
 hw_descendants() {  # $1 pid: it and every process below it, stopped, as one list
   hw_all=" $1 " hw_new=1
