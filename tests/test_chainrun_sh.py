@@ -211,3 +211,20 @@ def test_a_full_tmpdir_with_tmp_free_still_runs_every_guard(folder, tmp_path):
         done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=60, cwd=folder, env=env)
         assert (done.returncode, done.stdout, done.stderr.splitlines()[-1:], logged(folder)) == (
             2, b"", [b"no"], PAYLOAD.decode() + "\n"), how
+
+
+def test_a_member_is_killed_on_time_on_both_paths(folder):
+    """The sh path's ticker counted whole seconds: `sleep 1.5; exit 2` under a 1 s timeout ran to its
+    block on sh and timed out on Python; two hanging 1 s members took 3.05 s, past the registration's 3."""
+    import time
+
+    seen = both_runners(folder, ["slow", "1", "", "sleep 1.5; exit 2", "after", "10", "", "true"])
+    assert seen["sh"] == seen["py"]
+    assert seen["py"][0] == 0 and b"slow timed out after 1 s" in seen["py"][2]
+    for how, (program, *lead) in RUNNERS:
+        start = time.monotonic()
+        done = subprocess.run([program, *lead[:-1], str(folder / lead[-1]), "claude", "PreToolUse",
+                               "h1", "0.5", "", "sleep 5", "h2", "0.5", "", "sleep 5", "m", "10", "", "exit 2"],
+                              input=PAYLOAD, capture_output=True, timeout=60, cwd=folder)
+        took = time.monotonic() - start
+        assert done.returncode == 2 and took < 1.7, (how, took)

@@ -46,7 +46,7 @@ for hw_dir in ${TMPDIR:+"$TMPDIR"} /dev/shm /tmp /var/tmp; do  # /dev/shm: in me
   case $hw_r in ''|*[!A-Za-z0-9-]*) continue ;; esac
   hw_try="$hw_dir/.hookweave-chain-$$-$hw_r" hw_k=0
   ( umask 077; set -C
-    printf -- '- - 0\n' >"$hw_try.s" && true >"$hw_try.t" || exit 3
+    printf -- '- - 0 -\n' >"$hw_try.s" && true >"$hw_try.t" || exit 3
     while [ "$hw_k" -lt "$hw_count" ]; do
       true >"$hw_try.o$hw_k" && true >"$hw_try.e$hw_k" || exit 3
       hw_k=$((hw_k + 1))
@@ -85,34 +85,50 @@ hw_end() {  # $1 pid: the member and what it started, killed
   kill -KILL $hw_all 2>/dev/null
 }
 
-hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed; when
-  hw_last= hw_n=0  # the runner is gone, removes the scratch files (unless Python took them over)
-  while :; do
-    sleep 1
+hw_clock() {  # hw_now: centiseconds, from the kernel's uptime (a read, no fork), else the ticker's own count
+  if read -r hw_u hw_x </proc/uptime 2>/dev/null; then hw_now=${hw_u%.*}${hw_u#*.}; else hw_now=-; fi
+}
+
+hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed (checked
+  hw_last= hw_t0= hw_own=0  # at most 0.1 s apart, and exactly at its end); when the runner is gone,
+  while :; do                # removes the scratch files (unless Python took them over)
     read -r hw_x <"$hw_base.t" || hw_x=
     [ "$hw_x" != python ] || exit 0
     kill -0 "$hw_runner" 2>/dev/null || { hw_clean; exit 0; }
-    read -r hw_idx hw_pid hw_lim <"$hw_base.s" || continue
-    if [ "$hw_idx" = - ] || [ "$hw_idx" != "$hw_last" ]; then hw_last=$hw_idx hw_n=0; continue; fi
-    hw_n=$((hw_n + 1))
-    if [ "$hw_lim" -gt 0 ] && [ "$hw_n" -ge "$hw_lim" ]; then
-      printf '%s\n' "$hw_idx" >|"$hw_base.t"
-      hw_end "$hw_pid"
-      hw_last=-
+    hw_nap=10
+    if read -r hw_idx hw_pid hw_lim hw_st <"$hw_base.s" && [ "$hw_idx" != - ] && [ "$hw_lim" -gt 0 ]; then
+      hw_clock
+      [ "$hw_now" != - ] || hw_now=$hw_own hw_st=-
+      if [ "$hw_idx" != "$hw_last" ]; then
+        hw_last=$hw_idx hw_t0=$hw_st
+        [ "$hw_t0" != - ] || hw_t0=$hw_now
+      fi
+      hw_left=$((hw_t0 + hw_lim - hw_now))
+      if [ "$hw_left" -le 0 ]; then
+        [ "$hw_x" = "$hw_idx" ] || { printf '%s\n' "$hw_idx" >|"$hw_base.t"; hw_end "$hw_pid"; }
+      elif [ "$hw_left" -lt 10 ]; then
+        hw_nap=$hw_left
+      fi
     fi
+    case $hw_nap in ?) hw_nap=0$hw_nap ;; esac
+    sleep "0.$hw_nap" 2>/dev/null || { sleep 1; hw_own=$((hw_own + 100 - ${hw_nap#0})); }  # a sleep of whole seconds only
+    hw_own=$((hw_own + ${hw_nap#0}))
   done
 }
 
-hw_seconds() {  # $1 a timeout word -> hw_lim: whole seconds to wait, 0 none of ours (chainproc._seconds),
-  case $1 in       # -1 a word only Python reads (inf, 1e3, -5)
+hw_seconds() {  # $1 a timeout word -> hw_lim: centiseconds to wait, rounded up, 0 none of ours
+  case $1 in       # (chainproc._seconds), -1 a word only Python reads (inf, 1e3, -5)
     ''|.|*[!0-9.]*|*.*.*) hw_lim=-1; return ;;
   esac
   hw_sw=${1%%.*} hw_sf=
   case $1 in *.*) hw_sf=${1#*.} ;; esac
   hw_sw=${hw_sw#"${hw_sw%%[!0]*}"}
   [ ${#hw_sw} -le 9 ] || { hw_lim=0; return; }  # past a billion seconds: no timeout of ours
-  hw_lim=${hw_sw:-0}
-  case $hw_sf in *[1-9]*) hw_lim=$((hw_lim + 1)) ;; esac
+  hw_cs=${hw_sf%"${hw_sf#??}"} hw_rest=${hw_sf#??}
+  [ ${#hw_sf} -ge 2 ] || { hw_cs=${hw_sf}0 hw_cs=${hw_cs%"${hw_cs#??}"} hw_rest=; }
+  hw_cs=${hw_cs#0}
+  hw_lim=$(( ${hw_sw:-0} * 100 + ${hw_cs:-0} ))
+  case $hw_rest in *[1-9]*) hw_lim=$((hw_lim + 1)) ;; esac
 }
 
 hw_query= hw_read=
@@ -297,11 +313,12 @@ for hw_w in "$@"; do
          [ "$hw_lim" -ge 0 ] || hw_handoff "$hw_i" - 0 "$@"
          hw_start "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
          hw_pid=$!
-         printf '%s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" >|"$hw_base.s"
+         hw_clock
+         printf '%s %s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" "$hw_now" >|"$hw_base.s"
          hw_code=0
          wait "$hw_pid" 2>/dev/null || hw_code=$?  # (dash says "Killed" of a member the ticker ended)
          hw_pid=
-         printf -- '- - 0\n' >|"$hw_base.s"
+         printf -- '- - 0 -\n' >|"$hw_base.s"
          read -r hw_t <"$hw_base.t" || hw_t=
          [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" 137 1 "$@"
          if [ "$hw_host" != cline ] && [ -z "$hw_errs" ] && hw_last "$hw_i" "$@"; then  # the host reads it alone
