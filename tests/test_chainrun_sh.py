@@ -31,7 +31,9 @@ def folder(tmp_path: Path, monkeypatch) -> Path:
     (tmp_path / "settings.hookweave-chain.py").write_text(chain.runner_text(), encoding="utf-8")
     (tmp_path / "settings.hookweave-chain.sh").write_text(chainsh.runner_text(), encoding="utf-8")
     for name, text in {"show.sh": "#!/bin/sh\n" + SHOW, "bare.sh": '[[ -n bash ]] && echo bash-ran >>"$LOG" || echo sh-ran >>"$LOG"\n',
-                       "closed.sh": "#!/bin/sh\necho never\n", "show": "#!/bin/sh\n" + SHOW}.items():
+                       "closed.sh": "#!/bin/sh\necho never\n", "show": "#!/bin/sh\n" + SHOW,
+                       "crlf.sh": "#!/bin/sh\r\necho crlf\r\n", "nointerp.py": "#!/no/such/python3\nprint(1)\n",
+                       "spaced.sh": "#!  /bin/sh  -e\necho spaced >>\"$LOG\"\n"}.items():
         (chain_dir / name).write_text(text, encoding="utf-8")
         (chain_dir / name).chmod(0o644 if name == "closed.sh" else 0o755)
     monkeypatch.setenv("PATH", f"{chain_dir}{os.pathsep}{Path(sys.executable).resolve().parent}{os.pathsep}"
@@ -99,16 +101,23 @@ def test_anything_past_plain_words_goes_to_the_hosts_shell(folder, command, why)
     '"$CHAIN_DIR"/closed.sh',  # not executable: the shell's own message and exit 126
     "no-such-program-anywhere x",  # not found: the shell's own message and exit 127
     '"$CHAIN_DIR"/missing.sh',
+    '"$CHAIN_DIR"/crlf.sh',  # a CR after the interpreter: bash's "cannot execute", not dash's "not found"
+    '"$CHAIN_DIR"/nointerp.py x',  # no such interpreter: bash's own words and exit code
+    "\"$CHAIN_DIR\"/show.sh 'unbalanced",  # bash's syntax error, not the runner's eval's
+    '"$CHAIN_DIR"/spaced.sh',  # blanks around the interpreter: started plainly, as the kernel reads it
 ])
 def test_what_only_the_shell_can_say_or_do_is_left_to_the_shell(folder, command):
     """A chain of one: the host gets the member's exit code, stdout and stderr as they are, so they
-    must be bash's own; and after a silent member, the chain's note names the member."""
+    must be bash's own; and after a silent member, the chain's note names the member (a syntax
+    error's exit 2 blocks, as bash's exit 2 does alone); the Python runner says the same."""
     assert through_chain(folder, command) == through_bash(folder, command)
-    argv = ["sh", str(folder / "settings.hookweave-chain.sh"), "claude", "PreToolUse", "first", "10", "", "true",
-            "m", "10", "", command, "last", "10", "", "true"]
-    done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=30, cwd=folder)
+    seen = both_runners(folder, ["first", "10", "", "true", "m", "10", "", command, "last", "10", "", "true"])
     code, _, err, _ = through_bash(folder, command)
-    assert done.returncode == 0 and done.stderr.startswith(err) and (code == 0 or b"m: exit" in done.stderr)
+    assert seen["sh"] == seen["py"]
+    if code == 2:
+        assert seen["sh"][:3] == (2, b"", err)
+    else:
+        assert seen["sh"][0] == 0 and seen["sh"][2].startswith(err) and (code == 0 or b"m: exit" in seen["sh"][2])
 
 
 def test_plain_members_of_a_sh_host_keep_order_and_first_block_wins(folder):
@@ -228,3 +237,22 @@ def test_a_member_is_killed_on_time_on_both_paths(folder):
                               input=PAYLOAD, capture_output=True, timeout=60, cwd=folder)
         took = time.monotonic() - start
         assert done.returncode == 2 and took < 1.7, (how, took)
+    start = time.monotonic()  # the registration's own timeout leaves room for every member's, and more
+    subprocess.run(["sh", str(folder / "settings.hookweave-chain.sh"), "claude", "PreToolUse", "h1", "1", "",
+                    "sleep 5", "h2", "1", "", "sleep 5"], input=PAYLOAD, capture_output=True, timeout=60, cwd=folder)
+    assert time.monotonic() - start + 1 < chain.chain_timeout(["1", "1"])
+
+
+@pytest.mark.parametrize("blank", ["\u00a0", "\u2003", "\u3000"])
+def test_a_stderr_of_unicode_blanks_is_no_text_where_sh_is_bash_in_a_utf8_locale(folder, blank):
+    """bash's [:punct:] takes U+00A0 and friends in a UTF-8 locale: the sh path read the stderr as text
+    and blocked on Codex's exit 2, where Python (which strips it) goes on."""
+    members = ["m1", "10", "", f"printf '{blank}\\n' >&2; exit 2", "m2", "10", "", "true"]
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "SHELL": "/bin/bash"}
+    seen = {}
+    for how, lead in (("bash", ["bash", "--posix", str(folder / "settings.hookweave-chain.sh")]),
+                      ("py", ["python3", "-S", str(folder / "settings.hookweave-chain.py")])):
+        done = subprocess.run([*lead, "codex", "PreToolUse", *members], input=PAYLOAD, capture_output=True,
+                              timeout=60, cwd=folder, env=env)
+        seen[how] = (done.returncode, done.stdout, done.stderr)
+    assert seen["bash"] == seen["py"] and seen["py"][0] == 0

@@ -216,9 +216,9 @@ hw_act() {  # $1 table, $2 exit code -> hw_v: a (allow), b (block) or h (Python 
   hw_v=${hw_v%% *}
 }
 
-hw_text() {  # whether $1 holds a visible ASCII character (text under every host's trim)
-  while IFS= read -r hw_l || [ -n "$hw_l" ]; do
-    case $hw_l in *[[:alnum:][:punct:]]*) return 0 ;; esac
+hw_text() {  # whether $1 holds a visible ASCII character (text under every host's trim), each named:
+  while IFS= read -r hw_l || [ -n "$hw_l" ]; do  # [:punct:] in a UTF-8 locale (bash as sh) takes U+00A0
+    case $hw_l in *[abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\!\"\#\$%\&\'\(\)\*+,./:\;\<=\>?@\[\\\]^_\`{\|}~-]*) return 0 ;; esac
   done <"$1"
   return 1
 }
@@ -273,7 +273,13 @@ hw_program() {  # $1 the program a plain command starts: 0 when exec'ing it here
     python|python3|python3.[0-9]|python3.[0-9][0-9]|node|bun|deno|uv|uvx|npx|bunx|env|sh|dash|bash|ruby|perl|php|jq) return 0 ;;
     *.sh|*.bash|*.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.pl)
       hw_l=; IFS= read -r hw_l <"$hw_f" 2>/dev/null
-      case $hw_l in '#!'*) return 0 ;; esac ;;
+      case $hw_l in '#!'*) ;; *) return 1 ;; esac
+      hw_l=${hw_l#??}  # its interpreter must be a file that runs: a missing one, or a CR after it (a
+      hw_l=${hw_l#"${hw_l%%[!\ \	]*}"}  # CRLF script), is an error only the shell says as the host reads it
+      hw_l=${hw_l%%[\ \	]*}
+      case $hw_l in /*) ;; *) return 1 ;; esac
+      case $hw_l in *[!A-Za-z0-9_./+-]*) return 1 ;; esac
+      [ -f "$hw_l" ] && [ -x "$hw_l" ] && return 0 ;;
   esac
   return 1
 }
@@ -282,7 +288,7 @@ hw_start() {  # (a subshell, which becomes the member) $1 a member's command: a 
   hw_cmd=$1   # program itself, as the host's shell would (bash takes a millisecond to start); else that shell
   if hw_plain "$hw_cmd"; then
     set +u
-    eval "set -- $hw_cmd"
+    command eval "set -- $hw_cmd" 2>/dev/null || exec "$hw_shell" -c "$hw_cmd"  # an unbalanced quote: the shell says it
     case ${1-} in true|false|:) "$@"; exit ;; esac
     [ $# -eq 0 ] || ! hw_program "$1" || exec "$@"
   fi
