@@ -256,3 +256,30 @@ def test_a_stderr_of_unicode_blanks_is_no_text_where_sh_is_bash_in_a_utf8_locale
                               timeout=60, cwd=folder, env=env)
         seen[how] = (done.returncode, done.stdout, done.stderr)
     assert seen["bash"] == seen["py"] and seen["py"][0] == 0
+
+
+LOGS_NAME = 'echo {name} >>"$LOG"'
+
+
+@pytest.mark.parametrize("payload", [
+    b'{"tool_name": "Read", "tool_name": "Bash"}',  # a duplicate: Python's json keeps the last
+    b'{"tool_name": "Bash", "tool_input": {"a": 1,}}',  # a trailing comma: not JSON, every member runs
+    b'{"tool_name": "Bash"}\x00', b'{"tool_name": "Bash", "x": "a\x00b"}', b'{"tool_name": "Read\x00"}',
+    b'{"tool_name": "Bash", "x": "a\tb"}',  # a raw tab in a string: Python's strict scanner refuses it
+    b'{"tool_name": "Bash", "n": 01}', b'{"tool_name": "Bash", "n": 1.}', b'{"tool_name": "Bash", "n": -0.5e+3}',
+    b'{"tool_name": "Bash", "n": NaN, "m": -Infinity}', b'{"tool_name": "Bash", "n": .5}',
+    b'{"tool_name": "Bash"} {"tool_name": "Read"}', b'{"tool_name": "Bash"} x', b'{"tool_name": "Bash"',
+    b'{"tool_name": "Bash", "x": "\\q"}', b'{"tool_name": "Bash", "x": "\\u00e9\\"\\\\"}', b'{"tool_name": 5}',
+    b'{"x": {"tool_name": "Read"}, "tool_name": "Bash"}', b'{"x": [1, [2, {"y": null}]], "tool_name": "Read"}',
+    b'\xef\xbb\xbf{"tool_name": "Bash"}', b' \r\n{"tool_name":"Bash"}\n\n', b'{"tool_name": "Bash", "x": [1 2]}',
+    b'{"tool_name": "Bash", "x": "caf\xc3\xa9", "y": "\xff"}', b'{"tool_name": "Bash", "x": tru}',
+    b'{"a": ' * 300 + b'1' + b'}' * 300, b'{"tool_name": "Bash", "x": ' + b'1' * 5000 + b'}',
+])
+def test_both_runners_read_the_matcher_field_of_any_payload_alike(folder, payload):
+    """The sh path read tool_name from the payload's head without checking the rest is JSON (a duplicate,
+    a trailing comma, a NUL): it ran other members than the Python runner, which reads it as json does."""
+    members = []
+    for name, matcher in (("bash", "Bash"), ("read", "Read"), ("any", "")):
+        members += [name, "10", matcher, LOGS_NAME.format(name=name)]
+    seen = both_runners(folder, members, payload=payload)
+    assert seen["sh"] == seen["py"]

@@ -86,7 +86,7 @@ hw_end() {  # $1 pid: the member and what it started, killed
 }
 
 hw_clock() {  # hw_now: centiseconds, from the kernel's uptime (a read, no fork), else the ticker's own count
-  if read -r hw_u hw_x </proc/uptime 2>/dev/null; then hw_now=${hw_u%.*}${hw_u#*.}; else hw_now=-; fi
+  if read -r hw_u hw_idle </proc/uptime 2>/dev/null; then hw_now=${hw_u%.*}${hw_u#*.}; else hw_now=-; fi
 }
 
 hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed (checked
@@ -132,39 +132,79 @@ hw_seconds() {  # $1 a timeout word -> hw_lim: centiseconds to wait, rounded up,
 }
 
 hw_query= hw_read=
-hw_read_query() {  # the payload's top-level $hw_field from its head; 1 when sh cannot tell
-  hw_s=$(dd if="$hw_base.in" bs=8192 count=1 2>/dev/null) || return 1
-  hw_first=1
-  hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-  case $hw_s in '{'*) hw_s=${hw_s#?} ;; *) return 1 ;; esac
+hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's json reads a duplicate); 1 when
+  # sh cannot tell it as the Python runner would: the payload must be one JSON object as Python's
+  # strict scanner reads it (a trailing comma, a NUL, a raw control character in a string, a number it
+  # refuses: Python runs every member, so hand over), at most 64 KiB and nested at most 200 deep
+  hw_s=$(printf ' \t\n\r|\t\n\r|\001\002\003\004\005\006\007\010\013\014\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\377|'
+         tr '\000' '\377' <"$hw_base.in"; echo .) || return 1
+  hw_ws=${hw_s%%|*} hw_s=${hw_s#*|}
+  hw_tnr=${hw_s%%|*} hw_s=${hw_s#*|}
+  hw_cc=${hw_s%%|*} hw_s=${hw_s#*|}
+  hw_s=${hw_s%.}
+  [ ${#hw_s} -le 65536 ] || return 1
+  case $hw_s in *[$hw_cc]*) return 1 ;; esac  # never JSON, anywhere (a NUL is read as \377)
+  hw_stack= hw_want=v hw_key= hw_query=
+  hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}
+  case $hw_s in '{'*) ;; *) return 1 ;; esac
   while :; do
-    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-    case $hw_s in
-      '"'*) ;;
-      '}'*) [ -n "$hw_first" ] || return 1; hw_query=; return 0 ;;
+    hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}
+    [ -n "$hw_s" ] || break
+    [ -n "$hw_want" ] || return 1  # more after the object
+    hw_c=${hw_s%"${hw_s#?}"}
+    case $hw_want$hw_c in
+      [va]'{'|[va]'[')
+        hw_stack=$hw_stack$hw_c hw_s=${hw_s#?}
+        [ ${#hw_stack} -le 200 ] || return 1
+        case $hw_c in '{') hw_want=k ;; *) hw_want=a ;; esac ;;
+      [kc]'}'|[ac]']')
+        case ${hw_stack#"${hw_stack%?}"}$hw_c in '{}'|'[]') ;; *) return 1 ;; esac
+        hw_stack=${hw_stack%?} hw_s=${hw_s#?} hw_want=c
+        [ -n "$hw_stack" ] || hw_want= ;;
+      c,) hw_s=${hw_s#?}
+          case $hw_stack in *'{') hw_want=K ;; *) hw_want=v ;; esac ;;
+      :: ) hw_s=${hw_s#?} hw_want=v ;;
+      [kKva]'"')
+        hw_s=${hw_s#?} hw_str= hw_esc=
+        while :; do
+          hw_p=${hw_s%%[\"\\]*}
+          [ "$hw_p" != "$hw_s" ] || return 1
+          case $hw_p in *[$hw_tnr]*) return 1 ;; esac
+          hw_str=$hw_str$hw_p hw_s=${hw_s#"$hw_p"}
+          case $hw_s in
+            '"'*) hw_s=${hw_s#?}; break ;;
+            \\[\"\\/bfnrt]*) hw_s=${hw_s#??} hw_esc=1 ;;
+            \\u[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f]*) hw_s=${hw_s#??????} hw_esc=1 ;;
+            *) return 1 ;;
+          esac
+        done
+        case $hw_want in
+          [kK]) [ ${#hw_stack} -gt 1 ] || [ -z "$hw_esc" ] || return 1  # a top-level key sh cannot read
+                hw_key=$hw_str hw_want=: ;;
+          *) if [ ${#hw_stack} -eq 1 ] && [ "$hw_key" = "$hw_field" ]; then
+               [ -z "$hw_esc" ] || return 1
+               hw_query=$hw_str
+             fi
+             hw_want=c ;;
+        esac ;;
+      [va]*)
+        hw_tok=${hw_s%%[],\}$hw_ws]*} hw_s=${hw_s#"$hw_tok"}
+        [ ${#hw_tok} -le 4000 ] || return 1  # Python refuses an integer of more than 4300 digits
+        case $hw_tok in
+          true|false|null|NaN|Infinity|-Infinity) ;;
+          *) hw_num=${hw_tok#-}
+             case $hw_num in 0*) hw_num=${hw_num#0} ;; [1-9]*) hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; *) return 1 ;; esac
+             case $hw_num in .[0-9]*) hw_num=${hw_num#.}; hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; esac
+             case $hw_num in [eE]*) hw_num=${hw_num#?}; hw_num=${hw_num#[-+]}
+               case $hw_num in [0-9]*) hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; *) return 1 ;; esac ;; esac
+             [ -z "$hw_num" ] || return 1 ;;
+        esac
+        [ ${#hw_stack} -gt 1 ] || [ "$hw_key" != "$hw_field" ] || hw_query=
+        hw_want=c ;;
       *) return 1 ;;
     esac
-    hw_first= hw_s=${hw_s#?}
-    hw_key=${hw_s%%\"*}
-    [ "$hw_key" != "$hw_s" ] || return 1
-    case $hw_key in *\\*) return 1 ;; esac
-    hw_s=${hw_s#*\"}
-    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-    case $hw_s in :*) hw_s=${hw_s#?} ;; *) return 1 ;; esac
-    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-    case $hw_s in
-      '"'*) hw_s=${hw_s#?}; hw_val=${hw_s%%\"*}
-            [ "$hw_val" != "$hw_s" ] || return 1
-            case $hw_val in *\\*) return 1 ;; esac
-            hw_s=${hw_s#*\"} ;;
-      true*|false*|null*|-*|[0-9]*) hw_val=${hw_s%%[],\}[:space:]]*}; [ "$hw_val" != "$hw_s" ] || return 1
-            hw_s=${hw_s#"$hw_val"} hw_val= ;;
-      *) return 1 ;;
-    esac
-    [ "$hw_key" != "$hw_field" ] || { hw_query=$hw_val; return 0; }
-    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-    case $hw_s in ,*) hw_s=${hw_s#?} ;; '}'*) hw_query=; return 0 ;; *) return 1 ;; esac
   done
+  [ -z "$hw_want" ]
 }
 
 hw_has() {  # $1 matcher (plain names), $2 query, $3 exact|part|some: whether a name is it or in it
