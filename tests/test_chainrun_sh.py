@@ -171,7 +171,8 @@ def test_an_openharness_member_gets_arguments_as_openharness_gives_a_hook_alone(
     from hookweave.core.model.render import _quote
 
     payload = {"tool_name": "bash", "tool_input": {"command": "echo 'it''s' $HOME"}, "event": "pre_tool_use"}
-    members = ["m1", "10", "", 'printf "%s|" $ARGUMENTS >>"$LOG"', "m2", "10", "", "printf '%s|' \"$ARGUMENTS\" >>\"$LOG\""]
+    members = ["m1", "10", "", 'printf "%s|" $ARGUMENTS >>"$LOG"',
+               "m2", "10", "", "printf '%s|' \"$ARGUMENTS\" >>\"$LOG\""]
 
     def as_openharness(command: str) -> tuple[int, bytes, bytes, str]:  # executor.py: _inject_arguments, bash -lc
         command = command.replace("$ARGUMENTS", shlex.quote(json.dumps(payload, ensure_ascii=True)))
@@ -195,7 +196,8 @@ def test_scratch_files_are_private_and_named_by_chance(folder, tmp_path):
     FIFO planted at that name hung the chain. Both runners: 0600, under a name no one can guess."""
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    look = 'for f in "$TMPDIR"/.hookweave-chain-*; do [ -e "$f" ] && ls -ln "$f" >>"$LOG"; done; true'
+    # (2>/dev/null: the sh ticker may be removing its own files while Python runs)
+    look = 'for f in "$TMPDIR"/.hookweave-chain-*; do ls -ln "$f" >>"$LOG" 2>/dev/null; done; true'
     env = {**os.environ, "TMPDIR": str(scratch)}
     seen = both_runners(folder, ["m1", "10", "", look, "m2", "10", "", "true"], env=env)
     assert seen["sh"][:3] == seen["py"][:3] == (0, b"", b"")
@@ -211,7 +213,8 @@ def test_a_full_tmpdir_with_tmp_free_still_runs_every_guard(folder, tmp_path):
         pytest.skip("no user and mount namespaces here")
     full = tmp_path / "full"
     full.mkdir()
-    fill = 'mount -t tmpfs -o size=64k tmpfs "$TMPDIR" && { head -c 1000000 /dev/zero >"$TMPDIR/fill"; } 2>/dev/null; exec "$@"'
+    fill = ('mount -t tmpfs -o size=64k tmpfs "$TMPDIR" && { head -c 1000000 /dev/zero >"$TMPDIR/fill"; } 2>/dev/null;'
+            ' exec "$@"')
     members = ["m1", "10", "", 'cat >>"$LOG"; echo >>"$LOG"', "guard", "10", "", "echo no >&2; exit 2"]
     env = {**os.environ, "TMPDIR": str(full)}
     for how, (program, *lead) in RUNNERS:

@@ -90,8 +90,11 @@ hw_clock() {  # hw_now: centiseconds, from the kernel's uptime (a read, no fork)
 }
 
 hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed (checked
-  hw_last= hw_t0= hw_own=0  # at most 0.1 s apart, and exactly at its end); when the runner is gone,
-  while :; do                # removes the scratch files (unless Python took them over)
+  hw_last= hw_t0= hw_own=0 hw_nap=10  # at most 0.1 s apart, and exactly at its end); when the runner
+  while :; do                          # is gone, removes the scratch files (unless Python took them over)
+    case $hw_nap in ?) hw_nap=0$hw_nap ;; esac  # a nap first: most chains are over before it ends
+    sleep "0.$hw_nap" 2>/dev/null || { sleep 1; hw_own=$((hw_own + 100 - ${hw_nap#0})); }  # whole seconds only
+    hw_own=$((hw_own + ${hw_nap#0}))
     read -r hw_x <"$hw_base.t" || hw_x=
     [ "$hw_x" != python ] || exit 0
     kill -0 "$hw_runner" 2>/dev/null || { hw_clean; exit 0; }
@@ -110,9 +113,6 @@ hw_tick() {  # the ticker: kills the member the state file names once its timeou
         hw_nap=$hw_left
       fi
     fi
-    case $hw_nap in ?) hw_nap=0$hw_nap ;; esac
-    sleep "0.$hw_nap" 2>/dev/null || { sleep 1; hw_own=$((hw_own + 100 - ${hw_nap#0})); }  # a sleep of whole seconds only
-    hw_own=$((hw_own + ${hw_nap#0}))
   done
 }
 
@@ -137,19 +137,17 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
   # strict scanner reads it (a trailing comma, a NUL, a raw control character in a string, a number it
   # refuses: Python runs every member, so hand over), at most 64 KiB and nested at most 200 deep
   hw_s=$(printf ' \t\n\r|\t\n\r|\001\002\003\004\005\006\007\010\013\014\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\377|'
-         tr '\000' '\377' <"$hw_base.in"; echo .) || return 1
+         exec tr '\000' '\377' <"$hw_base.in") || return 1  # (trailing newlines dropped: blanks to JSON)
   hw_ws=${hw_s%%|*} hw_s=${hw_s#*|}
   hw_tnr=${hw_s%%|*} hw_s=${hw_s#*|}
   hw_cc=${hw_s%%|*} hw_s=${hw_s#*|}
-  hw_s=${hw_s%.}
   [ ${#hw_s} -le 65536 ] || return 1
   case $hw_s in *[$hw_cc]*) return 1 ;; esac  # never JSON, anywhere (a NUL is read as \377)
   hw_stack= hw_want=v hw_key= hw_query=
   hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}
   case $hw_s in '{'*) ;; *) return 1 ;; esac
   while :; do
-    hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}
-    [ -n "$hw_s" ] || break
+    case $hw_s in [$hw_ws]*) hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"} ;; '') break ;; esac
     [ -n "$hw_want" ] || return 1  # more after the object
     hw_c=${hw_s%"${hw_s#?}"}
     case $hw_want$hw_c in
