@@ -6,15 +6,18 @@
 # each of Cline's hook files, before its dispatcher, which it hands over to the same way:
 #   - a member printed on stdout, timed out, or its exit code is one the table cannot decide alone
 #     (a hook error, whose note quotes its stderr; an exit whose meaning depends on stderr's text);
-#   - a matcher that is not a plain list of names, or a payload whose field sh cannot read from the
-#     head of the payload (a nested field, an escape before it, no JSON object).
+#   - a matcher that is not a plain list of names, or a payload whose field sh cannot read as the
+#     Python runner's json does (a nested field, an escape in it, anything Python's strict scanner
+#     refuses: then Python runs every member), or a payload past 64 KiB.
 # The Python runner then judges that member from the files it left here and runs the rest; the
 # members already run do not run again, and their stderr comes first, as the Python runner does.
 # Each member: the host's shell, the payload file on stdin, files of its own for stdout and stderr.
-# Timeouts: a ticker (one background process per chain, `sleep 1` a tick: POSIX sleep counts whole
-# seconds) kills a member between its timeout and a second after it, with every descendant `ps`
-# finds then (a POSIX shell cannot give a member a process group without a terminal; what left
-# the member's tree before the timeout is not found, where the Python runner kills its group).
+# A member runs as `bash -c MEMBER` runs it alone: the same exit code and stderr (shell errors too).
+# Timeouts: a ticker (one background process per chain, naps of at most 0.1 s, reading the kernel's
+# uptime in hundredths; where sleep takes whole seconds only, a second) kills a member at its
+# timeout, with every descendant `ps` finds then (a POSIX shell cannot give a member a process group
+# without a terminal; what left the member's tree before the timeout is not found, where the Python
+# runner kills its group).
 set -u
 hw_host=${1-} hw_event=${2-}  # hw_py, the Python runner it hands over to, is set above (chainsh.py)
 
