@@ -231,10 +231,18 @@ def registration_hook(host: Host, event: str, members: list[Member], hooks: list
         words = ["python3", "-S", runner, _quote(protocol), _quote(event)]
     for m in members:
         words += [_quote(m.id), _quote(m.timeout), _quote(m.matcher) if m.matcher else "''", _quote(m.command)]
-    total = sum(int(m.timeout) for m in members) + 1
+    total = chain_timeout([m.timeout for m in members])
     matcher = union_matcher(host.answer_protocol(), event, [m.matcher for m in members])
     return HookForHost(chain_id(event), hooks[0].event, guard(runner) + " ".join(words), matcher, total,
                        hooks[0].position)
+
+
+def chain_timeout(timeouts: list[str]) -> int:
+    """The registration's timeout: every member's, whole seconds rounded up, plus a margin for what
+    the runner does between them (a killed member's process tree is looked up with ``ps``; the sh path
+    may start the Python runner): 2 s and 1 more per 4 members, so the host never kills a chain whose
+    members all time out, which would lose a later member's block (docs/chains.md)."""
+    return sum(-int(-float(t) // 1) for t in timeouts) + 2 + len(timeouts) // 4
 
 
 def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
