@@ -8,7 +8,6 @@ reads anything, and a usage error as one line in the tool's own style (issue 36 
 from __future__ import annotations
 
 import contextlib
-import difflib
 import re
 
 import typer
@@ -85,6 +84,8 @@ def known_scope(ctx, param, value: str | None) -> str | None:
         known.update(cls.scopes, cls.verify_scopes)
     if value in known:
         return value
+    import difflib
+
     close = difflib.get_close_matches(value, sorted(known), n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"scopes: {', '.join(sorted(known))}"
     raise click.BadParameter(f"no agent has a scope {value!r}; {hint}", ctx=ctx, param=param)
@@ -118,6 +119,8 @@ def _param_name(param) -> str:
 
 def unknown_command(name: str, known: list[str], ctx) -> click.UsageError:
     """A command name no command has, with the closest one."""
+    import difflib
+
     close = difflib.get_close_matches(name, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return click.UsageError(f"no such command {name!r}{hint}", ctx=ctx)
