@@ -222,8 +222,8 @@ def _colour(value: Optional[str]) -> Optional[str]:
     return value
 
 
-COLOR_HELP = ("When to colour the output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR: "
-              "into a pipe too), always or never. It wins over NO_COLOR and FORCE_COLOR.")
+COLOR_HELP = ("auto (the default: on a terminal, as NO_COLOR and FORCE_COLOR say), always or never; "
+              "always and never win over NO_COLOR and FORCE_COLOR.")
 
 
 @app.callback()
