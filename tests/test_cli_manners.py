@@ -186,3 +186,19 @@ def test_a_script_passed_as_the_manifest_is_named_so(project: Path) -> None:
         assert (done.returncode, done.stderr) == (2, f"hooks: tools/guard/{script}: a script, not a manifest; pass its "
                                                      "bundle's manifest, tools/guard/hookweave.toml\n")
     assert sorted(p.name for p in project.rglob("*") if p.is_file()) == ["hook.py", "hookweave.toml", "run"]
+
+
+def test_color_before_the_command_keeps_the_one_command_start_up() -> None:
+    """``hooks --color never status`` builds only ``status``, as ``hooks status`` does (docs/speed.md)."""
+    from hookweave.core.cli.app import _command_word
+
+    assert _command_word(["--color", "never", "status", "--json"]) == "status"
+    assert _command_word(["--color=always", "verify"]) == "verify"
+    assert _command_word(["--help"]) == "--help" and _command_word([]) == ""
+    probe = ("import sys; sys.argv = ['hooks', '--color', 'never', 'hosts']\n"
+             "from hookweave.core.cli.app import main\n"
+             "try: main()\nexcept SystemExit: pass\n"
+             "print(sorted(m for m in ('hookweave.core.cli.adopt', 'hookweave.core.cli.check', 'hookweave.core.cli.setup', "
+             "'hookweave.core.cli.team') if m in sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stderr.splitlines()[-1] == "[]", done.stderr
