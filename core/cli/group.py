@@ -52,6 +52,11 @@ class JsonErrorsGroup(typer.core.TyperGroup):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def invoke(self, ctx):
+        # ``main`` runs click outside its standalone mode, where a command's return value would
+        # become the exit code; as in standalone mode, only typer.Exit sets it.
+        super().invoke(ctx)
+
     def parse_args(self, ctx, args):
         with usage.command_named(ctx):
             return super().parse_args(ctx, args)
