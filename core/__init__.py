@@ -19,4 +19,28 @@
 import paths plugin authors used before the layers: kept, re-exported from ``contract``.
 """
 
+import sys as _sys
+
+
+def _stopped_quietly(signum, frame) -> None:
+    """^C while ``hooks`` starts (its modules load; nothing is read yet): one line and exit 130, not
+    Python's traceback. ``cli.entry`` gives ^C back to KeyboardInterrupt before the command runs."""
+    import os
+
+    os.write(2, b"hooks: stopped; nothing written\n")
+    os._exit(130)
+
+
+# The first code of hookweave a ``hooks`` run executes (only the interpreter's start-up, ``site``,
+# and the console script's own two imports come before): from here a ^C is quiet (issue 36 item 5).
+# Only when run as the command, and only over Python's own handler (a ^C ignored stays ignored).
+if _sys.argv and _sys.argv[0].rpartition("/")[2] in ("hooks", "hookweave"):
+    import _signal
+
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        try:
+            _signal.signal(_signal.SIGINT, _stopped_quietly)
+        except ValueError:  # not the main thread: the command is not starting here
+            pass
+
 __version__ = "0.1.0"  # the one version: setuptools reads it for the metadata, hooks --version prints it

@@ -35,14 +35,7 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
     _fake(fakebin, "gemini", "0.61.0")
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.local.json").write_text('{"disableAllHooks": true}\n')
-    result = run("doctor")
-    assert result.exit_code == 1  # two gates would stop hooks
-    assert result.stdout == (
-        "antigravity (Antigravity CLI, built-in): not found\n"
-        f"  project folder: {project}\n"
-        f"  user     {home}/.gemini/antigravity-cli/hooks.json  (none)\n"
-        "  project  .agents/hooks.json  (none)\n"
-        "  note: agy is not on PATH: install Antigravity CLI, or ignore this if you do not use it\n"
+    found = (  # the agents found here come first, in full
         f"claude (Claude Code, built-in): {fakebin}/claude (2.1.197 (Claude Code))\n"
         f"  project folder: {project}\n"
         f"  user     {home}/.claude/settings.json  (none)\n"
@@ -51,6 +44,29 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  managed  {tmp_path}/managed/managed-settings.d/50-hookweave.json  (none)\n"
         "  problem: local settings set disableAllHooks: Claude runs only managed hooks, none of hookweave's; remove the key "
         "or set it to false\n"
+        f"gemini (Gemini CLI, built-in): {fakebin}/gemini (0.61.0)\n"
+        f"  project folder: {project}\n"
+        f"  system-defaults  {tmp_path}/gemini-system/system-defaults.json  (none)\n"
+        f"  user             {home}/.gemini/settings.json  (none)\n"
+        "  project          .gemini/settings.json  (none)\n"
+        f"  system           {tmp_path}/gemini-system/settings.json  (none)\n"
+        "  problem: the project folder is not trusted (no rule covers it): Gemini skips every settings hook, user ones "
+        "too, and a headless run stops (exit 55); trust it in Gemini (or set GEMINI_CLI_TRUST_WORKSPACE=true)\n"
+    )
+    result = run("doctor")
+    assert result.exit_code == 1  # two gates would stop hooks
+    assert result.stdout == found + (
+        "not found: 12 agents (not on PATH, no settings file): antigravity, cline, codex, copilot, cursor, factory, kimi, "
+        "letta, openhands, openharness, qwen, windsurf; hooks doctor --verbose shows each\n"
+        "plugins: none (built-in hosts only)\n"
+        f"chain runner: {fakebin}/python3 (Python 3.99.1)\n"
+        "doctor: 2 problems\n")
+    assert run("doctor", "--verbose").stdout == found + (  # every agent
+        "antigravity (Antigravity CLI, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user     {home}/.gemini/antigravity-cli/hooks.json  (none)\n"
+        "  project  .agents/hooks.json  (none)\n"
+        "  note: agy is not on PATH: install Antigravity CLI, or ignore this if you do not use it\n"
         "cline (Cline, built-in): not found\n"
         f"  project folder: {project}\n"
         f"  user     {home}/.cline/hookweave-hooks.json  (none)\n"
@@ -78,14 +94,6 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  user     {home}/.factory/hooks.json  (none)\n"
         "  project  .factory/hooks.json  (none)\n"
         "  note: droid is not on PATH: install Factory Droid, or ignore this if you do not use it\n"
-        f"gemini (Gemini CLI, built-in): {fakebin}/gemini (0.61.0)\n"
-        f"  project folder: {project}\n"
-        f"  system-defaults  {tmp_path}/gemini-system/system-defaults.json  (none)\n"
-        f"  user             {home}/.gemini/settings.json  (none)\n"
-        "  project          .gemini/settings.json  (none)\n"
-        f"  system           {tmp_path}/gemini-system/settings.json  (none)\n"
-        "  problem: the project folder is not trusted (no rule covers it): Gemini skips every settings hook, user ones "
-        "too, and a headless run stops (exit 55); trust it in Gemini (or set GEMINI_CLI_TRUST_WORKSPACE=true)\n"
         "kimi (Kimi Code, built-in): not found\n"
         f"  project folder: {project}\n"
         f"  user  {home}/.kimi-code/config.toml  (none)\n"

@@ -12,6 +12,7 @@ import typer
 from hookweave.core.cli import console
 from hookweave.core.cli import common
 from hookweave.core.cli.common import handled
+from hookweave.core.cli.usage import HooksTyper
 from hookweave.core.cli.group import (
     JsonErrorsGroup,
     complete_bundles,
@@ -22,7 +23,7 @@ from hookweave.core.cli.group import (
 from hookweave.core.files import paths
 from hookweave.core.reading import projects
 
-app = typer.Typer(
+app = HooksTyper(
     cls=JsonErrorsGroup,
     context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
@@ -171,6 +172,10 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
+    if quiet and verbose:
+        from hookweave.core.cli.usage import click
+
+        raise click.UsageError("--quiet and --verbose exclude each other; pass one of them")
     if repo:
         from hookweave.core.files import fileio
 
@@ -225,9 +230,20 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _colour(value: Optional[str]) -> Optional[str]:
+    console.choose_colour(value or "auto")  # every run decides anew (tests run many in one process)
+    return value
+
+
+COLOR_HELP = ("auto (the default: on a terminal, as NO_COLOR and FORCE_COLOR say), always or never; "
+              "always and never win over NO_COLOR and FORCE_COLOR.")
+
+
 @app.callback()
 def _root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")] = False,
+    version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version.")] = False,
+    color: Annotated[Optional[str], typer.Option("--color", metavar="WHEN", callback=_colour, is_eager=True,
+                                                 help=COLOR_HELP)] = None,
     install_completion: Annotated[bool, typer.Option("--install-completion", callback=completion_option(True), is_eager=True,
                                                      help="Install shell completion for your shell (see hooks completion).")] = False,
     show_completion: Annotated[bool, typer.Option("--show-completion", callback=completion_option(False), is_eager=True,
@@ -246,7 +262,7 @@ COMMAND_MODULES = {
     "init": "hookweave.core.cli.setup",
     "templates": "hookweave.core.cli.setup",
     "doctor": "hookweave.core.cli.setup",
-    "completion": "hookweave.core.cli.setup",
+    "completion": "hookweave.core.cli.setup",  # and help, which needs every command: loaded with them all
     "sync": "hookweave.core.cli.team",
     "add": "hookweave.core.cli.team",
     "remove": "hookweave.core.cli.team",
@@ -261,7 +277,7 @@ def main() -> None:
     import importlib
     import sys
 
-    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    wanted = _command_word(sys.argv[1:])
     own = {c.callback.__name__ for c in app.registered_commands if c.callback is not None}
     if wanted in COMMAND_MODULES:
         importlib.import_module(COMMAND_MODULES[wanted])
@@ -271,3 +287,14 @@ def main() -> None:
     chosen = [c for c in app.registered_commands if c.callback is not None and c.callback.__name__ == wanted]
     app.registered_commands = chosen or app.registered_commands
     app(prog_name="hooks")
+
+
+def _command_word(argv: list[str]) -> str:
+    """The command named on the command line, past the root's ``--color WHEN``."""
+    words = iter(argv)
+    for word in words:
+        if word == "--color":
+            next(words, None)
+        elif not word.startswith("--color="):
+            return word
+    return ""

@@ -1,6 +1,7 @@
 """All user-facing output goes through here. Colour (no-color.org, force-color.org): ``NO_COLOR``
 set and not empty turns it off, ``FORCE_COLOR`` set and not empty turns it on (also into a pipe),
-``TERM=dumb`` turns it off; otherwise colour on a terminal only. An empty variable counts as unset."""
+``TERM=dumb`` turns it off; otherwise colour on a terminal only. An empty variable counts as unset.
+``hooks --color always|never`` wins over all of them (``auto``: the rules above)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,26 @@ import typer
 from hookweave.core.formats.textsafe import escape_surrogates
 
 _STYLES = {"ok": "green", "problem": "red", "warning": "yellow", "note": "cyan", "head": "bold"}
+COLOUR_CHOICES = ("auto", "always", "never")
+_chosen = "auto"  # --color's answer, for the rest of the run
+
+
+def choose_colour(when: str) -> None:
+    """``--color WHEN``: always, never, or auto (the environment and the terminal decide)."""
+    global _chosen
+    if when not in COLOUR_CHOICES:
+        import difflib
+
+        from hookweave.core.cli.usage import click
+
+        close = difflib.get_close_matches(when, COLOUR_CHOICES, n=1)
+        raise click.BadParameter(f"{when!r} is not auto, always or never" + (f"; did you mean {close[0]!r}?" if close else ""))
+    _chosen = when
 
 
 def _color(stream) -> bool:
+    if _chosen != "auto":
+        return _chosen == "always"
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):

@@ -4,7 +4,9 @@ Per host: its binary on PATH and the version it reports, the project folder it w
 started here, each settings file in effect (and whether it exists), and every gate that would stop
 hooks if they were installed at user and project scope; then the plugins loaded and what a chain
 runner needs (``python3`` on PATH). A problem (a gate, a missing ``python3``) makes it exit 1.
-A host whose binary is not found is a note: you may not use it.
+A host whose binary is not found is a note: you may not use it. The text shows the agents found
+first, and counts the others (not on PATH, no settings file, nothing wrong) on one line; ``--verbose``
+shows each of them too, and ``--json`` always has every host.
 """
 
 from __future__ import annotations
@@ -84,10 +86,18 @@ def report(registry, explicit: str | None) -> dict[str, Any]:
             "plugins": plugins, "chain_runner": runner}
 
 
-def print_report(doc: dict[str, Any]) -> None:
+def worth_showing(row: dict[str, Any]) -> bool:
+    """Whether a host's row is worth its lines: its program is here, a file of it exists, or it has a problem."""
+    return bool(row["binary"]) or any(f["exists"] for f in row["files"]) or \
+        any(f["level"] != "note" for f in row["findings"])
+
+
+def print_report(doc: dict[str, Any], verbose: bool = False) -> None:
     from hookweave.core.cli import console
 
-    for row in doc["hosts"]:
+    shown = sorted((row for row in doc["hosts"] if worth_showing(row)), key=lambda row: not row["binary"])
+    absent = [row for row in doc["hosts"] if not worth_showing(row)]
+    for row in shown + absent if verbose else shown:
         found = f"{row['binary']} ({row['version']})" if row["binary"] else "not found"
         console.out(f"{row['host']} ({row['title']}, {row['origin']}): {paths.printable(found)}", "head")
         console.out(f"  project folder: {paths.printable(row['project'])}")
@@ -96,6 +106,10 @@ def print_report(doc: dict[str, Any]) -> None:
             console.out(f"  {f['scope']:<{width}}  {f['path']}{'' if f['exists'] else '  (none)'}")
         for f in row["findings"]:
             console.out(f"  {f['level']}: {f['message']}", f["level"])
+    if absent and not verbose:
+        names = ", ".join(row["host"] for row in absent)
+        console.out(f"not found: {len(absent)} agent{'s' if len(absent) != 1 else ''} (not on PATH, no settings file): "
+                    f"{names}; hooks doctor --verbose shows each", "note")
     console.out(f"plugins: {', '.join(doc['plugins']) or 'none (built-in hosts only)'}")
     runner = doc["chain_runner"]
     if runner["problem"]:

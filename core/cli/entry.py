@@ -2,14 +2,17 @@
 
 Loading the command (typer and its imports) and typer building it are most of a run's start-up; a
 ^C then would print Python's KeyboardInterrupt traceback (found by the stop-signals attack in CI).
-Here it stops the command quietly, before anything was read or written. From then on click and
-``interrupt`` own ^C.
+``hookweave.core`` (the package's first code to run) makes it quiet until the command is loaded;
+here ^C becomes KeyboardInterrupt again, which stops the command quietly before anything was read
+or written, and from then on click and ``interrupt`` own it. Once the command has ended, a ^C is
+ignored: the exit is a matter of milliseconds and has nothing left to stop.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 
 # A command lives for well under a second and builds hardly any reference cycles, yet the
@@ -18,6 +21,7 @@ import sys
 # values. A higher threshold keeps cycles (an exception's traceback, a prompt's widgets) bounded
 # while sparing those passes; the older generations keep their defaults.
 GC_THRESHOLD = 50_000
+_running_as_command = False  # set where ^C is given back to KeyboardInterrupt; only then does finish ignore it
 
 
 def main() -> None:
@@ -28,6 +32,7 @@ def main() -> None:
         sys.stderr.write("hooks: stopped; nothing written\n")
         raise SystemExit(130) from None
     try:
+        _interrupts_raise()
         run_command()
     except SystemExit as done:
         finish(done.code)
@@ -42,6 +47,16 @@ def main() -> None:
     finish(0)
 
 
+def _interrupts_raise() -> None:
+    """^C raises KeyboardInterrupt again (``hookweave.core`` made it quiet while the command loaded)."""
+    from hookweave.core import _stopped_quietly
+
+    global _running_as_command
+    if signal.getsignal(signal.SIGINT) is _stopped_quietly:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _running_as_command = True
+
+
 def finish(code: object) -> None:
     """End the process with ``code`` without the interpreter's teardown.
 
@@ -54,6 +69,7 @@ def finish(code: object) -> None:
     not a number (printed), a stream that cannot be flushed (a closed pipe: Python's own report
     and status), or a thread still running that it would wait for.
     """
+    _ignore_interrupts()
     if code is None:
         code = 0
     if not isinstance(code, int) or _threads_running():
@@ -72,6 +88,12 @@ def finish(code: object) -> None:
     except Exception:  # noqa: BLE001
         raise SystemExit(code) from None
     os._exit(code & 0xFF)
+
+
+def _ignore_interrupts() -> None:
+    """The command has ended: a ^C now would only turn its exit into a traceback."""
+    if _running_as_command:  # not in a test that calls finish: its process goes on
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _flush() -> None:

@@ -1,4 +1,5 @@
-"""Commands that set things up rather than install: ``init``, ``templates``, ``doctor``, ``completion``.
+"""Commands that set things up rather than install: ``init``, ``templates``, ``doctor``, ``completion``;
+and ``help``.
 
 They register on ``cli.app`` (imported at the end of ``cli``); each typer function stays thin, the
 work is in ``scaffold`` and ``doctor``.
@@ -59,7 +60,12 @@ def init(
 
 @app.command()
 @handled
-def doctor(*, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
+def doctor(
+    *,
+    project: ProjectOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every agent, also those not found here.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Check this machine and folder: hosts and versions, settings files, gates, plugins, python3."""
     from hookweave.core.cli import doctor as checks
 
@@ -67,7 +73,7 @@ def doctor(*, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         console.json_out(doc)
     else:
-        checks.print_report(doc)
+        checks.print_report(doc, verbose=verbose)
     if not doc["ok"]:
         raise typer.Exit(1)
 
@@ -90,3 +96,22 @@ def completion(
         console.out(f"{chosen} completion installed in {path}; open a new shell to use it")
     else:
         console.out(script(shell))
+
+
+@app.command("help")
+def help_command(
+    ctx: typer.Context,
+    command: Annotated[Optional[str], typer.Argument(help="The command to explain (default: hooks itself).")] = None,
+) -> None:
+    """Show the help of hooks, or of one command (as hooks COMMAND --help does)."""
+    root = ctx.parent
+    if command is None:
+        return console.out(root.get_help())
+    group = root.command
+    chosen = group.get_command(root, command)
+    if chosen is None:
+        from hookweave.core.cli import usage
+
+        raise usage.unknown_command(command, group.list_commands(root), ctx)
+    with chosen.make_context(command, [], parent=root, resilient_parsing=True) as shown:
+        console.out(shown.get_help())

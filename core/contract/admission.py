@@ -76,6 +76,8 @@ def _class_problem(cls: type[Host]) -> str | None:
     for scope in dict.fromkeys([*cls.scopes, *cls.verify_scopes]):
         try:
             path = host.settings_path(scope, PROBE_PROJECT)
+        except BadInput:  # the user's to fix (HOME not set): said as it is, not as a fault of the host
+            raise
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - likewise: the path of every declared scope must resolve
             return f"settings_path({scope!r}) fails: {type(exc).__name__}: {exc}"
         if not isinstance(path, Path):

@@ -36,12 +36,29 @@ def load_bundle(spec: str | None, hosts: list[str] | None = None) -> Bundle:
         path = path.resolve()
     _check_bundle_dir(path)
     text = fileio.read_text(path) or ""
+    if path.suffix != ".toml" and (path.suffix.lower() in SCRIPT_SUFFIXES or text.startswith("#!")):
+        raise BadInput(_a_script(spec or str(candidate), path))
     from hookweave.core.model import manifest
 
     bundle = manifest.parse_manifest(text, path)
     if hosts is not None:
         manifest.check_hosts(bundle, hosts)
     return bundle
+
+
+# A file with one of these endings, or a ``#!`` line, is a hook's program: passed where its manifest
+# belongs, it would be read as TOML and fail at its first line ("invalid TOML", issue 36 item 5).
+SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php",
+                   ".ps1", ".cmd", ".bat", ".exe")
+
+
+def _a_script(spec: str, path: Path) -> str:
+    """What to pass instead of a hook's script: its folder's manifest, when there is one."""
+    shown = paths.printable(spec)
+    beside = os.path.join(os.path.dirname(spec), "hookweave.toml")
+    if (path.parent / "hookweave.toml").is_file():
+        return f"{shown}: a script, not a manifest; pass its bundle's manifest, {paths.printable(beside)}"
+    return f"{shown}: a script, not a manifest; pass a hookweave.toml whose hook runs it (hooks init writes one)"
 
 
 def _none_here() -> str:
