@@ -48,7 +48,7 @@ def _bundle(tmp_path: Path, hooks, name: str = "pitfalls", skip: tuple[str, ...]
 def _findings(stdout: str) -> list[str]:
     """The report without its run rows and latency lines (they hold timings): hook headers, findings and fixes."""
     return [line for line in stdout.splitlines() if not re.match(r"  \S.* (exit -?\d+|timeout) +\d+\.\d\ds/", line)
-            and not line.startswith(("  time: median ", "wait on "))]
+            and not line.startswith(("  time: fastest ", "wait on "))]
 
 
 def test_each_pitfall_is_named_with_its_fix_and_check_exits_1(run, tmp_path) -> None:
@@ -429,7 +429,7 @@ if "rm -rf ~" in json.dumps(call) or "rm -rf ~" in json.dumps(payload.get("toolC
 
 def _timed(stdout: str) -> str:
     """The report with its run times as 0.12s and without its latency lines."""
-    kept = [line for line in stdout.splitlines(keepends=True) if not line.startswith(("  time: median ", "wait on "))]
+    kept = [line for line in stdout.splitlines(keepends=True) if not line.startswith(("  time: fastest ", "wait on "))]
     return re.sub(r"\d+\.\d\ds/", "0.12s/", "".join(kept))
 
 

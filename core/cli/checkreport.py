@@ -48,8 +48,8 @@ def as_json(done: list[checking.Checked], skipped: list[str]) -> dict:
                 for h, e, n, cv, members in checking.combined(done)]
     events = [{"host": w.host, "event": w.event, "order": w.order, "hooks": list(w.hooks),
                "wait": "slowest" if w.order == "parallel" else "sum", "chain": w.chain,
-               "wait_ms": {"median": round(w.median_ms, 1), "max": round(w.max_ms, 1)},
-               "share_of_timeout": round(w.share, 4), "budget_ms": w.budget_ms, "over_budget": w.median_ms > w.budget_ms}
+               "wait_ms": {"min": round(w.min_ms, 1), "median": round(w.median_ms, 1), "max": round(w.max_ms, 1)},
+               "share_of_timeout": round(w.share, 4), "budget_ms": w.budget_ms, "over_budget": latency.is_over(w)}
               for w in latency.waits(done)]
     return {"hooks": hooks, "combined": together, "events": events, "skipped": skipped,
             "problems": checking.problems(done)}
@@ -57,8 +57,9 @@ def as_json(done: list[checking.Checked], skipped: list[str]) -> dict:
 
 def _figures(found: latency.Figures | None) -> dict:
     if found is None:
-        return {"median_ms": None, "max_ms": None, "runs": 0}
-    return {"median_ms": round(found.median_ms, 1), "max_ms": round(found.max_ms, 1), "runs": found.runs}
+        return {"min_ms": None, "median_ms": None, "max_ms": None, "runs": 0}
+    return {"min_ms": round(found.min_ms, 1), "median_ms": round(found.median_ms, 1), "max_ms": round(found.max_ms, 1),
+            "runs": found.runs}
 
 
 def _clip(text: str, width: int = 72) -> str:
@@ -84,7 +85,7 @@ def show(done: list[checking.Checked], skipped: list[str], side_effects: bool, r
                         f"{o.run.seconds:5.2f}s/{o.timeout:g}s{reason}")
         found = latency.of_hook(c)
         if found is not None:
-            console.out(f"  time: median {latency.ms(found.median_ms)}, slowest {latency.ms(found.max_ms)} over "
+            console.out(f"  time: fastest {latency.ms(found.min_ms)}, median {latency.ms(found.median_ms)}, slowest {latency.ms(found.max_ms)} over "
                         f"{found.runs} runs ({latency.share(c):.0%} of its {c.outcomes[0].timeout:g}s timeout)")
         for p in c.pitfalls:
             console.out(f"  {p.level}: {printable(p.message)}")
