@@ -57,8 +57,11 @@ def test_each_pitfall_is_named_with_its_fix_and_check_exits_1(run, tmp_path) -> 
     error = ("  problem: Claude Code shows a hook error: Failed with non-blocking status code: No stderr output "
              "(non-zero exit other than 2: a hook error, the call goes ahead) (on every payload)\n"
              "    fix: exit 0 to let the call through, or exit 2 with the reason on stderr to block it")
-    false_block = ("    fix: parse the payload and match .tool_input.command itself, not data in a "
-                   "heredoc body, a description or another field")
+    heredoc = (r"    command: cat > notes.md <<'EOF'\nNever run rm -rf / on a shared host.\nEOF" "\n"
+               "    fix: the guard matched text inside a heredoc: the lines between <<'EOF' and EOF are data the command "
+               "writes (a note, a file), not commands it runs; match the command word instead: drop each heredoc body "
+               "before matching (the lines after a <<WORD up to the line WORD), then look for rm in command position; "
+               "example-guard's guard.py does this (hooks init --from example-guard)")
     noise = ("  note: 2 hooks on PostToolUse write to stderr on success (pitfalls/noise, pitfalls/noise-too); Claude Code "
              "does not show stderr on exit 0 (read in its code), older versions showed a hook error line per hook\n"
              "    fix: keep stderr empty on success, or log to a file")
@@ -76,11 +79,14 @@ pitfalls/empty-array  Claude Code PreToolUse [Bash]
 pitfalls/grep-raw  Claude Code PreToolUse [Bash]
   problem: grep_raw.sh: greps the raw stdin JSON: field order is not guaranteed and any field (a description, a file's content) can hold the pattern, so it blocks calls it should let through
     fix: parse the payload first: cmd=$(jq -r '.tool_input.command // empty'), then match on "$cmd"
-  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a heredoc whose body says rm -rf, rm -rf named in another field)
-{false_block}
+  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a heredoc whose body says rm -rf)
+{heredoc}
+  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on rm -rf named in another field)
+    command: ls -la
+    fix: the guard matched text outside the command (the tool's description names rm -rf; the command is ls -la): read .tool_input.command alone and match on it, not on the whole payload
 pitfalls/heredoc  Claude Code PreToolUse [Bash]
   problem: Claude Code blocks a payload that should pass: Blocked: rm -rf of / or ~ (on a heredoc whose body says rm -rf)
-{false_block}
+{heredoc}
 pitfalls/reason-on-allow  Claude Code PreToolUse [Bash]
   warning: Claude Code: permissionDecisionReason on allow is shown to the user, never to the model (on every payload)
     fix: drop permissionDecisionReason on allow; use systemMessage to tell the user
@@ -100,7 +106,7 @@ together on claude PreToolUse, rm -rf named in another field: BLOCKS (decided by
 together on claude PreToolUse, non-ASCII text: HOOK ERROR (decided by pitfalls/set-e)
 together on claude PreToolUse, a destructive command: BLOCKS (decided by pitfalls/grep-raw)
 together on claude PostToolUse, an ordinary shell command: allows
-7 problems"""
+8 problems"""
     assert _findings(result.stdout) == expected.splitlines()
 
 
@@ -122,7 +128,7 @@ def test_the_same_pitfalls_on_codex_and_gemini_follow_what_each_host_does(run, t
     assert found["pitfalls/prompt-stdout"] == [("warning", "prompt-stdout")]  # shown to the user only
     assert ("warning", "stderr-noise") in found["pitfalls/noise"]  # empty stdout: stderr becomes the message
     assert found["pitfalls/set-e"][-1] == ("problem", "hook-error")
-    assert gemini["problems"] == 7
+    assert gemini["problems"] == 8  # grep-raw's two false blocks: a heredoc, another field, each with its fix
 
 
 def test_the_fixed_scripts_pass(run, tmp_path) -> None:
@@ -454,8 +460,10 @@ styles/claude-deny  Copilot CLI preToolUse [bash]
   non-ASCII text                       allows             exit 0    0.12s/30s
   a destructive command                {ignored.format("30s")}
   problem: Copilot CLI does not block on this answer: Copilot reads a top-level permissionDecision on preToolUse, not decision or hookSpecificOutput: the call goes ahead (on a destructive command)
+    command: rm -rf ~/
     fix: to block on Copilot CLI: print {{"permissionDecision": "deny", "permissionDecisionReason": "..."}} (preToolUse) or {{"decision": "block", "reason": "..."}} (userPromptSubmitted); Claude's hookSpecificOutput means nothing here
   warning: Copilot CLI ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    command: rm -rf ~/
     fix: drop it, or spell it as the host documents it
 styles/prompt-note  Copilot CLI userPromptSubmitted
   an ordinary prompt                   ignores the output exit 0    0.12s/30s: Follow docs/STYLE.md.
@@ -490,8 +498,10 @@ styles/claude-deny  Cline PreToolUse [run_commands|execute_command]
   non-ASCII text                       allows             exit 0    0.12s/120s
   a destructive command                {ignored.format("120s")}
   problem: Cline does not block on this answer: no field Cline reads (cancel, context, contextModification, errorMessage, overrideInput): the tool runs (on a destructive command)
+    command: rm -rf ~/
     fix: to block on Cline: print {{"cancel": true, "errorMessage": "..."}} (Cline ignores exit codes; a cancel ends the whole run)
   warning: Cline ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    command: rm -rf ~/
     fix: drop it, or spell it as the host documents it
 styles/prompt-note  Cline UserPromptSubmit
   an ordinary prompt                   ignores the output exit 0    0.12s/120s: Follow docs/STYLE.md.
@@ -504,6 +514,7 @@ styles/claude-deny  Windsurf pre_run_command
   non-ASCII text                       allows             exit 0    0.12s/60s
   a destructive command                {ignored.format("60s")}
   warning: Windsurf does not block on this answer: stdout is shown to the user with show_output, never to the model; only exit 2 blocks (from Windsurf's documentation, unmeasured) (on a destructive command)
+    command: rm -rf ~/
     fix: to block on Windsurf: exit 2 (the only block Windsurf documents)
 styles/prompt-note  Windsurf pre_user_prompt
   an ordinary prompt                   ignores the output exit 0    0.12s/60s: Follow docs/STYLE.md.
@@ -516,8 +527,10 @@ styles/claude-deny  Antigravity CLI PreToolUse [run_command]
   non-ASCII text                       allows             exit 0    0.12s/60s
   a destructive command                {ignored.format("60s")}
   warning: Antigravity CLI does not block on this answer: agy reads decision and reason only: the call goes ahead (from Antigravity CLI's third-party write-ups, unmeasured) (on a destructive command)
+    command: rm -rf ~/
     fix: to block on Antigravity CLI: print {{"decision": "deny", "reason": "..."}}
   warning: Antigravity CLI ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    command: rm -rf ~/
     fix: drop it, or spell it as the host documents it
 2 problems
 """
