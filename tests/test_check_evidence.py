@@ -123,3 +123,37 @@ def test_a_long_or_multi_line_command_is_one_line_of_at_most_120_characters() ->
     cline = {"hookName": "PreToolUse", "preToolUse": {"parameters": {"commands": json.dumps(["ls", "rm -rf ~/"])}}}
     assert evidence.shown(cline) == ("command", r"ls\nrm -rf ~/")
     assert evidence.shown({"hook_event_name": "Stop"}) is None
+
+
+def test_payload_takes_inline_json_a_file_or_stdin(run, write_bundle, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from hookweave.core.cli.app import app
+
+    folder = str(_guard(write_bundle, NAIVE))
+    sent = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}
+    inline = run("check", folder, "--host", "claude", "--runs", "1", "--payload", json.dumps(sent), "--json")
+    assert inline.exit_code == 0, inline.stdout + inline.stderr
+    [hook] = json.loads(inline.stdout)["hooks"]
+    assert [(r["payload"], r["action"], r["input"]["text"]) for r in hook["runs"]] == [
+        ("your inline payload", "block", "rm -rf /")]
+    (tmp_path / "sent.json").write_text(json.dumps(sent))
+    stdin = CliRunner().invoke(app, ["check", folder, "--host", "claude", "--runs", "1", "--payload", "-",
+                                     "--payload", str(tmp_path / "sent.json"), "--json"],
+                               input=json.dumps({**sent, "tool_input": {"command": "ls"}}), catch_exceptions=False)
+    [hook] = json.loads(stdin.stdout)["hooks"]
+    assert [(r["payload"], r["action"]) for r in hook["runs"]] == [("your payload from stdin 1", "allow"),
+                                                                    ("your payload sent.json", "block")]
+    bad = run("check", folder, "--host", "claude", "--payload", '{"hook_event_name": ')
+    assert (bad.exit_code, bad.stdout) == (2, "")
+    assert bad.stderr == ("hooks: --payload (inline JSON): line 1: not JSON (Expecting value); pass the JSON object a "
+                          "host sends on stdin\n")
+    twice = run("check", folder, "--host", "claude", "--payload", "-", "--payload", "-")
+    assert (twice.exit_code, twice.stderr) == (2, "hooks: --payload -: stdin can be read once; pass the other payloads "
+                                                  "as files or inline JSON\n")
+    missing = run("check", folder, "--host", "claude", "--payload", "nosuch.json")
+    assert missing.stderr == ("hooks: --payload nosuch.json: no such file; pass a JSON file the host would send, the "
+                              "JSON itself ('{...}'), or - to read it from stdin\n")
+    helped = " ".join(run("check", "--help").stdout.split())
+    assert "--payload JSON|FILE|- Your own stdin payload instead of the shipped ones: inline JSON" in helped
+    assert "a JSON file, or - for stdin" in helped

@@ -21,7 +21,7 @@ def check(
     host: HostOpt = None,
     installed: Annotated[bool, typer.Option("--installed", help="Check the bundles installed here instead of a manifest.")] = False,
     scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="With --installed: only this scope.")] = None,
-    payload: Annotated[Optional[list[str]], typer.Option("--payload", help="Your own stdin payload (JSON with hook_event_name); repeat for several.")] = None,
+    payload: Annotated[Optional[list[str]], typer.Option("--payload", metavar="JSON|FILE|-", help="Your own stdin payload instead of the shipped ones: inline JSON ('{\"hook_event_name\": \"PreToolUse\", ...}'), a JSON file, or - for stdin; the object names its hook_event_name; repeat for several.")] = None,
     hand_written: Annotated[Optional[str], typer.Option("--hand-written", help="Check this command of yours instead (it runs for real: it may have side effects).")] = None,
     event: Annotated[Optional[str], typer.Option("--event", help="With --hand-written: its event (neutral or host name).")] = None,
     matcher: Annotated[Optional[str], typer.Option("--matcher", help="With --hand-written: its host-native matcher.")] = None,
@@ -47,7 +47,9 @@ def check(
     folder = paths.project_dir(project)
     if not folder.is_dir():
         raise BadInput(f"--project {paths.printable(str(folder))}: no such folder; pass the project folder")
-    own = [payloads.load(Path(p), _read(fileio, p)) for p in payload or []]
+    if (payload or []).count("-") > 1:
+        raise BadInput("--payload -: stdin can be read once; pass the other payloads as files or inline JSON")
+    own = [_own(payloads, fileio, p, n, len(payload)) for n, p in enumerate(payload or [], 1)]
     targets, skipped = [], []
     if hand_written is not None:
         if not event:
@@ -87,8 +89,18 @@ UNJUDGED = ("a plugin host: what it does with a hook's exit code and output is n
             "table (core/standalone/protocol.py), so check cannot say what the agent will do")
 
 
-def _read(fileio, name: str) -> str:
-    text = fileio.read_text(Path(name))
+def _own(payloads, fileio, value: str, n: int, count: int):
+    """One ``--payload``: ``-`` reads stdin, a value that starts with ``{`` is the JSON itself (no file
+    name starts so in practice; ``./{x}`` still names one), anything else a file."""
+    label = f" {n}" if count > 1 else ""
+    if value == "-":
+        import sys
+
+        return payloads.load("--payload - (stdin)", sys.stdin.read(), f"your payload from stdin{label}")
+    if value.lstrip().startswith("{"):
+        return payloads.load("--payload (inline JSON)", value, f"your inline payload{label}")
+    text = fileio.read_text(Path(value))
     if text is None:
-        raise BadInput(f"--payload {paths.printable(name)}: no such file; pass a JSON file the host would send")
-    return text
+        raise BadInput(f"--payload {paths.printable(value)}: no such file; pass a JSON file the host would send, "
+                       "the JSON itself ('{...}'), or - to read it from stdin")
+    return payloads.load(Path(value), text)
