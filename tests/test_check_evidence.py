@@ -9,6 +9,8 @@ import json
 import re
 from pathlib import Path
 
+from tests.hostnames import NAMES
+
 # A guard that reads .tool_input.command, as the issue's newcomer wrote it: it matches the text anywhere
 # in the command, heredoc bodies included.
 NAIVE = '''import json, sys
@@ -157,3 +159,27 @@ def test_payload_takes_inline_json_a_file_or_stdin(run, write_bundle, tmp_path: 
     helped = " ".join(run("check", "--help").stdout.split())
     assert "--payload JSON|FILE|- Your own stdin payload instead of the shipped ones: inline JSON" in helped
     assert "a JSON file, or - for stdin" in helped
+
+
+def test_without_host_check_runs_on_the_agents_used_here_and_says_so(run, write_bundle, project: Path, home: Path) -> None:
+    """Issue 36: all 14 agents took 148 lines and 17 s to answer about the one in use. The test
+    machine has no agent on PATH (tests/test_cli.py: none detected); a project file and a user folder are."""
+    folder = str(write_bundle('[bundle]\nname = "tiny"\nversion = "1"\n\n[[hooks]]\nid = "g"\nevent = "pre_tool_use"\n'
+                              'matcher = ["shell"]\ncommand = "cat > /dev/null"\n'))
+    nothing = json.loads(run("check", folder, "--runs", "1", "--json").stdout)
+    assert nothing["hosts"] == {"checked": NAMES, "from": "all: none used here"}
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text('{"model": "sonnet"}\n')
+    (home / ".gemini").mkdir()
+    result = run("check", folder, "--runs", "1")
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.splitlines()[0] == "checking the agents used here: Claude Code, Gemini CLI (--host all checks all 14)"
+    assert [line for line in result.stdout.splitlines() if not line.startswith(" ")][1:3] == [
+        "tiny/g  Claude Code PreToolUse [Bash]", "tiny/g  Gemini CLI BeforeTool [run_shell_command]"]
+    doc = json.loads(run("check", folder, "--runs", "1", "--json").stdout)
+    assert doc["hosts"] == {"checked": ["claude", "gemini"], "from": "used here"}
+    assert [h["host"] for h in doc["hooks"]] == ["claude", "gemini"]
+    every = json.loads(run("check", folder, "--runs", "1", "--host", "all", "--json").stdout)
+    assert every["hosts"] == {"checked": NAMES, "from": "--host"} and len({h["host"] for h in every["hooks"]}) == 14
+    text = run("check", folder, "--runs", "1", "--host", "codex").stdout
+    assert text.startswith("tiny/g  Codex PreToolUse")  # asked: no line about the choice

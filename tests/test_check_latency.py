@@ -131,7 +131,7 @@ def test_progress_goes_to_a_terminal_only(run, write_bundle, project: Path) -> N
     targets, _ = checktargets.from_bundle(host, loading.load_bundle(str(folder), ["claude"]))
     said: list[str] = []
     checking.check(targets, project, [], 2, None, said.append)
-    assert said[0] == "running hook 1 of 1" and said[-1] == "timing: run 5 of at most 5"
+    assert said[0] == "running hook 1 of 1: lat/guard on Claude Code" and said[-1] == "timing: run 5 of at most 5"
 
 
 def test_a_chain_on_a_host_that_starts_hooks_at_once_says_what_it_costs(run, write_bundle) -> None:

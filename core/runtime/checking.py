@@ -68,7 +68,7 @@ def check(targets: list[Target], project: Path, own: list[payloads.Payload], run
         done = []
         for n, target in enumerate(targets, 1):
             if progress is not None:
-                progress(f"running hook {n} of {len(targets)}")
+                progress(f"running hook {n} of {len(targets)}: {target.label} on {target.title}")
             done.append(_check_one(target, project, own, str(transcript)))
         done = timing.pooled(done, runs, project, lambda t, o: _again(t, o, project), progress)
     return acrosshooks.across([_budgeted(c, budget_ms) for c in done])
