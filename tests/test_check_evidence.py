@@ -22,8 +22,14 @@ if "rm -rf" in command:
 HEREDOC = r"cat > notes.md <<'EOF'\nNever run rm -rf / on a shared host.\nEOF"
 HEREDOC_FIX = ("    fix: the guard matched text inside a heredoc: the lines between <<'EOF' and EOF are data the command "
                "writes (a note, a file), not commands it runs; match the command word instead: drop each heredoc body "
-               "before matching (the lines after a <<WORD up to the line WORD), then look for rm in command position; "
-               "example-guard's guard.py does this (hooks init --from example-guard)")
+               "(the lines after a <<WORD up to the line WORD) before you look for rm, as example-guard's guard.py does "
+               "(hooks init --from example-guard)")
+QUOTED = ("  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a quoted message that says rm -rf)\n"
+          '    command: git commit -m "Explain why rm -rf / is refused"\n'
+          "    fix: the guard matched text inside quotes: a quoted string is one argument (a commit message here), not a "
+          "command; match the command word instead: leave quoted strings out before you look for rm, except where a "
+          "shell runs them (bash -c, sh -c, eval, ssh HOST, a pipe into sh), as example-guard's guard.py does (hooks init "
+          "--from example-guard)")
 
 
 def _findings(stdout: str) -> str:
@@ -47,15 +53,18 @@ def test_a_heredoc_false_block_names_the_command_and_the_fix_that_fits(run, writ
   problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a heredoc whose body says rm -rf)
     command: {HEREDOC}
 {HEREDOC_FIX}
-1 problem
+{QUOTED}
+2 problems
 """
     doc = json.loads(run("check", str(folder), "--host", "claude", "--json").stdout)
     [hook] = doc["hooks"]
-    [finding] = hook["pitfalls"]
-    assert finding["on"] == [{"payload": "a heredoc whose body says rm -rf",
-                              "input": {"field": "command", "text": HEREDOC}}]
+    assert [f["on"] for f in hook["pitfalls"]] == [
+        [{"payload": "a heredoc whose body says rm -rf", "input": {"field": "command", "text": HEREDOC}}],
+        [{"payload": "a quoted message that says rm -rf",
+          "input": {"field": "command", "text": 'git commit -m "Explain why rm -rf / is refused"'}}]]
     assert [(r["payload"], r["input"]["text"], r["should_block"]) for r in hook["runs"]] == [
         ("an ordinary shell command", "git status --short", False), ("a heredoc whose body says rm -rf", HEREDOC, False),
+        ("a quoted message that says rm -rf", 'git commit -m "Explain why rm -rf / is refused"', False),
         ("rm -rf named in another field", "ls -la", False), ("non-ASCII text", "echo 'Größe: 5 µm — 日本語 ✓'", False),
         ("a destructive command", "rm -rf ~/", True)]
 
@@ -67,10 +76,11 @@ def test_the_other_field_case_gets_its_own_fix_and_each_payload_its_command(run,
   problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a heredoc whose body says rm -rf)
     command: {HEREDOC}
 {HEREDOC_FIX}
+{QUOTED}
   problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on rm -rf named in another field)
     command: ls -la
     fix: the guard matched text outside the command (the tool's description names rm -rf; the command is ls -la): read .tool_input.command alone and match on it, not on the whole payload
-2 problems
+3 problems
 """
 
 

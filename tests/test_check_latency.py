@@ -31,7 +31,7 @@ def test_a_hook_slower_than_its_budget_is_a_warning_with_the_fix(run, write_bund
     assert result.exit_code == 0, result.stdout  # a warning, not a problem
     [warning] = [line for line in result.stdout.splitlines() if line.startswith("  warning: ")]
     assert warning.startswith("  warning: Claude Code: takes ")
-    assert " on its fastest run (median " in warning and " over 5 runs), " in warning  # one run per payload, pooled: five payloads
+    assert " on its fastest run (median " in warning and " over 6 runs), " in warning  # one run per payload, pooled: six payloads
     assert warning.endswith("over the 100 ms budget of PreToolUse: the agent waits for it before every tool call "
                             "it matches")
     fix = result.stdout.split(warning + "\n", 1)[1].splitlines()[0]
@@ -108,15 +108,15 @@ def test_runs_are_pooled_across_hosts_that_start_the_hook_alike(run, project: Pa
     log = project / "runs.log"
     command = "cat > /dev/null; echo ran >> runs.log"
     run("check", "--hand-written", command, "--event", "pre_tool_use", "--host", "claude", "--runs", "3")
-    assert log.read_text().count("ran") == 5 * 3  # five payloads, three runs each
+    assert log.read_text().count("ran") == 6 * 3  # six payloads, three runs each
     log.unlink()
     both = run("check", "--hand-written", command, "--event", "pre_tool_use", "--host", "claude", "--host", "copilot",
                "--runs", "2", "--json")
-    # Claude gets five payloads, Copilot four of the same names: one more run for Claude's fifth only
-    assert log.read_text().count("ran") == 5 + 4 + 1
+    # Claude gets six payloads, Copilot five of the same names: one more run for Claude's sixth only
+    assert log.read_text().count("ran") == 6 + 5 + 1
     doc = json.loads(both.stdout)
-    assert {h["host"]: [r["runs"] for r in h["runs"]] for h in doc["hooks"]} == {"claude": [2, 2, 2, 2, 2],
-                                                                                 "copilot": [2, 2, 2, 2]}
+    assert {h["host"]: [r["runs"] for r in h["runs"]] for h in doc["hooks"]} == {"claude": [2, 2, 2, 2, 2, 2],
+                                                                                 "copilot": [2, 2, 2, 2, 2]}
 
 
 def test_progress_goes_to_a_terminal_only(run, write_bundle, project: Path) -> None:
@@ -131,7 +131,7 @@ def test_progress_goes_to_a_terminal_only(run, write_bundle, project: Path) -> N
     targets, _ = checktargets.from_bundle(host, loading.load_bundle(str(folder), ["claude"]))
     said: list[str] = []
     checking.check(targets, project, [], 2, None, said.append)
-    assert said[0] == "running hook 1 of 1: lat/guard on Claude Code" and said[-1] == "timing: run 5 of at most 5"
+    assert said[0] == "running hook 1 of 1: lat/guard on Claude Code" and said[-1] == "timing: run 6 of at most 6"
 
 
 def test_a_chain_on_a_host_that_starts_hooks_at_once_says_what_it_costs(run, write_bundle) -> None:

@@ -94,8 +94,12 @@ def false_block(title: str, payload, reason: str, field: str) -> Pitfall:
 FIXES = {  # per hostile case (payloadbase): what the guard matched there, and how to match the command instead
     cases.HEREDOC: "the guard matched text inside a heredoc: the lines between <<'EOF' and EOF are data the "
                    "command writes (a note, a file), not commands it runs; match the command word instead: drop each "
-                   "heredoc body before matching (the lines after a <<WORD up to the line WORD), then look for rm in "
-                   "command position; example-guard's guard.py does this (hooks init --from example-guard)",
+                   "heredoc body (the lines after a <<WORD up to the line WORD) before you look for rm, as "
+                   "example-guard's guard.py does (hooks init --from example-guard)",
+    cases.QUOTED: "the guard matched text inside quotes: a quoted string is one argument (a commit message here), "
+                  "not a command; match the command word instead: leave quoted strings out before you look for rm, "
+                  "except where a shell runs them (bash -c, sh -c, eval, ssh HOST, a pipe into sh), as "
+                  "example-guard's guard.py does (hooks init --from example-guard)",
     cases.OTHER_FIELD: "the guard matched text outside the command (the tool's description names rm -rf; the command "
                        "is ls -la): read {field} alone and match on it, not on the whole payload",
     cases.NON_ASCII: "the guard blocks a command for its non-ASCII text (a file name or a message may hold any "

@@ -27,6 +27,7 @@ class Payload(NamedTuple):
 # The shell cases by name: each hostile one tells ``hooks check`` which fix fits a block on it (evidence.py).
 ORDINARY = "an ordinary shell command"
 HEREDOC = "a heredoc whose body says rm -rf"
+QUOTED = "a quoted message that says rm -rf"
 OTHER_FIELD = "rm -rf named in another field"
 NON_ASCII = "non-ASCII text"
 DESTRUCTIVE = "a destructive command"
@@ -37,6 +38,7 @@ SHELL = (
     (ORDINARY, "git status --short", "Show the working tree status", True),
     (HEREDOC, "cat > notes.md <<'EOF'\nNever run rm -rf / on a shared host.\nEOF",
      "Write a note about rm -rf", True),
+    (QUOTED, 'git commit -m "Explain why rm -rf / is refused"', "Commit the docs change", True),
     (OTHER_FIELD, "ls -la", "List files before the rm -rf / cleanup", True),
     (NON_ASCII, "echo 'Größe: 5 µm — 日本語 ✓'", "Print a non-ASCII line", True),
     (DESTRUCTIVE, "rm -rf ~/", "Delete the home folder", False),

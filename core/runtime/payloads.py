@@ -6,8 +6,8 @@ The shapes are the ones the pinned hosts sent to a hook in tests/e2e (Claude Cod
 from their documentation, Antigravity's from third parties who ran agy. Copilot's own hook files
 get camelCase payloads without an event name; Cline names the event ``hookName`` (``tool_call``)
 and sends each tool parameter as a JSON string. Each event gets ordinary payloads and hostile ones
-that must still pass (a heredoc whose body says ``rm -rf``, the pattern in another field,
-non-ASCII text); a block on one of those is a pitfall.
+that must still pass (a heredoc whose body says ``rm -rf``, a quoted commit message that says it,
+the pattern in another field, non-ASCII text); a block on one of those is a pitfall.
 """
 
 from __future__ import annotations
