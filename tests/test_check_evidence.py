@@ -193,3 +193,5 @@ def test_without_host_check_runs_on_the_agents_used_here_and_says_so(run, write_
     assert every["hosts"] == {"checked": NAMES, "from": "--host"} and len({h["host"] for h in every["hooks"]}) == 14
     text = run("check", folder, "--runs", "1", "--host", "codex").stdout
     assert text.startswith("tiny/g  Codex PreToolUse")  # asked: no line about the choice
+    helped = " ".join(run("check", "--help").stdout.split())
+    assert "Host name or 'all'; repeat for several (default: the agents used here, all where none is)." in helped

@@ -7,8 +7,9 @@ from typing import Annotated, Optional
 import typer
 
 from hookweave.core.cli import console
-from hookweave.core.cli.app import HostOpt, JsonOpt, ProjectOpt, app, handled
+from hookweave.core.cli.app import JsonOpt, ProjectOpt, app, handled
 from hookweave.core.cli.common import registry as _registry
+from hookweave.core.cli.group import complete_hosts
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 
@@ -18,7 +19,9 @@ from hookweave.core.files import paths
 def check(
     bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
     *,
-    host: HostOpt = None,
+    host: Annotated[Optional[list[str]], typer.Option(
+        "--host", "-H", autocompletion=complete_hosts,
+        help="Host name or 'all'; repeat for several (default: the agents used here, all where none is).")] = None,
     installed: Annotated[bool, typer.Option("--installed", help="Check the bundles installed here instead of a manifest.")] = False,
     scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="With --installed: only this scope.")] = None,
     payload: Annotated[Optional[list[str]], typer.Option("--payload", metavar="JSON|FILE|-", help="Your own stdin payload instead of the shipped ones: inline JSON ('{\"hook_event_name\": \"PreToolUse\", ...}'), a JSON file, or - for stdin; the object names its hook_event_name; repeat for several.")] = None,
