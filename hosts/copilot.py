@@ -32,6 +32,7 @@ from hookweave.core.files import paths
 from hookweave.core.model import names
 from hookweave.core.model.findings import UNREAD, Finding
 from hookweave.core.model.render import marker
+from hookweave.core.model.runnable import unguarded
 from hookweave.hosts import copilot_policy as policy
 
 if TYPE_CHECKING:
@@ -147,7 +148,8 @@ def powershell_command(hook: HookForHost, bundle: Bundle) -> str:
         words = [_ps_word(arg.replace("{bundle_dir}", str(bundle.directory))) for arg in hook.command]
         body = "& " + " ".join(words)
     else:
-        body = hook.command.replace("{bundle_dir}", _ps_word(str(bundle.directory)))
+        # A chain's guard is POSIX sh (``[ -f ...]``), no PowerShell: its words run there as before
+        body = unguarded(hook.command).replace("{bundle_dir}", _ps_word(str(bundle.directory)))
         body = body.replace("{project_dir}", '"$env:COPILOT_PROJECT_DIR"')
     return body + ("\n" if "\n" in body else " ") + marker(bundle.name, hook.id)
 

@@ -79,10 +79,20 @@ class OpenhandsHost(host_class(OPENHANDS)):  # type: ignore[misc]  # built like 
         if not isinstance(hooks, dict):
             return None
         unknown = [key for key in hooks if key not in EVENTS and key not in SNAKE]
-        if unknown:
-            return (f"{path}: {unknown[0]!r} is not an event OpenHands knows ({', '.join(EVENTS)}): it refuses the "
-                    "whole file and starts no session (measured: it prints the error and exits 0)")
+        if unknown:  # the place only: verify and install put the file's name before it
+            where = "/hooks/" if isinstance(doc, dict) and "hooks" in doc else "/"
+            return (f"{where}{unknown[0]}: not an event OpenHands knows ({', '.join(EVENTS)}): it refuses the whole "
+                    "file and starts no session (measured: it prints the error and exits 0)")
         return None
+
+    def apply(self, text: str, ops: list[dict], path: str) -> str:
+        """Nothing added to a file OpenHands refuses as a whole (docs/HOST-FACTS.md): our hooks would
+        not run, and the operator would not learn why from us."""
+        refused = self.rejects(self.parse(text, path), path) if text.strip() else None
+        if refused and any(op["op"] != "remove" for op in ops):
+            raise BadInput(f"{path}: {refused}; nothing written: rename that event to one of OpenHands' or remove "
+                           "it, then run the command again")
+        return super().apply(text, ops, path)
 
     def running_docs(self, docs: Mapping[str, Any], project: Path) -> dict[str, Any]:
         """The project's file when it exists, else the user's: OpenHands loads one."""

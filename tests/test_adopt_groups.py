@@ -2,7 +2,8 @@
 one) as one group per handler, each with the group's matcher and other keys: hookweave owns one
 handler per group, and every host here runs the copies as it ran the group (side by side, or in
 file order under Gemini's ``sequential``, which each copy keeps). Codex trust follows each handler
-to its new key. Nothing is written when one handler cannot be adopted.
+to its new key. Nothing is written when one handler cannot be adopted. The record lists the hooks
+that were one group (``joined``), so ``adopt --undo`` makes them one group again: the file's bytes back.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def test_a_group_of_three_is_adopted_as_three_groups(host, run, project, tmp_pat
     path = project / relative
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(doc, indent=2) + "\n")
+    original = path.read_bytes()
     adopt = run("adopt", "--host", host, "--out", str(tmp_path / "out"))
     assert adopt.exit_code == 0, adopt.stderr
     assert "adopted 4 hooks" in adopt.stdout and "1 group of several hooks now one group per hook" in adopt.stdout
@@ -53,8 +55,7 @@ def test_a_group_of_three_is_adopted_as_three_groups(host, run, project, tmp_pat
     assert "  adopted 1.0.0  4 hooks ok  " in verify.stdout and "modified" not in verify.stdout, verify.stdout
     assert "nothing written" in run("install", str(tmp_path / "out"), "--host", host).stdout
     assert run("adopt", "--undo", "adopted", "--host", host).exit_code == 0
-    back = json.loads(path.read_text())
-    assert (back if host == "factory" else back["hooks"])[event] == [*_split(group), other]
+    assert path.read_bytes() == original  # issue 33 item 9: the group is one group again, every byte back
 
 
 def test_codex_trust_follows_each_handler_of_a_split_group(run, project, codex_home, tmp_path) -> None:
@@ -87,3 +88,36 @@ def test_one_handler_that_cannot_be_adopted_stops_the_whole_adopt(run, project, 
     result = run("adopt", "--host", "claude", "--out", str(tmp_path / "out"))
     assert result.exit_code == 2 and "/hooks/Stop/0/hooks/1: a hook of type" in result.stderr
     assert path.read_text() == text and not (tmp_path / "out").exists()
+
+
+def test_the_record_lists_the_joined_hooks_and_undo_after_a_move_leaves_them_split(run, project, tmp_path) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"model": "opus", "hooks": {"PreToolUse": [GROUP]}}, indent=2) + "\n")
+    assert run("adopt", "--host", "claude", "--out", str(tmp_path / "out")).exit_code == 0
+    record = json.loads((project / ".claude" / "settings.hookweave.json").read_text())
+    assert record["bundles"]["adopted"]["joined"] == [["pre-tool-use-1", "pre-tool-use-2", "pre-tool-use-3"]]
+    doc = json.loads(path.read_text())
+    groups = doc["hooks"]["PreToolUse"]
+    doc["hooks"]["PreToolUse"] = [groups[1], groups[0], groups[2]]  # the operator reorders two of them
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    assert run("adopt", "--undo", "adopted", "--host", "claude").exit_code == 0
+    split = _split(GROUP)
+    assert path.read_text() == json.dumps({"model": "opus", "hooks": {"PreToolUse": [split[1], split[0], split[2]]}},
+                                          indent=2) + "\n"
+
+
+def test_a_bad_joined_in_the_record_is_refused_naming_its_place(run, project, tmp_path) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [GROUP]}}, indent=2) + "\n")
+    assert run("adopt", "--host", "claude", "--out", str(tmp_path / "out")).exit_code == 0
+    rec_path = project / ".claude" / "settings.hookweave.json"
+    rec = json.loads(rec_path.read_text())
+    rec["bundles"]["adopted"]["joined"] = [["pre-tool-use-1", "nope"]]
+    rec_path.write_text(json.dumps(rec, indent=2) + "\n")
+    before = path.read_bytes()
+    result = run("adopt", "--undo", "adopted", "--host", "claude")
+    assert result.exit_code == 2
+    assert "bundles.adopted.joined: must list groups of ids of this bundle's hooks" in result.stderr
+    assert path.read_bytes() == before

@@ -241,3 +241,69 @@ def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path
             failures.append((words, command, log.read_text(encoding="utf-8"), done.stderr))
     attack_report(f"chain words round trip ({host})", cases=cases, failures=len(failures))
     assert not failures, failures[:2]
+
+
+def mutated_payload(rng: random.Random, tool: str) -> bytes:
+    """A payload as a host sends one, then maybe bent: a duplicate or escaped key, a trailing comma, a
+    NUL, a raw control character, a number JSON refuses, data after the object, deep nesting."""
+    fields = [("session_id", "s"), ("hook_event_name", "PreToolUse"), ("tool_name", tool),
+              ("tool_input", {"command": rng.choice(["ls", 'echo "a\\b"', "caf\u00e9", "x\ty"])})]
+    rng.shuffle(fields)
+    text = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=rng.random() < 0.5)}"
+                           for k, v in fields) + "}"
+    bend = rng.choice(["none", "none", "dup", "comma", "nul", "tab", "number", "after", "escaped-key", "deep",
+                       "literal", "blank"])
+    other = rng.choice(TOOLS)
+    if bend == "dup":
+        text = text[:-1] + f', "tool_name": "{other}"}}'
+    elif bend == "comma":
+        text = text[:-1] + ", }"
+    elif bend == "nul":
+        at = rng.randrange(len(text) + 1)
+        text = text[:at] + "\0" + text[at:]
+    elif bend == "tab":
+        text = text.replace('"tool_input"', '"tool\tinput"')
+    elif bend == "number":
+        text = text[:-1] + f', "n": {rng.choice(["01", "1.", ".5", "-", "1e", "-0.0e-0", "NaN", "-Infinity", "+1"])}}}'
+    elif bend == "after":
+        text += rng.choice([" x", " {}", "\n\n", ","])
+    elif bend == "escaped-key":
+        text = text[:-1] + f', "tool\\u005fname": "{other}"}}'
+    elif bend == "deep":
+        depth = rng.choice([5, 150, 250, 1100])
+        text = text[:-1] + ', "d": ' + "[" * depth + "]" * depth + "}"
+    elif bend == "literal":
+        text = text[:-1] + f', "t": {rng.choice(["true", "tru", "nul", "false", "null", "truefalse"])}}}'
+    elif bend == "blank":
+        text = rng.choice([" ", "\r\n", "\x0c", "\u00a0"]) + text
+    return text.encode("utf-8", "surrogatepass")
+
+
+@pytest.mark.attack
+def test_both_runners_run_the_same_members_for_any_payload(tmp_path: Path, attack_report) -> None:
+    """Issue 33: the sh path read the matcher field from the payload's head, the Python runner from
+    the payload as json reads it; on a bent payload they ran different members."""
+    runner = tmp_path / "settings.hookweave-chain.py"
+    runner.write_text(chain.runner_text(), encoding="utf-8")
+    sh_runner = tmp_path / "settings.hookweave-chain.sh"
+    sh_runner.write_text(chainsh.runner_text(), encoding="utf-8")
+    rng = random.Random(33)
+    cases = attack_size(60, 1500)
+    disagreements = []
+    for case in range(cases):
+        host = rng.choice(list(EVENTS))
+        payload = mutated_payload(rng, rng.choice(TOOLS))
+        members = []
+        for n in range(rng.randint(1, 4)):
+            members += [f"m{n}", "10", rng.choice(MATCHERS), f'echo m{n} >>"$CHAIN_LOG"']
+        seen = {}
+        for how, lead in (("py", ["python3", "-S", str(runner)]), ("sh", ["sh", str(sh_runner)])):
+            log = tmp_path / f"log{case}.{how}"
+            log.touch()
+            done = subprocess.run(lead + [host, EVENTS[host], *members], input=payload, capture_output=True,
+                                  timeout=60, env={**os.environ, "CHAIN_LOG": str(log)})
+            seen[how] = (log.read_text().split(), done.returncode, done.stdout, done.stderr)
+        if seen["sh"] != seen["py"]:
+            disagreements.append((host, payload, members, seen))
+    attack_report("sh fast path vs Python runner, bent payloads", cases=cases, disagreements=len(disagreements))
+    assert not disagreements, disagreements[:3]

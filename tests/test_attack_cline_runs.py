@@ -30,7 +30,7 @@ OUTCOMES = {
     "cancel": ('{"cancel": true, "errorMessage": "no-N"}', "", 0), "error": ('{"errorMessage": "msg-N"}', "", 0),
     "control": ('noise\nHOOK_CONTROL\t{"context": "hc-N"}\n', "", 0), "junk": ("{oops", "", 0),
     "crash": ("", "boom-N\n", 1), "noise": ("", "noise-N\n", 0), "blank-err": ("", " \n", 3),
-    "timeout": ("", "", -1),
+    "timeout": ("", "", -1), "pipe": ("", "", -2),  # a pipe whose reader left: SIGPIPE, as Cline's shell gives it
 }
 
 
@@ -40,6 +40,8 @@ def member(rng: random.Random, folder: Path, n: int) -> tuple[dict, str]:
     steps = [f'echo m{n} >> "$CLINE_LOG"']
     if code == -1:
         steps.append("sleep 5")
+    elif code == -2:
+        steps.append("seq 1 2000000 | head -1 >/dev/null")
     else:
         steps += [f"printf '%s' {shlex.quote(out)}"] if out else []
         steps += [f"printf '%s' {shlex.quote(err)} >&2"] if err else []

@@ -163,7 +163,8 @@ def deep_json(root: Path):
 def deep_toml(root: Path):
     _put(root, "project/.codex/config.toml", b"hooks = " + b"[" * 10_000 + b"]" * 10_000 + b"\n")
     return (["install", str(BUNDLE), "--host", "codex"],
-            ".codex/config.toml:1:109: invalid TOML: TOML value nested more than 100 levels deep")
+            ".codex/config.toml:1:109: invalid TOML: TOML value nested more than 100 levels deep; nest it less deeply "
+            "(the agent cannot read it either) and run the command again")
 
 
 @special

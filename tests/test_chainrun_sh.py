@@ -31,7 +31,9 @@ def folder(tmp_path: Path, monkeypatch) -> Path:
     (tmp_path / "settings.hookweave-chain.py").write_text(chain.runner_text(), encoding="utf-8")
     (tmp_path / "settings.hookweave-chain.sh").write_text(chainsh.runner_text(), encoding="utf-8")
     for name, text in {"show.sh": "#!/bin/sh\n" + SHOW, "bare.sh": '[[ -n bash ]] && echo bash-ran >>"$LOG" || echo sh-ran >>"$LOG"\n',
-                       "closed.sh": "#!/bin/sh\necho never\n", "show": "#!/bin/sh\n" + SHOW}.items():
+                       "closed.sh": "#!/bin/sh\necho never\n", "show": "#!/bin/sh\n" + SHOW,
+                       "crlf.sh": "#!/bin/sh\r\necho crlf\r\n", "nointerp.py": "#!/no/such/python3\nprint(1)\n",
+                       "spaced.sh": "#!  /bin/sh  -e\necho spaced >>\"$LOG\"\n"}.items():
         (chain_dir / name).write_text(text, encoding="utf-8")
         (chain_dir / name).chmod(0o644 if name == "closed.sh" else 0o755)
     monkeypatch.setenv("PATH", f"{chain_dir}{os.pathsep}{Path(sys.executable).resolve().parent}{os.pathsep}"
@@ -99,16 +101,23 @@ def test_anything_past_plain_words_goes_to_the_hosts_shell(folder, command, why)
     '"$CHAIN_DIR"/closed.sh',  # not executable: the shell's own message and exit 126
     "no-such-program-anywhere x",  # not found: the shell's own message and exit 127
     '"$CHAIN_DIR"/missing.sh',
+    '"$CHAIN_DIR"/crlf.sh',  # a CR after the interpreter: bash's "cannot execute", not dash's "not found"
+    '"$CHAIN_DIR"/nointerp.py x',  # no such interpreter: bash's own words and exit code
+    "\"$CHAIN_DIR\"/show.sh 'unbalanced",  # bash's syntax error, not the runner's eval's
+    '"$CHAIN_DIR"/spaced.sh',  # blanks around the interpreter: started plainly, as the kernel reads it
 ])
 def test_what_only_the_shell_can_say_or_do_is_left_to_the_shell(folder, command):
     """A chain of one: the host gets the member's exit code, stdout and stderr as they are, so they
-    must be bash's own; and after a silent member, the chain's note names the member."""
+    must be bash's own; and after a silent member, the chain's note names the member (a syntax
+    error's exit 2 blocks, as bash's exit 2 does alone); the Python runner says the same."""
     assert through_chain(folder, command) == through_bash(folder, command)
-    argv = ["sh", str(folder / "settings.hookweave-chain.sh"), "claude", "PreToolUse", "first", "10", "", "true",
-            "m", "10", "", command, "last", "10", "", "true"]
-    done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=30, cwd=folder)
+    seen = both_runners(folder, ["first", "10", "", "true", "m", "10", "", command, "last", "10", "", "true"])
     code, _, err, _ = through_bash(folder, command)
-    assert done.returncode == 0 and done.stderr.startswith(err) and (code == 0 or b"m: exit" in done.stderr)
+    assert seen["sh"] == seen["py"]
+    if code == 2:
+        assert seen["sh"][:3] == (2, b"", err)
+    else:
+        assert seen["sh"][0] == 0 and seen["sh"][2].startswith(err) and (code == 0 or b"m: exit" in seen["sh"][2])
 
 
 def test_plain_members_of_a_sh_host_keep_order_and_first_block_wins(folder):
@@ -120,3 +129,160 @@ def test_plain_members_of_a_sh_host_keep_order_and_first_block_wins(folder):
                             input=PAYLOAD, capture_output=True, timeout=30, cwd=folder)
     assert (done.returncode, done.stdout, done.stderr) == (direct.returncode, direct.stdout, direct.stderr)
     assert done.returncode == 2
+
+
+# -- the two runners agree (issue 33): each case runs through the sh fast path and the Python runner,
+# on the same members, and both must run the same members and give the same exit code, stdout and stderr
+
+def both_runners(folder: Path, members: list[str], host: str = "claude", event: str = "PreToolUse",
+                 payload: bytes = PAYLOAD, env: dict | None = None) -> dict[str, tuple[int, bytes, bytes, str]]:
+    seen = {}
+    for how, lead in (("sh", ["sh", str(folder / "settings.hookweave-chain.sh")]),
+                      ("py", ["python3", "-S", str(folder / "settings.hookweave-chain.py")])):
+        done = subprocess.run([*lead, host, event, *members], input=payload, capture_output=True, timeout=60,
+                              cwd=folder, env=env)
+        seen[how] = (done.returncode, done.stdout, done.stderr, logged(folder))
+    return seen
+
+
+def test_members_start_with_sigpipe_at_its_default_as_the_hosts_shell_starts_them(folder):
+    """Python ignores SIGPIPE and SIGXFSZ, which posix_spawn handed on: `seq | head -1` said "Broken pipe"."""
+    command = "seq 1 2000000 | head -1"
+    seen = both_runners(folder, ["m", "10", "", command])
+    assert seen["sh"] == seen["py"] == (0, b"1\n", b"", "")
+    assert seen["py"][:3] == through_bash(folder, command)[:3]
+    limit = 'exec 2>/dev/null; ulimit -f 1; head -c 5000 /dev/zero > "$LOG.big"; echo $?'  # SIGXFSZ: 128 + 25
+    seen = both_runners(folder, ["m", "10", "", limit])
+    assert seen["sh"] == seen["py"] and seen["py"][1] == b"153\n"
+
+
+def test_a_member_a_signal_ended_is_noted_as_the_shell_says_it(folder):
+    members = ["killed", "10", "", "kill -9 $$", "after", "10", "", "true"]
+    seen = both_runners(folder, members)
+    assert seen["sh"] == seen["py"]
+    assert b"killed: exit 137" in seen["py"][2]
+
+
+def test_an_openharness_member_gets_arguments_as_openharness_gives_a_hook_alone(folder):
+    """OpenHarness replaces `$ARGUMENTS` in the command with the shell-quoted payload; the chain's
+    registration quotes the members' words past its reach, so the runner must do it for them."""
+    import shlex
+
+    from hookweave.core.model.render import _quote
+
+    payload = {"tool_name": "bash", "tool_input": {"command": "echo 'it''s' $HOME"}, "event": "pre_tool_use"}
+    members = ["m1", "10", "", 'printf "%s|" $ARGUMENTS >>"$LOG"',
+               "m2", "10", "", "printf '%s|' \"$ARGUMENTS\" >>\"$LOG\""]
+
+    def as_openharness(command: str) -> tuple[int, bytes, bytes, str]:  # executor.py: _inject_arguments, bash -lc
+        command = command.replace("$ARGUMENTS", shlex.quote(json.dumps(payload, ensure_ascii=True)))
+        env = {**os.environ, "OPENHARNESS_HOOK_EVENT": "pre_tool_use", "OPENHARNESS_HOOK_PAYLOAD": json.dumps(payload)}
+        done = subprocess.run(["bash", "-c", command], stdin=subprocess.DEVNULL, capture_output=True, env=env,
+                              cwd=folder, timeout=30)
+        return done.returncode, done.stdout, done.stderr, logged(folder)
+
+    alone = [as_openharness(members[3]), as_openharness(members[7])]
+    words = ["python3", "-S", str(folder / "settings.hookweave-chain.py"), "openharness", "pre_tool_use", *members]
+    chained = as_openharness(" ".join(_quote(w) for w in words))
+    assert chained[3] == alone[0][3] + alone[1][3]
+    assert chained[3].startswith('{"tool_name": "bash", ')
+
+
+RUNNERS = (("sh", ["sh", "settings.hookweave-chain.sh"]), ("py", ["python3", "-S", "settings.hookweave-chain.py"]))
+
+
+def test_scratch_files_are_private_and_named_by_chance(folder, tmp_path):
+    """The sh path's payload copy was 0644 under `.hookweave-chain-<pid>-0`: readable by all, and a
+    FIFO planted at that name hung the chain. Both runners: 0600, under a name no one can guess."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    # (2>/dev/null: the sh ticker may be removing its own files while Python runs)
+    look = 'for f in "$TMPDIR"/.hookweave-chain-*; do ls -ln "$f" >>"$LOG" 2>/dev/null; done; true'
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    seen = both_runners(folder, ["m1", "10", "", look, "m2", "10", "", "true"], env=env)
+    assert seen["sh"][:3] == seen["py"][:3] == (0, b"", b"")
+    lines = seen["sh"][3].splitlines()
+    assert lines and all(line.startswith("-rw------- ") for line in lines), lines
+    assert all(len(line.rsplit("-", 5)[-5:][0]) >= 8 for line in lines), lines  # a UUID, not a counter
+
+
+def test_a_full_tmpdir_with_tmp_free_still_runs_every_guard(folder, tmp_path):
+    """$TMPDIR on a full disk (a 64 KiB tmpfs, filled, in a mount namespace of the test's own): both
+    runners keep their scratch files in the next folder and run every member, the blocking guard too."""
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
+        pytest.skip("no user and mount namespaces here")
+    full = tmp_path / "full"
+    full.mkdir()
+    fill = ('mount -t tmpfs -o size=64k tmpfs "$TMPDIR" && { head -c 1000000 /dev/zero >"$TMPDIR/fill"; } 2>/dev/null;'
+            ' exec "$@"')
+    members = ["m1", "10", "", 'cat >>"$LOG"; echo >>"$LOG"', "guard", "10", "", "echo no >&2; exit 2"]
+    env = {**os.environ, "TMPDIR": str(full)}
+    for how, (program, *lead) in RUNNERS:
+        argv = ["unshare", "-rm", "sh", "-c", fill, "sh", program, *lead[:-1], str(folder / lead[-1]), "claude",
+                "PreToolUse", *members]
+        done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=60, cwd=folder, env=env)
+        assert (done.returncode, done.stdout, done.stderr.splitlines()[-1:], logged(folder)) == (
+            2, b"", [b"no"], PAYLOAD.decode() + "\n"), how
+
+
+def test_a_member_is_killed_on_time_on_both_paths(folder):
+    """The sh path's ticker counted whole seconds: `sleep 1.5; exit 2` under a 1 s timeout ran to its
+    block on sh and timed out on Python; two hanging 1 s members took 3.05 s, past the registration's 3."""
+    import time
+
+    seen = both_runners(folder, ["slow", "1", "", "sleep 1.5; exit 2", "after", "10", "", "true"])
+    assert seen["sh"] == seen["py"]
+    assert seen["py"][0] == 0 and b"slow timed out after 1 s" in seen["py"][2]
+    for how, (program, *lead) in RUNNERS:
+        start = time.monotonic()
+        done = subprocess.run([program, *lead[:-1], str(folder / lead[-1]), "claude", "PreToolUse",
+                               "h1", "0.5", "", "sleep 5", "h2", "0.5", "", "sleep 5", "m", "10", "", "exit 2"],
+                              input=PAYLOAD, capture_output=True, timeout=60, cwd=folder)
+        took = time.monotonic() - start
+        assert done.returncode == 2 and took < 1.7, (how, took)
+    start = time.monotonic()  # the registration's own timeout leaves room for every member's, and more
+    subprocess.run(["sh", str(folder / "settings.hookweave-chain.sh"), "claude", "PreToolUse", "h1", "1", "",
+                    "sleep 5", "h2", "1", "", "sleep 5"], input=PAYLOAD, capture_output=True, timeout=60, cwd=folder)
+    assert time.monotonic() - start + 1 < chain.chain_timeout(["1", "1"])
+
+
+@pytest.mark.parametrize("blank", ["\u00a0", "\u2003", "\u3000"])
+def test_a_stderr_of_unicode_blanks_is_no_text_where_sh_is_bash_in_a_utf8_locale(folder, blank):
+    """bash's [:punct:] takes U+00A0 and friends in a UTF-8 locale: the sh path read the stderr as text
+    and blocked on Codex's exit 2, where Python (which strips it) goes on."""
+    members = ["m1", "10", "", f"printf '{blank}\\n' >&2; exit 2", "m2", "10", "", "true"]
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "SHELL": "/bin/bash"}
+    seen = {}
+    for how, lead in (("bash", ["bash", "--posix", str(folder / "settings.hookweave-chain.sh")]),
+                      ("py", ["python3", "-S", str(folder / "settings.hookweave-chain.py")])):
+        done = subprocess.run([*lead, "codex", "PreToolUse", *members], input=PAYLOAD, capture_output=True,
+                              timeout=60, cwd=folder, env=env)
+        seen[how] = (done.returncode, done.stdout, done.stderr)
+    assert seen["bash"] == seen["py"] and seen["py"][0] == 0
+
+
+LOGS_NAME = 'echo {name} >>"$LOG"'
+
+
+@pytest.mark.parametrize("payload", [
+    b'{"tool_name": "Read", "tool_name": "Bash"}',  # a duplicate: Python's json keeps the last
+    b'{"tool_name": "Bash", "tool_input": {"a": 1,}}',  # a trailing comma: not JSON, every member runs
+    b'{"tool_name": "Bash"}\x00', b'{"tool_name": "Bash", "x": "a\x00b"}', b'{"tool_name": "Read\x00"}',
+    b'{"tool_name": "Bash", "x": "a\tb"}',  # a raw tab in a string: Python's strict scanner refuses it
+    b'{"tool_name": "Bash", "n": 01}', b'{"tool_name": "Bash", "n": 1.}', b'{"tool_name": "Bash", "n": -0.5e+3}',
+    b'{"tool_name": "Bash", "n": NaN, "m": -Infinity}', b'{"tool_name": "Bash", "n": .5}',
+    b'{"tool_name": "Bash"} {"tool_name": "Read"}', b'{"tool_name": "Bash"} x', b'{"tool_name": "Bash"',
+    b'{"tool_name": "Bash", "x": "\\q"}', b'{"tool_name": "Bash", "x": "\\u00e9\\"\\\\"}', b'{"tool_name": 5}',
+    b'{"x": {"tool_name": "Read"}, "tool_name": "Bash"}', b'{"x": [1, [2, {"y": null}]], "tool_name": "Read"}',
+    b'\xef\xbb\xbf{"tool_name": "Bash"}', b' \r\n{"tool_name":"Bash"}\n\n', b'{"tool_name": "Bash", "x": [1 2]}',
+    b'{"tool_name": "Bash", "x": "caf\xc3\xa9", "y": "\xff"}', b'{"tool_name": "Bash", "x": tru}',
+    b'{"a": ' * 300 + b'1' + b'}' * 300, b'{"tool_name": "Bash", "x": ' + b'1' * 5000 + b'}',
+])
+def test_both_runners_read_the_matcher_field_of_any_payload_alike(folder, payload):
+    """The sh path read tool_name from the payload's head without checking the rest is JSON (a duplicate,
+    a trailing comma, a NUL): it ran other members than the Python runner, which reads it as json does."""
+    members = []
+    for name, matcher in (("bash", "Bash"), ("read", "Read"), ("any", "")):
+        members += [name, "10", matcher, LOGS_NAME.format(name=name)]
+    seen = both_runners(folder, members, payload=payload)
+    assert seen["sh"] == seen["py"]

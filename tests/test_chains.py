@@ -284,6 +284,8 @@ def test_per_hook_order_chains_only_the_hooks_that_ask(run, project: Path, tmp_p
     commands = [g["hooks"][0]["command"] for g in groups]
     assert commands == [
         "destructive-guard --strict # hookweave:guards/guard",
+        "[ -f \"$CLAUDE_PROJECT_DIR\"/.claude/settings.hookweave-chain.sh ] || { echo hookweave: chain runner missing, "
+        "its hooks did not run, see hooks verify >&2; exit 0; }; "
         "sh \"$CLAUDE_PROJECT_DIR\"/.claude/settings.hookweave-chain.sh claude PreToolUse gate 600 '' "
         "'overflow-gate --limit 3 '\"'\"'it'\"'\"''\"'\"'s'\"'\" session 10 'Bash|Write' 'session-gate "
         "\"'\\$'CLAUDE_PROJECT_DIR\"/.state' # hookweave:guards/chain-pretooluse",
@@ -453,10 +455,12 @@ def test_copilot_chain_in_its_own_file_and_gone_with_it(run, project: Path, tmp_
     own = project / ".github" / "hooks" / "hookweave.json"
     [entry] = json.loads(own.read_text())["hooks"]["preToolUse"]
     assert entry["bash"] == (
+        "[ -f \"${COPILOT_PROJECT_DIR}\"/.github/hooks/hookweave.hookweave-chain.py ] || { echo hookweave: chain runner "
+        "missing, its hooks did not run, see hooks verify >&2; exit 0; }; "
         "python3 -S \"${COPILOT_PROJECT_DIR}\"/.github/hooks/hookweave.hookweave-chain.py copilot preToolUse guard 5 "
         "bash 'destructive-guard --strict' gate 30 '' 'overflow-gate --limit 3 '\"'\"'it'\"'\"''\"'\"'s'\"'\" session 10 "
         "'bash|create' 'session-gate \"'\\$'{COPILOT_PROJECT_DIR}\"/.state' # hookweave:guards/chain-pretooluse")
-    assert (entry["timeoutSec"], "matcher" in entry) == (46, False)  # 5 + Copilot's default 30 + 10 + 1
+    assert (entry["timeoutSec"], "matcher" in entry) == (47, False)  # 5 + Copilot's default 30 + 10, + 2 of margin
     assert (own.parent / "hookweave.hookweave-chain.py").read_text() == chain.runner_text()
     shown = _statuses(run, "copilot")
     for member in ("chain-pretooluse", "chain-pretooluse/guard", "chain-pretooluse/gate", "chain-pretooluse/session"):
@@ -491,7 +495,9 @@ def test_a_codex_chain_at_the_top_of_a_git_repo_runs_from_a_subfolder(run, proje
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     assert run("install", bundle(tmp_path, LOGGING), "--host", "codex").exit_code == 0
     command = json.loads((project / ".codex" / "hooks.json").read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert command.startswith('sh "$(git rev-parse --show-toplevel)"/.codex/hooks.hookweave-chain.sh codex ')
+    assert command.startswith('[ -f "$(git rev-parse --show-toplevel)"/.codex/hooks.hookweave-chain.sh ] || { echo '
+                              'hookweave: chain runner missing, its hooks did not run, see hooks verify >&2; exit 0; }; '
+                              'sh "$(git rev-parse --show-toplevel)"/.codex/hooks.hookweave-chain.sh codex ')
     below = project / "src" / "pkg"
     below.mkdir(parents=True)
     log = tmp_path / "steps.log"

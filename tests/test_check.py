@@ -378,6 +378,9 @@ def test_every_built_in_host_is_checked_and_a_plugin_host_is_named_with_the_reas
         name = "echo-agent"
         title = "Echo"
 
+        def settings_path(self, scope: str, project_dir: Path) -> Path:  # its own: Claude's would be refused
+            return project_dir / ".echo" / "settings.json"
+
     class Plugin:
         @hookimpl
         def hookweave_register_hosts(self, register):

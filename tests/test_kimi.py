@@ -186,3 +186,24 @@ def test_an_event_added_to_a_file_without_hooks_makes_the_list() -> None:
 
     assert kimi_shape.file_ops({"op": "add", "path": "/hooks/PreToolUse", "value": [{"command": "x"}]}, None) == [
         {"op": "add", "path": "/hooks", "value": [{"event": "PreToolUse", "command": "x"}]}]
+
+
+def test_a_key_written_twice_is_one_line_in_every_command_and_the_file_untouched(run, home: Path) -> None:
+    """Issue 33 item 6: a key twice in one of the operator's [[hooks]] tables (valid to nobody, and
+    tomlkit's KeyAlreadyPresent, which has no line, was a traceback) is one line naming file:line and
+    the fix in install and uninstall (exit 2), a problem in verify, and status does not fall over."""
+    assert run("install", BUNDLE, "--host", "kimi").exit_code == 0
+    text = _config(home).read_text(encoding="utf-8") + '\n[[hooks]]\nevent = "Stop"\ncommand = "x"\nevent = "Stop"\n'
+    path = _operator(home, text)
+    line = text.count("\n")  # the second event, the file's last line
+    said = f"{path}:{line}:1: invalid TOML: "
+    for args in (("install", BUNDLE, "--host", "kimi"), ("uninstall", "guard", "--host", "kimi")):
+        result = run(*args)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+        assert result.stderr.startswith(f"hooks: {said}") and "run the command again" in result.stderr, result.stderr
+        assert path.read_text(encoding="utf-8") == text
+    verify = run("verify", "--host", "kimi")
+    assert verify.exit_code == 1 and said in verify.stdout, verify.output
+    status = run("status")
+    assert status.exit_code in (0, 1, 2), status.output
+    assert path.read_text(encoding="utf-8") == text

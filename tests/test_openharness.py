@@ -40,10 +40,14 @@ def test_entries_carry_every_field_oh_writes_back_and_block_where_it_counts(run)
 
 
 def test_by_default_the_user_file_is_written_and_a_project_scope_is_refused(run) -> None:
-    """No project file exists for oh: a default install (``--host all`` too) takes the user's."""
+    """No project file exists for oh: a default install takes the user's; ``--host all`` at project
+    scope leaves it out with a note (test_hostall)."""
     assert run("install", BUNDLE, "--host", "openharness", "--scope", "project").exit_code == 2
     assert not _settings().exists()
     result = run("install", BUNDLE, "--host", "all")
+    assert result.exit_code == 0 and "openharness user" not in result.stdout and not _settings().exists()
+    assert "note: kimi, openharness: no project settings file" in result.stderr
+    result = run("install", BUNDLE, "--host", "openharness")
     assert result.exit_code == 0 and "openharness user" in result.stdout and _settings().exists()
     assert run("uninstall", "guard", "--host", "openharness").exit_code == 0 and not _settings().exists()
 

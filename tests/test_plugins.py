@@ -43,6 +43,9 @@ def test_hook_hookweave_register_hosts() -> None:
         name = "echo-agent"
         title = "Echo"
 
+        def settings_path(self, scope: str, project: Path) -> Path:  # its own: Claude's would be refused
+            return project / ".echo" / "settings.json"
+
     class Plugin:
         @hookimpl
         def hookweave_register_hosts(self, register):
@@ -162,6 +165,7 @@ ECHO_SOURCE = (
     "from hookweave.core.contract.hookspecs import hookimpl\n"
     "from hookweave.hosts.claude import ClaudeCodeHost\n\n"
     "class Echo(ClaudeCodeHost):\n    name = 'echo'\n    title = 'Echo'\n\n"
+    "    def settings_path(self, scope, project):\n        return project / '.echo' / 'settings.json'\n\n"
     "@hookimpl\ndef hookweave_register_hosts(register):\n    register(Echo)\n"
 )
 

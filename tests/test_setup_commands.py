@@ -171,6 +171,16 @@ def test_init_writes_a_bundle_that_installs_and_whose_hook_keeps_the_rules(run, 
     assert ("copilot project .github/hooks/hookweave.json: guard 0.1.0: 1 hook (check-shell) not written here: Copilot "
             "CLI runs it from .claude/settings.json (Claude Code's project settings), once; nothing written"
             ) in install.stdout.splitlines()
+    assert warnings == [] and install.stderr.startswith(  # --host all leaves out what no clone could run (test_hostall)
+        "note: kimi, openharness: no project settings file, so --host all at project scope leaves them out (their only "
+        "file is in your home folder); for their user settings: hooks install hooks/guard --host kimi --host "
+        "openharness --scope user\n"
+        "note: antigravity, cline, codex, windsurf: no variable for the project folder, so {bundle_dir} would be this "
+        "machine's absolute path in a file the team shares; --host all leaves them out (to install there anyway, on "
+        "this machine only: hooks install hooks/guard --host antigravity --host cline --host codex --host windsurf)\n")
+    install = run("install", "hooks/guard", "--host", "antigravity", "--host", "cline", "--host", "codex",
+                  "--host", "windsurf", "--trust")  # named one by one: installed, with a warning each
+    warnings = [line for line in install.stdout.splitlines() if "warning:" in line and "fire" not in line]
     assert len(warnings) == 4 and "Antigravity CLI has no variable for the project folder" in warnings[0]
     assert ".cline/hookweave-hooks.json works here but not in another clone; Cline has no variable" in warnings[1]
     assert "Codex has no project variable; at the top of a git repository" in warnings[2]

@@ -108,12 +108,13 @@ def test_repo_still_fails_on_an_edited_hook_in_the_project_file(run, team_repo: 
     assert result.output.splitlines()[-1].startswith("verify: 1 problem, 4 warnings")
 
 
-def test_repo_reads_nothing_under_home_and_runs_no_program(run, team_repo: Path, home: Path, tmp_path: Path) -> None:
+def test_repo_reads_nothing_under_home_and_runs_no_program(run, team_repo: Path, home: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     fake = tmp_path / "bin"  # a codex on PATH: plain verify would ask it (codex app-server)
     fake.mkdir()
     (fake / "codex").write_text("#!/bin/sh\nexit 1\n")
     (fake / "codex").chmod(0o755)
-    os.environ["PATH"] = f"{fake}{os.pathsep}{os.environ['PATH']}"
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")  # undone after the test
     real_home = os.path.realpath(home)
     under_home = lambda seen: [(e, p) for e, p in seen  # noqa: E731
                                if not e.startswith(("subprocess", "os.exec", "os.posix"))

@@ -32,8 +32,9 @@ app = typer.Typer(
     help="Install AI coding-agent hooks into Claude Code and other agents, verify them, and take them out again.",
 )
 
-HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help="Host name or 'all'; repeat for several.",
-                                                      autocompletion=complete_hosts)]
+HOST_HELP = ("Host name, 'all', or 'detected' (the agents found on this machine); repeat for several. "
+             "At project scope, all and detected leave out agents that have no project file.")
+HostOpt = Annotated[Optional[list[str]], typer.Option("--host", "-H", help=HOST_HELP, autocompletion=complete_hosts)]
 ProjectOpt = Annotated[Optional[str], typer.Option("--project", "-p", help="Project folder (default: the one each host uses when started here).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", "-n", help="Write nothing; print the diff (--patch: and the JSON Patch).")]
@@ -68,7 +69,7 @@ def install(
     common.patch_needs_dry_run(patch, dry_run)
     registry = common.registry()
     loaded = bundles.load_bundle(bundle, registry.names())
-    hosts, chosen_scope, asked = common.choose_hosts(registry, host, scope, "install", as_json=as_json)
+    hosts, chosen_scope, asked = common.choose_hosts(registry, host, scope, "install", as_json=as_json, project=project)
     run = functools.partial(api.install, loaded, host or [h.name for h in hosts], scope=chosen_scope,
                             project=project, force=force, registry=registry)
     if asked and not yes and not dry_run:
@@ -76,12 +77,12 @@ def install(
 
         trust = trust or interactive.ask_trust(hosts)
         preview = run(dry_run=True, trust=trust)
-        _notes(preview)
+        _notes(preview.notes)
         if not interactive.confirmed(preview.plans, "Write these changes?"):
             return interactive.nothing_written()
     done = run(dry_run=dry_run, trust=trust)
     if not (asked and not yes and not dry_run):
-        _notes(done)
+        _notes(done.notes)
     hosts = done.hosts
     common.show("install", done.plans, dry_run, as_json, patch)
     if trust and not any(h.needs_trust for h in hosts):  # said once the install stands: it changed nothing
@@ -119,10 +120,15 @@ def uninstall(
         raise BadInput("--by-marker removes one bundle's marked entries: name it instead of --all")
     registry = common.registry()
     hosts, chosen_scope, asked = common.choose_hosts(registry, host or (["all"] if every else None), scope, "uninstall",
-                                                     name, as_json=as_json)
+                                                     name, as_json=as_json, project=project)
     folder = projects.folders(hosts, project)
     try:
         if every:
+            from hookweave.core.usecases import selection
+
+            again = "hooks uninstall --all {hosts}"
+            hosts, notes = selection.project_hosts(hosts, host or ["all"], chosen_scope, again, installed_only=True)
+            _notes(notes)
             targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
             plans = installer.uninstall_all(targets, folder, force=force, dry_run=dry_run)
             projects.annotate(plans, folder, explicit=bool(project))
@@ -134,15 +140,17 @@ def uninstall(
 
                 if not interactive.confirmed(run(dry_run=True).plans, f"Remove {name} as shown?"):
                     return interactive.nothing_written()
-            plans = run(dry_run=dry_run).plans
+            done = run(dry_run=dry_run)
+            _notes(done.notes)
+            plans = done.plans
     except NotInstalled as exc:
         hint = projects.root_hint(hosts, folder, bool(project), name, "uninstall")
         raise NotInstalled(f"{exc}{hint}") from None
     common.show("uninstall", plans, dry_run, as_json, patch)
 
 
-def _notes(done) -> None:
-    for line in done.notes:  # hosts --host all left out: nothing of the bundle applies there
+def _notes(notes) -> None:
+    for line in notes:  # hosts --host all left out: no project file, or nothing applies there
         console.err(f"note: {line}")
 
 
@@ -177,7 +185,12 @@ def _verify(host: list[str] | None, scope: str | None, project: str | None, quie
             as_json: bool, *, repo: bool) -> None:
     from hookweave.core.verify import hostreport
 
-    hosts = common.registry().resolve(host or ["all"])
+    from hookweave.core.usecases import selection
+
+    hosts = selection.resolve(common.registry(), host or ["all"], project)
+    if scope == "project":  # verify's default is every scope, Kimi's user file too
+        hosts, notes = selection.project_hosts(hosts, host or ["all"], scope, "hooks verify {hosts}")
+        _notes(notes)
     folder = projects.folders(hosts, project)
     chosen = hostreport.chosen_scopes(hosts, scope)
     reports = []

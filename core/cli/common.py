@@ -41,15 +41,18 @@ def registry():
     hosts = host_registry()
     for warning in hosts.warnings:
         console.err(f"warning: {warning}")
+    hosts.warn = lambda warning: console.err(f"warning: {warning}")  # a plugin skipped once its host is used
     return hosts
 
 
 def choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: str, bundle: str | None = None,
-                 *, as_json: bool = False):
+                 *, as_json: bool = False, project: str | None = None):
     """Hosts and scope from the flags, or asked on a terminal (``interactive``); returns (hosts, scope, asked).
     ``--json`` never asks: a script reads its output (issue 25)."""
     if hosts:  # the flags decide: the interactive flow's module is not loaded
-        return registry.resolve(hosts), scope, False  # None: each host's default (``installer.target``)
+        from hookweave.core.usecases import selection
+
+        return selection.resolve(registry, hosts, project), scope, False  # None: each host's default
     if as_json:
         raise BadInput(f"{command}: --json never asks; pass --host (e.g. --host claude, or --host all)")
     from hookweave.core.cli import interactive

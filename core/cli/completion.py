@@ -41,7 +41,7 @@ def host_names(incomplete: str) -> list[str]:
     """``--host`` values: every registered host, and ``all``."""
     from hookweave.core.contract.registry import registry
 
-    names = [*registry().names(), "all"]
+    names = [*registry().names(), "all", "detected"]
     return [n for n in names if n.startswith(incomplete)]
 
 

@@ -35,7 +35,7 @@ def choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: 
         found = [s for h in chosen for s in where[h.name]]
         default = found[0] if found else "project"
     else:
-        from hookweave.core.cli.detection import detected
+        from hookweave.core.reading.detection import detected
         from hookweave.core.files import paths
         from hookweave.core.reading import projects
 

@@ -12,7 +12,9 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
     """List the bundles installed per host and scope, from the records."""
     from hookweave.core.reading import scopes, standins
 
-    chosen = registry().resolve(host or ["all"])
+    from hookweave.core.usecases import selection
+
+    chosen = selection.resolve(registry(), host or ["all"], project)
     folder = projects.folders(chosen, project)
     rows = []
     for h in chosen:
@@ -43,7 +45,7 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
 @handled
 def hosts(*, as_json: JsonOpt = False, project: ProjectOpt = None) -> None:
     """List registered hosts and where each came from (built-in or a plugin package)."""
-    from hookweave.core.cli.detection import detected
+    from hookweave.core.reading.detection import detected
 
     known = registry()
     chosen = known.resolve(["all"])

@@ -7,6 +7,7 @@ and stops the command (its test catches it first).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from hookweave.core.contract.description import DEDUP, NAME, Description, check
@@ -70,13 +71,32 @@ def _class_problem(cls: type[Host]) -> str | None:
         return f"timeout_unit {cls.timeout_unit!r} is not s or ms"
     try:
         host = cls()
-    except Exception as exc:  # noqa: BLE001 - a plugin's constructor: any failure refuses it
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's constructor: any failure refuses it
         return f"cannot be created: {type(exc).__name__}: {exc}"
     for scope in dict.fromkeys([*cls.scopes, *cls.verify_scopes]):
         try:
             path = host.settings_path(scope, PROBE_PROJECT)
-        except Exception as exc:  # noqa: BLE001 - likewise: the path of every declared scope must resolve
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - likewise: the path of every declared scope must resolve
             return f"settings_path({scope!r}) fails: {type(exc).__name__}: {exc}"
         if not isinstance(path, Path):
             return f"settings_path({scope!r}) returned {type(path).__name__}, not a Path"
     return None
+
+
+def claimed(cls: type[Host]) -> dict[str, str]:
+    """The files a host writes, each scope's settings file and its record (normalised paths, with
+    ``PROBE_PROJECT`` as the project), and what each is to it: what no other host may name."""
+    try:
+        host = cls()
+    except (Exception, SystemExit):  # noqa: BLE001 - ``checked`` has refused such a plugin already
+        return {}
+    found: dict[str, str] = {}
+    for scope in dict.fromkeys([*cls.scopes, *cls.verify_scopes]):
+        try:
+            settings = host.settings_path(scope, PROBE_PROJECT)
+            record = host.record_path(settings)
+        except (Exception, SystemExit):  # noqa: BLE001 - likewise
+            continue
+        found.setdefault(os.path.normpath(settings), f"{scope} settings file")
+        found.setdefault(os.path.normpath(record), f"{scope} record")
+    return found

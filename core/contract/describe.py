@@ -28,13 +28,15 @@ _EXECUTION = {
 def expand(template: str | Mapping[str, str], project: Path) -> Path:
     """A path template of a description as a path: ``${VAR:-default}`` from the environment, ``~``
     the home folder (``HOME``, as the agents read it), ``{project}`` the project folder; of a
-    per-platform template, this platform's."""
+    per-platform template, this platform's. Normalised: a variable holding ``a/../b`` names one file
+    for every command (the kernel cannot walk through an ``a`` that does not exist: install made it
+    on its way, status and uninstall then found nothing)."""
     if not isinstance(template, str):
         template = template[{"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux")]
     text = VARIABLE.sub(lambda m: os.environ.get(m.group(1)) or m.group(2), template)
     if text == "~" or text.startswith("~/"):
         text = str(paths.home()) + text[1:]
-    return Path(text.replace("{project}", str(project)))
+    return Path(os.path.normpath(text.replace("{project}", str(project))))
 
 
 def host_class(d: Description) -> type[Host]:

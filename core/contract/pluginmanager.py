@@ -27,13 +27,14 @@ class HostPluginManager(pluggy.PluginManager):
         self.origins: dict[str, str] = {}  # plugin module -> "<distribution> <version>"
         self.labels: dict[str, str] = {}  # entry-point name -> "plugin <name> (<distribution> <version>)"
         self.failures: list[str] = []  # plugins that could not be loaded, one line each
-        self.descriptions: list[tuple[str, str, object]] = []  # (label, origin, Description) from entry points
+        self.descriptions: list[tuple[str, str, object]] = []  # (label, origin, Description or Host class) from entry points
 
     def load_entrypoints(self, found: list[EntryPoint] | None = None) -> None:
         """Register every installed ``hookweave`` entry point (or those ``found`` already) as
         pluggy's own loader would, found without ``importlib.metadata`` (``core/contract/entrypoints.py``
-        says why). An entry point naming a ``Description`` (or a list of them) is kept as data; one
-        that fails to load or to register is skipped and said in ``failures``."""
+        says why). An entry point naming a ``Description`` or a ``Host`` subclass (or a list of them)
+        is kept as data; one that fails to load (``sys.exit()`` too) or to register, or that names
+        something that registers no hook, is skipped and said in ``failures``."""
         if found is None:
             from hookweave.core.contract.entrypoints import entry_points
 
@@ -44,7 +45,7 @@ class HostPluginManager(pluggy.PluginManager):
             label = f"plugin {ep.name} ({ep.dist} {ep.version})"
             try:
                 plugin = ep.load()
-            except Exception as exc:  # noqa: BLE001 - a plugin's import: whatever it raises skips it
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's import: whatever it raises skips it
                 self.failures.append(f"{label} failed to load ({one_line(exc)}); skipped (set "
                                      f"HOOKWEAVE_DISABLE_PLUGINS={ep.name} to stop loading it)")
                 continue
@@ -61,19 +62,40 @@ class HostPluginManager(pluggy.PluginManager):
                 self.failures.append(f"{label} is not a valid plugin ({one_line(exc)}); skipped (set "
                                      f"HOOKWEAVE_DISABLE_PLUGINS={ep.name} to stop loading it)")
                 continue
+            if not self.get_hookcallers(plugin):  # a function, a number, a module without the hook: nothing to call
+                self.unregister(name=ep.name)
+                self.failures.append(f"{label} names {_kind(plugin)}, which is neither a Description, a Host subclass "
+                                     "nor a module with a hookweave_register_hosts function; skipped (set "
+                                     f"HOOKWEAVE_DISABLE_PLUGINS={ep.name} to stop loading it)")
+                continue
             self.labels[ep.name] = label
             self.origins[getattr(plugin, "__name__", "")] = f"{ep.dist} {ep.version}"
 
 
 def _descriptions(plugin: object) -> list[object] | None:
-    """The descriptions an entry point names directly (an object or a list of them), else None."""
+    """The descriptions or host classes an entry point names directly (one, or a list of them), else None."""
     from hookweave.core.contract.description import Description
+    from hookweave.core.contract.host import Host
 
-    if isinstance(plugin, Description):
+    def host(p: object) -> bool:
+        return isinstance(p, Description) or (isinstance(p, type) and issubclass(p, Host))
+
+    if host(plugin):
         return [plugin]
-    if isinstance(plugin, (list, tuple)) and plugin and all(isinstance(p, Description) for p in plugin):
+    if isinstance(plugin, (list, tuple)) and plugin and all(host(p) for p in plugin):
         return list(plugin)
     return None
+
+
+def _kind(plugin: object) -> str:
+    import types
+
+    if isinstance(plugin, types.ModuleType):
+        return f"module {plugin.__name__}"
+    if isinstance(getattr(plugin, "__qualname__", None), str):  # a function or a class: its name, not its address
+        return f"{type(plugin).__name__} {getattr(plugin, '__module__', '?')}.{plugin.__qualname__}"
+    shown = " ".join(repr(plugin).split())
+    return f"{type(plugin).__name__} {shown[:80]}"
 
 
 def get_plugin_manager(*, load_entrypoints: bool = True, found: list[EntryPoint] | None = None) -> HostPluginManager:

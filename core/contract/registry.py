@@ -59,6 +59,8 @@ class HostRegistry:
         self._dists = dict(getattr(pm, "origins", {}))
         self._pending = {name: module for name, module in BUILT_IN.items() if pm is None or pm.get_plugin(module) is None}
         self.warnings: list[str] = list(getattr(pm, "failures", ()))  # plugins skipped, one line each
+        self.warn = self.warnings.append  # a plugin skipped later (``_check_claims``): the CLI prints it too
+        self._unchecked: dict[str, str] = {}  # plugin hosts whose files are not compared yet: name -> label
         if pm is None:
             return
         for label, origin, described in getattr(pm, "descriptions", ()):
@@ -69,7 +71,7 @@ class HostRegistry:
             label = getattr(pm, "labels", {}).get(impl.plugin_name, f"plugin {impl.plugin_name}")
             try:
                 impl.function(register=lambda registered, label=label: self._admit(registered, label, None))
-            except Exception as exc:  # noqa: BLE001 - a plugin's own code: whatever it raises skips it
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's own code: whatever it raises skips it
                 self.warnings.append(f"{label}: hookweave_register_hosts failed ({one_line(exc)}); "
                                      f"its hosts are skipped{_hint(label)}")
 
@@ -78,11 +80,11 @@ class HostRegistry:
         from hookweave.core.contract.admission import host_class_of
 
         try:
-            self._register(host_class_of(registered), origin)
+            self._register(host_class_of(registered), origin, plugin=label)
         except BadInput as exc:
             self.warnings.append(f"{label}: {exc}; skipped{_hint(label)}")
 
-    def _register(self, cls: type[Host], origin: str | None = None) -> None:
+    def _register(self, cls: type[Host], origin: str | None = None, *, plugin: str | None = None) -> None:
         if not (isinstance(cls, type) and issubclass(cls, Host)):
             raise BadInput(f"plugin registered {cls!r}, which is not a hookweave Host subclass")
         if not cls.name:
@@ -96,7 +98,33 @@ class HostRegistry:
                 f"host class {cls.__module__}.{cls.__qualname__} defines its name as {cls.name!r}, "
                 f"but that name is already used by {other.__module__}.{other.__qualname__}"
             )
+        if plugin:
+            self._unchecked[cls.name] = plugin
         self._hosts[cls.name] = HostInfo(cls, origin or self._origin(cls))
+
+    def _check_claims(self) -> None:
+        """Skip, with one warning, each plugin host that names a file another host writes, settings
+        or record: its install would find that host's entries "already installed" and its uninstall
+        take them out. Built-ins win, then the first plugin. Done when the plugin's host is first
+        used or the hosts are listed, not at start-up: it loads every built-in host to compare."""
+        if not self._unchecked:
+            return
+        from hookweave.core.contract.admission import claimed
+
+        unchecked, self._unchecked = self._unchecked, {}
+        for name in list(self._pending):
+            self._load(name)
+        taken = {path: f"{info.cls.title}'s {what}" for name, info in self._hosts.items() if name not in unchecked
+                 for path, what in claimed(info.cls).items()}
+        for name, label in unchecked.items():
+            cls, mine = self._hosts[name].cls, claimed(self._hosts[name].cls)
+            clash = next((path for path in mine if path in taken), None)
+            if clash is None:
+                taken.update({path: f"{cls.title}'s {what}" for path, what in mine.items()})
+                continue
+            del self._hosts[name]
+            self.warn(f"{label}: host {name!r} names {clash} as its {mine[clash]}, which is {taken[clash]}: a plugin "
+                      f"may never claim another agent's file or record; skipped{_hint(label)}")
 
     def _load(self, name: str) -> None:
         """Register the built-in host ``name`` through the plugin hook, as an entry point would be."""
@@ -134,14 +162,21 @@ class HostRegistry:
         return module
 
     def names(self) -> list[str]:
+        self._check_claims()
         return sorted({*self._hosts, *self._pending})
 
     def info(self, name: str) -> HostInfo:
         self._load(name)
+        if name in self._unchecked:
+            self._check_claims()
+        if name not in self._hosts:
+            self.get(name)  # says why, as for --host
         return self._hosts[name]
 
     def get(self, name: str) -> Host:
         self._load(name)
+        if name in self._unchecked:
+            self._check_claims()
         if name not in self._hosts:
             known = ", ".join(self.names()) or "none"
             close = self.close_to(name)

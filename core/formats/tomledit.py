@@ -30,12 +30,31 @@ def parse(text: str, path: str) -> dict[str, Any]:
     except ParseError as strict:
         import tomlkit
         from tomlkit.exceptions import ParseError as TomlError
+        from tomlkit.exceptions import TOMLKitError
 
         try:  # tomlkit's words say more ("Key "model" already exists" where tomllib says "Cannot overwrite a value")
             tomlkit.parse(text)
         except TomlError as exc:  # tomlkit counts columns from 0, editors (and our JSON errors) from 1
-            raise ParseError(path, exc.line, exc.col + 1, f"invalid TOML: {str(exc).split(' at line ')[0]}") from None
-        raise strict from None
+            reason = str(exc).split(" at line ")[0].rstrip(".")
+            raise ParseError(path, exc.line, exc.col + 1, f"invalid TOML: {reason}", _fix(reason)) from None
+        except TOMLKitError as exc:  # KeyAlreadyPresent and its kin carry no place: tomllib's line, tomlkit's words
+            lines = text.splitlines()
+            key_at = lines[strict.line - 1] if 0 < strict.line <= len(lines) else ""
+            col = len(key_at) - len(key_at.lstrip()) + 1
+            raise ParseError(path, strict.line, col, f"invalid TOML: {str(exc).rstrip('.')}", _fix(str(exc))) from None
+        if str(strict) != f"{strict.path}:{strict.line}:{strict.col}: {strict.reason}":
+            raise strict from None  # it says its fix already
+        raise ParseError(path, strict.line, strict.col, strict.reason, _fix(strict.reason)) from None
+
+
+def _fix(reason: str) -> str:
+    """What the operator does about a TOML error, for the one line that names it."""
+    if any(word in reason for word in ("already exists", "Cannot overwrite", "Cannot declare", "twice")):
+        return ("TOML allows a key, or a table, once: keep one (or rename the other) and run the command "
+                "again")
+    if "nested" in reason:
+        return "nest it less deeply (the agent cannot read it either) and run the command again"
+    return "correct that line (the agent cannot read the file either) and run the command again"
 
 
 def apply_ops(text: str, ops: list[dict], path: str, *, faithful: bool = False) -> str:
@@ -89,7 +108,7 @@ def _blocks_apart(text: str, ops: list[dict], doc: Any) -> str | None:
     then the block ops (a trust table changed along with its hook) as blocks: through tomlkit they
     would move, and come back without the file's own spacing. ``None`` when the ops are not of
     both kinds."""
-    from tomlkit.exceptions import ParseError as TomlkitError
+    from tomlkit.exceptions import TOMLKitError as TomlkitError  # KeyAlreadyPresent too
 
     from hookweave.core.formats import tomlkitedit, tomltables
 
@@ -110,7 +129,7 @@ def _past_tail_blocks(text: str, ops: list[dict], doc: Any) -> str | None:
     (trust tables the ops do not touch), which then go back as they were: tomlkit would move them
     up to the other tables of their family, or fail to read them at all after a ``[table]`` that
     the operator defined after its own sub-tables. ``None`` when there are none, or tomlkit fails."""
-    from tomlkit.exceptions import ParseError as TomlkitError
+    from tomlkit.exceptions import TOMLKitError as TomlkitError  # KeyAlreadyPresent too
 
     from hookweave.core.formats import tomlkitedit, tomltables
 

@@ -45,5 +45,7 @@ def _load_tomlkit(text: str, path: Path) -> dict[str, Any]:
     except tomlkit.exceptions.ParseError as exc:  # tomlkit counts columns from 0
         reason = str(exc).split(" at line ")[0]
         raise ParseError(str(path), exc.line, exc.col + 1, f"invalid TOML: {reason}") from None
+    except tomlkit.exceptions.TOMLKitError as exc:  # KeyAlreadyPresent and its kin: no place to name
+        raise ParseError(str(path), 1, 1, f"invalid TOML: {str(exc).rstrip('.')}") from None
     except ValueError:
         raise _long_number(text, path) from None

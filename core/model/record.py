@@ -49,9 +49,16 @@ class RecordedBundle(NamedTuple):
     # Another agent runs these hooks from this file instead of a copy in its own (plan/standin.py):
     # ``{reader host: (hook ids)}``, so verify and status show them as that agent's too.
     runs_for: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 - read only, like every field
+    # Hooks that were one group of several handlers before ``adopt`` made one group per hook, in
+    # order: ``adopt --undo`` joins them again, so the file comes back as it was.
+    joined: tuple[tuple[str, ...], ...] = ()
 
     def hashes(self, event: str | None = None) -> dict[str, str]:
         return {h.id: h.sha256 for h in self.hooks if event is None or h.event == event}
+
+    def joined_within(self, ids: set[str]) -> tuple[tuple[str, ...], ...]:
+        """``joined`` as a reinstall keeps it: the groups whose hooks are all still there."""
+        return tuple(j for j in self.joined if set(j) <= ids)
 
 
 class Record(NamedTuple):
@@ -111,6 +118,8 @@ def _bundle_json(b: RecordedBundle) -> dict:
         out["traces_before"] = list(b.traces_before)
     if b.runs_for:
         out["runs_for"] = {host: list(ids) for host, ids in sorted(b.runs_for.items())}
+    if b.joined:
+        out["joined"] = [list(ids) for ids in b.joined]
     return out
 
 
@@ -196,7 +205,11 @@ def _bundle(raw: Any, where: str):
     if not isinstance(traces, list) or not all(isinstance(t, str) and t in ids for t in traces):
         raise Bad(f"{where}.traces_before", "must list ids of this bundle's hooks")
     runs_for = _runs_for(raw.get("runs_for", {}), f"{where}.runs_for", ids)
-    return RecordedBundle(version, tuple(hooks), env, tuple(traces), runs_for)
+    joined = raw.get("joined", [])
+    if not isinstance(joined, list) or not all(
+            isinstance(j, list) and len(j) > 1 and all(isinstance(i, str) and i in ids for i in j) for j in joined):
+        raise Bad(f"{where}.joined", "must list groups of ids of this bundle's hooks")
+    return RecordedBundle(version, tuple(hooks), env, tuple(traces), runs_for, tuple(tuple(j) for j in joined))
 
 
 def _runs_for(raw: Any, where: str, ids: set) -> dict[str, tuple[str, ...]]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from hookweave.core.errors import BadInput
 from hookweave.core.formats.patch import sha256
 from hookweave.core.model.render import MARKER_RE, _quote, marker
+from hookweave.core.model.runnable import guard, unguarded
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
@@ -73,7 +74,8 @@ def runner_path(settings: Path) -> Path:
 
 
 def runner_word(host: Host, runner: Path, project: Path | None) -> str:
-    """The runner as a shell word: under the project, through the host's project variable. A host
+    """The runner as a shell word: under the project, through the host's project variable; with
+    ``project`` None (a user or managed file, which every project runs), its full path. A host
     without one (Codex: ``"$PWD"`` is the folder the session started in, a subfolder as often as
     not) finds the runner through its project-root form (git's top level) when the project is the
     top of a git repository, as ``portable`` writes ``{bundle_dir}``."""
@@ -223,14 +225,24 @@ def registration_hook(host: Host, event: str, members: list[Member], hooks: list
 
     protocol = host.answer_protocol()
     if protocol in chainsh.SH_HOSTS:  # the sh fast path, which hands over to the Python runner beside it
-        words = ["sh", runner.replace(RUNNER_SUFFIX, chainsh.SUFFIX), _quote(protocol), _quote(event)]
+        runner = runner.replace(RUNNER_SUFFIX, chainsh.SUFFIX)
+        words = ["sh", runner, _quote(protocol), _quote(event)]
     else:
         words = ["python3", "-S", runner, _quote(protocol), _quote(event)]
     for m in members:
         words += [_quote(m.id), _quote(m.timeout), _quote(m.matcher) if m.matcher else "''", _quote(m.command)]
-    total = sum(int(m.timeout) for m in members) + 1
+    total = chain_timeout([m.timeout for m in members])
     matcher = union_matcher(host.answer_protocol(), event, [m.matcher for m in members])
-    return HookForHost(chain_id(event), hooks[0].event, " ".join(words), matcher, total, hooks[0].position)
+    return HookForHost(chain_id(event), hooks[0].event, guard(runner) + " ".join(words), matcher, total,
+                       hooks[0].position)
+
+
+def chain_timeout(timeouts: list[str]) -> int:
+    """The registration's timeout: every member's, whole seconds rounded up, plus a margin for what
+    the runner does between them (a killed member's process tree is looked up with ``ps``; the sh path
+    may start the Python runner): 2 s and 1 more per 4 members, so the host never kills a chain whose
+    members all time out, which would lose a later member's block (docs/chains.md)."""
+    return sum(-int(-float(t) // 1) for t in timeouts) + 2 + len(timeouts) // 4
 
 
 def union_matcher(host: str, event: str, matchers: list[str]) -> str | None:
@@ -273,8 +285,24 @@ def members_of(command: Any) -> tuple[str, str, list[Member]] | None:
     not one (edited beyond reading)."""
     if not isinstance(command, str):
         return None
+    read = _words(command)
+    if read is None:
+        return None
+    words, lead = read
+    quads = [Member(*words[i:i + 4]) for i in range(lead, len(words), 4)]
+    return words[lead - 2], words[lead - 1], quads
+
+
+def runner_named(command: Any) -> str | None:
+    """The runner file a chain registration runs, as its shell gives it to ``sh`` or ``python3`` (a
+    variable as ``$NAME``); ``None`` when the command is not a chain's."""
+    read = _words(command) if isinstance(command, str) else None
+    return None if read is None else read[0][read[1] - 3]
+
+
+def _words(command: str) -> tuple[list[str], int] | None:
     found = MARKER_RE.search(command)
-    body = command[: found.start()] if found else command
+    body = unguarded(command[: found.start()] if found else command)
     try:
         words = shlex.split(body)
     except ValueError:
@@ -282,5 +310,4 @@ def members_of(command: Any) -> tuple[str, str, list[Member]] | None:
     lead = 4 if words[:1] == ["sh"] else 5  # ``sh <runner.sh>`` (issue 24), or ``python3 -S <runner.py>``
     if len(words) < lead or (lead == 5 and words[:2] != ["python3", "-S"]) or (len(words) - lead) % 4:
         return None
-    quads = [Member(*words[i:i + 4]) for i in range(lead, len(words), 4)]
-    return words[lead - 2], words[lead - 1], quads
+    return words, lead

@@ -13,6 +13,7 @@ from hookweave.core.formats import patch
 from hookweave.core.formats.patch import escape, sha256
 from hookweave.core.model import record
 from hookweave.core.model.bundle import Bundle, Finding
+from hookweave.core.model.runnable import EVERY_PROJECT
 from hookweave.core.plan import envmerge, handwritten, managedlayer, merge, resolve, spelling, standin
 
 
@@ -93,7 +94,8 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     if any((h.order or bundle.order) == "chain" for h in bundle.hooks):
         from hookweave.core.plan import chain
 
-        runner = chain.runner_word(host, chain.runner_path(target.path), project)
+        where = None if target.scope in EVERY_PROJECT else project  # run in every project: the runner's full path
+        runner = chain.runner_word(host, chain.runner_path(target.path), where)
     regs, findings = resolve.registrations(host, bundle, runner)
     findings += [Finding("warning", said) for said in host.skipped_entries(doc, target.shown)]
     env_wanted, env_notes = resolve.env_vars(host, bundle)
@@ -159,12 +161,12 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
         findings += envmerge.hook_env_findings(host, bundle, exported)
     _drop_empty_created(new, created, {})
     recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id)), r.members) for r in regs)
-    bundles = dict(rec.bundles)
     readers_of = standin.runs_for(prev.runs_for if prev else {}, dict(runs_for or {}), set(readers), {r.id for r in regs})
-    bundles[bundle.name] = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before, readers_of)
+    joined = prev.joined_within({r.id for r in regs}) if prev else ()  # adopt's groups, while their hooks stay
+    mine = record.RecordedBundle(bundle.version, recorded_hooks, env_record, traces_before, readers_of, joined)
     created_file = rec.created_file or text is None
     created_folder = rec.created_folder or (0 if text is not None else target.folders_missing)
-    new_rec = record.Record(bundles, tuple(created), created_file, created_folder)
+    new_rec = record.Record({**rec.bundles, bundle.name: mine}, tuple(created), created_file, created_folder)
     plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused, spelling.spellings(host, prev))
     plan.actions = _install_actions(prev, bundle, regs, plan.changed)
     return plan

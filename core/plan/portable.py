@@ -6,7 +6,8 @@ in every clone. A bundle outside it (a shipped template in site-packages, a fold
 can only be named by its absolute path: at project and local scope that path exists on this
 machine only, which the install says in a warning (in ``--json`` too) rather than refusing: an
 operator trying a template on their own machine is a fair use. ``hooks init --from TEMPLATE``
-copies a template into the project so its install is portable.
+copies a template into the project so its install is portable. Under ``--host all`` at project
+scope (``usecases/selection``) the same judgement (``machine_only``) refuses or leaves the agent out.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
+from hookweave.core.model.runnable import EVERY_PROJECT
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle
@@ -39,18 +41,32 @@ def inside(folder: Path, project: Path) -> str | None:
     return Path(os.path.relpath(real_folder, real_project)).as_posix()
 
 
+def machine_only(bundle: Bundle, target: Target, project: Path) -> str | None:
+    """Why ``target``'s file would name the bundle by a path on this machine only: ``"outside"``
+    (the bundle is not in the project), ``"no-variable"`` (the agent has no variable for the project
+    folder, or Codex is not at git's top level), or ``None`` (user or managed scope, no ``{bundle_dir}``,
+    or portable)."""
+    if target.scope in EVERY_PROJECT or not uses_bundle_dir(bundle):
+        return None  # the user's own settings live on this machine: an absolute path is right there
+    host = target.host
+    if inside(bundle.directory, project) is None:
+        return "outside"
+    root_ok = host.project_lookup != "codex" or paths.git_root(project) == project  # Codex: git's top level
+    return None if host.project_root_ref and root_ok else "no-variable"
+
+
 def for_target(bundle: Bundle, target: Target, project: Path) -> tuple[Bundle, list[Finding]]:
     """The bundle as ``target`` renders it, and a warning when its settings would name a path that
     exists only on this machine."""
-    if target.scope == "user" or not uses_bundle_dir(bundle):
-        return bundle, []  # the user's own settings live on this machine: an absolute path is right there
+    why = machine_only(bundle, target, project)
+    if why is None:
+        shared = target.scope not in EVERY_PROJECT and uses_bundle_dir(bundle)
+        relative = inside(bundle.directory, project) if shared else None
+        return (bundle._replace(portable=relative) if relative is not None else bundle), []
     host = target.host
     relative = inside(bundle.directory, project)
-    root_ok = host.project_lookup != "codex" or paths.git_root(project) == project  # Codex: git's top level
-    if relative is not None and host.project_root_ref and root_ok:
-        return bundle._replace(portable=relative), []
     where = paths.printable(str(bundle.directory))
-    template = _template_name(bundle)
+    template = template_name(bundle)
     fix = (f"to commit it, run hooks init --from {template} and install ./{template}" if template
            else "to commit it, move the bundle into the project and install it from there")
     if relative is not None and host.project_root_ref:  # Codex, outside the top of a git repository
@@ -62,7 +78,7 @@ def for_target(bundle: Bundle, target: Target, project: Path) -> tuple[Bundle, l
                                        f"{target.shown} works here but not in another clone; {fix}", bundle.name)]
 
 
-def _template_name(bundle: Bundle) -> str | None:
+def template_name(bundle: Bundle) -> str | None:
     from hookweave.core.model.loading import template_dir
 
     try:

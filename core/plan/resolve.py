@@ -56,7 +56,22 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
         regs.append(Registration(bundle.name, hook.id, native, position, entry))
     if chained:
         regs = _with_chains(host, bundle, regs, chained, runner)
+    for reg in regs:
+        _check_size(host, bundle, reg)
     return regs, notes
+
+
+def _check_size(host: Host, bundle: Bundle, reg: Registration) -> None:
+    """A command longer than one shell argument may be never starts (E2BIG): refused before anything is written."""
+    from hookweave.core.model.runnable import MAX_COMMAND_BYTES, longest_command
+
+    size = longest_command(host.handler_of(reg.entry), getattr(host, "command_keys", ("command",)))
+    if size <= MAX_COMMAND_BYTES:
+        return
+    fix = ("move the members' long commands into script files in the bundle and run those ({bundle_dir}/...)"
+           if reg.members else "move it into a script file in the bundle and run that ({bundle_dir}/...)")
+    raise BadInput(f"{bundle.manifest}: hooks ({reg.id}): its command for {host.title} is {size} bytes, more than "
+                   f"the {MAX_COMMAND_BYTES} one shell argument may hold (Linux refuses to start it: E2BIG); {fix}")
 
 
 def _dispatched() -> dict[str, str]:

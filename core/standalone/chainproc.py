@@ -11,6 +11,7 @@ too); it floods its output (``KEEP`` bytes read); its timeout word is no usable 
 ``nan``, ``1e300``, ``-5``, ``0``, in a hand-edited registration: no timeout of ours).
 """
 
+import _signal  # what ``signal`` wraps, built into the interpreter
 import _thread
 import posix
 import time
@@ -35,11 +36,12 @@ def _seconds(word):
     return seconds if 0 < seconds <= TIMEOUT_MAX else TIMEOUT_MAX
 
 
-def _scratch():
+def _scratch(data=None):
     """An unnamed file for a member's stdin, stdout or stderr: a file, unlike a pipe, never fills
     up and stalls a member that writes much while we wait for it. Each member gets files of its
     own: a child it leaves behind may still write to them, or read or write its stdin, and that
-    must not reach the next member's payload or answer."""
+    must not reach the next member's payload or answer. ``data`` is written first (the payload; else
+    a byte, then cut off): a folder on a full disk takes the file but not a byte, and is passed over."""
     folders = [posix.environ.get(b"TMPDIR") or b"/tmp", b"/tmp", b"/var/tmp", b"/dev/shm"]
     for n in range(100):
         folder = folders[0].decode("utf-8", "surrogateescape")
@@ -54,6 +56,17 @@ def _scratch():
             del folders[0]
             continue
         posix.unlink(path)
+        try:
+            _write(fd, b"x" if data is None else data)
+            if data is None:
+                posix.ftruncate(fd, 0)
+            posix.lseek(fd, 0, 0)
+        except OSError:  # a full disk
+            posix.close(fd)
+            if len(folders) == 1:
+                raise
+            del folders[0]
+            continue
         return fd
     raise OSError("no scratch file in " + folder)
 
@@ -79,6 +92,10 @@ def _shell(host):
 
 
 RUNNING = []  # the member running now: a stop signal to the chain stops it too
+# Python starts with SIGPIPE and SIGXFSZ ignored, which a spawned process inherits: a member would
+# then get EPIPE ("Broken pipe" on stderr) where the host's shell, and the sh runner, give it the
+# signal (`seq 1 2000000 | head -1`). A member starts with both at their default, as they were.
+DEFAULT_SIGNALS = (_signal.SIGPIPE, _signal.SIGXFSZ)
 
 
 def _end(pid):
@@ -110,22 +127,21 @@ def _kill_after(pid, seconds, done, fired):
 def run_member(host, member, payload_bytes):
     """``(exit code, stdout bytes, stderr bytes, timed out, dropped)``: the member's answer, read
     when it ends (or its timeout kills it), from files of its own. The member runs in a process
-    group of its own, which a timeout kills whole. Its exit code is negative when a signal ended it;
+    group of its own, which a timeout kills whole. Its exit code is 128 + N when signal N ended it, as
+    the host's shell and the sh runner say it;
     ``dropped`` says its stdout or stderr went past ``KEEP``."""
-    scratch = (_scratch(), _scratch(), _scratch())
+    scratch = (_scratch(payload_bytes), _scratch(), _scratch())
     try:
         stdin_fd, out_fd, err_fd = scratch
-        _write(stdin_fd, payload_bytes)
-        posix.lseek(stdin_fd, 0, 0)
         dup2 = posix.POSIX_SPAWN_DUP2
         actions = [(dup2, stdin_fd, 0), (dup2, out_fd, 1), (dup2, err_fd, 2)]
         shell = _shell(host)
         try:
             pid = posix.posix_spawnp(shell, [shell, "-c", member.command], posix.environ, file_actions=actions,
-                                     setpgroup=0)
+                                     setpgroup=0, setsigdef=DEFAULT_SIGNALS)
         except OSError:
             pid = posix.posix_spawn("/bin/sh", ["sh", "-c", member.command], posix.environ, file_actions=actions,
-                                    setpgroup=0)
+                                    setpgroup=0, setsigdef=DEFAULT_SIGNALS)
         RUNNING.append(pid)
         done, fired = _thread.allocate_lock(), []
         done.acquire()
@@ -134,7 +150,8 @@ def run_member(host, member, payload_bytes):
         RUNNING.remove(pid)
         done.release()
         (out, more), (err, more_err) = _read_all(out_fd), _read_all(err_fd)
-        return posix.waitstatus_to_exitcode(status), out, err, bool(fired), more or more_err
+        code = posix.waitstatus_to_exitcode(status)  # -N when signal N ended it: 128 + N, as a shell says
+        return (code if code >= 0 else 128 - code), out, err, bool(fired), more or more_err
     finally:
         _close(scratch)
 

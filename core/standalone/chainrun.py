@@ -139,6 +139,18 @@ def _last(host, event, members, at, payload):
     return not any(matches(host, event, m.matcher, payload) for m in members[at + 1:])
 
 
+def _inject_arguments(members, payload):
+    """OpenHarness replaces ``$ARGUMENTS`` in a hook's command with the payload, shell-quoted
+    (``hooks/executor.py:_inject_arguments``: ``shlex.quote(json.dumps(payload))``, the text of its
+    ``OPENHARNESS_HOOK_PAYLOAD``) before its shell sees it; in the chain's registration the words are
+    quoted past its reach, so the runner does it for each member, as OpenHarness would have alone."""
+    text = payload.decode("utf-8", "surrogateescape")
+    safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
+    quoted = text if text and all(c in safe for c in text) else "'" + text.replace("'", "'\"'\"'") + "'"
+    for member in members:
+        member.command = member.command.replace("$ARGUMENTS", quoted)
+
+
 def _read_stdin():
     chunks = []
     while True:
@@ -162,6 +174,8 @@ def main(argv):
     payload = _read_stdin()
     if not payload and host == "openharness":  # OpenHarness gives no stdin: the payload is in its env
         payload = posix.environ.get(b"OPENHARNESS_HOOK_PAYLOAD", b"")
+    if host == "openharness":
+        _inject_arguments(members, payload)
     try:
         start, first, before = resume(handed, len(members)) if handed else (0, None, ())
         code, out, err = run_chain(host, event, members, payload, start, first, before)

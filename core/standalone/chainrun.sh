@@ -6,20 +6,28 @@
 # each of Cline's hook files, before its dispatcher, which it hands over to the same way:
 #   - a member printed on stdout, timed out, or its exit code is one the table cannot decide alone
 #     (a hook error, whose note quotes its stderr; an exit whose meaning depends on stderr's text);
-#   - a matcher that is not a plain list of names, or a payload whose field sh cannot read from the
-#     head of the payload (a nested field, an escape before it, no JSON object).
+#   - a matcher that is not a plain list of names, or a payload whose field sh cannot read as the
+#     Python runner's json does (a nested field, an escape in it, anything Python's strict scanner
+#     refuses: then Python runs every member), or a payload past 64 KiB.
 # The Python runner then judges that member from the files it left here and runs the rest; the
 # members already run do not run again, and their stderr comes first, as the Python runner does.
 # Each member: the host's shell, the payload file on stdin, files of its own for stdout and stderr.
-# Timeouts: a ticker (one background process per chain, `sleep 1` a tick: POSIX sleep counts whole
-# seconds) kills a member between its timeout and a second after it, with every descendant `ps`
-# finds then (a POSIX shell cannot give a member a process group without a terminal; what left
-# the member's tree before the timeout is not found, where the Python runner kills its group).
+# A member runs as `bash -c MEMBER` runs it alone: the same exit code and stderr (shell errors too).
+# Timeouts: a ticker (one background process per chain, naps of at most 0.1 s, reading the kernel's
+# uptime in hundredths; where sleep takes whole seconds only, a second) kills a member at its
+# timeout, with every descendant `ps` finds then (a POSIX shell cannot give a member a process group
+# without a terminal; what left the member's tree before the timeout is not found, where the Python
+# runner kills its group).
 set -u
 hw_host=${1-} hw_event=${2-}  # hw_py, the Python runner it hands over to, is set above (chainsh.py)
 
 hw_python() {  # the Python runner, from the start: it reads the host's stdin itself
+  hw_have_py
   exec python3 -S "$hw_py" "$@"
+}
+
+hw_have_py() {  # without it a hand-over is python3's exit 2, a block: go on, as the registration does without this file
+  [ -f "$hw_py" ] || { echo "hookweave: chain runner missing, the rest of its hooks did not run, see hooks verify" >&2; exit 0; }
 }
 
 [ $# -ge 2 ] && [ $(( ($# - 2) % 4 )) -eq 0 ] || hw_python "$@"
@@ -30,31 +38,40 @@ shift 2
 hw_clean() {
   hw_rm="$hw_base.in $hw_base.s $hw_base.t" hw_j=0
   while [ "$hw_j" -lt "$hw_count" ]; do hw_rm="$hw_rm $hw_base.o$hw_j $hw_base.e$hw_j"; hw_j=$((hw_j + 1)); done
-  rm -f $hw_rm  # the names hold no blank: $TMPDIR with one is passed over above
+  rm -f $hw_rm 2>/dev/null  # the names hold no blank: $TMPDIR with one is passed over below
 }
 
-set -C  # every scratch file is created, never taken over: `>` refuses one that exists
+# The scratch files: created 0600 (umask 077, in the subshell that creates them only: the members get
+# the host's umask) under a name no one can guess (a random UUID the kernel gives, without a fork;
+# mktemp elsewhere), never taken over (set -C), so nobody else reads the payload or plants a FIFO
+# there. A folder where they cannot be made or written (no such folder, read-only, a full disk: the
+# state file's first line is written before the payload, as a probe) is passed over for the next.
+hw_count=$(($# / 4))
 hw_base= hw_k=0
 for hw_dir in ${TMPDIR:+"$TMPDIR"} /dev/shm /tmp /var/tmp; do  # /dev/shm: in memory, a file there costs less
   case $hw_dir in *[!A-Za-z0-9_./-]*) continue ;; esac  # the names go unquoted to rm and cat
-  hw_try="$hw_dir/.hookweave-chain-$$-$hw_k"
-  if { true >"$hw_try.in"; } 2>/dev/null; then hw_base=$hw_try; break; fi
-  hw_k=$((hw_k + 1))
+  { read -r hw_r </proc/sys/kernel/random/uuid || hw_r=$(mktemp -u XXXXXXXXXXXX); } 2>/dev/null
+  case $hw_r in ''|*[!A-Za-z0-9-]*) continue ;; esac
+  hw_try="$hw_dir/.hookweave-chain-$$-$hw_r" hw_k=0
+  ( umask 077; set -C
+    printf -- '- - 0 -\n' >"$hw_try.s" && true >"$hw_try.t" || exit 3
+    while [ "$hw_k" -lt "$hw_count" ]; do
+      true >"$hw_try.o$hw_k" && true >"$hw_try.e$hw_k" || exit 3
+      hw_k=$((hw_k + 1))
+    done
+    true >"$hw_try.in" || exit 3
+    exec cat >|"$hw_try.in" ) 2>/dev/null && { hw_base=$hw_try hw_bad=; break; }
+  hw_bad=$? hw_base=$hw_try
+  [ "$hw_bad" -eq 3 ] || break  # cat failed (the disk filled up while it wrote): what was read is here
+  hw_clean; hw_base=
 done
-[ -n "$hw_base" ] || hw_python "$hw_host" "$hw_event" "$@"
-hw_count=$(($# / 4))
-hw_i=0
-while [ "$hw_i" -lt "$hw_count" ]; do
-  { true >"$hw_base.o$hw_i" && true >"$hw_base.e$hw_i"; } 2>/dev/null || hw_bad=1
-  hw_i=$((hw_i + 1))
-done
-{ true >"$hw_base.s" && true >"$hw_base.t"; } 2>/dev/null || hw_bad=1
-if [ -n "${hw_bad-}" ] || ! cat >|"$hw_base.in"; then
-  exec 0<"$hw_base.in"  # a file of that name was there (or the disk is full): Python, on what was read
-  hw_clean
+if [ -z "$hw_base" ] || [ -n "${hw_bad-}" ]; then  # no folder took them, or the payload could not be kept:
+  printf 'hookweave chain: no scratch file could be written in %s; the Python runner runs the members\n' \
+    "${TMPDIR:-/tmp}" >&2  # said, never silent (Python's scratch files look further)
+  [ -z "$hw_base" ] || exec 0<"$hw_base.in"
+  [ -z "$hw_base" ] || hw_clean
   hw_python "$hw_host" "$hw_event" "$@"
 fi
-
 
 hw_descendants() {  # $1 pid: it and every process below it, stopped, as one list
   hw_all=" $1 " hw_new=1
@@ -76,70 +93,124 @@ hw_end() {  # $1 pid: the member and what it started, killed
   kill -KILL $hw_all 2>/dev/null
 }
 
-hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed; when
-  hw_last= hw_n=0  # the runner is gone, removes the scratch files (unless Python took them over)
-  while :; do
-    sleep 1
+hw_clock() {  # hw_now: centiseconds, from the kernel's uptime (a read, no fork), else the ticker's own count
+  if read -r hw_u hw_idle </proc/uptime 2>/dev/null; then hw_now=${hw_u%.*}${hw_u#*.}; else hw_now=-; fi
+}
+
+hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed (checked
+  hw_last= hw_t0= hw_own=0 hw_nap=10  # at most 0.1 s apart, and exactly at its end); when the runner
+  while :; do                          # is gone, removes the scratch files (unless Python took them over)
+    case $hw_nap in ?) hw_nap=0$hw_nap ;; esac  # a nap first: most chains are over before it ends
+    sleep "0.$hw_nap" 2>/dev/null || { sleep 1; hw_own=$((hw_own + 100 - ${hw_nap#0})); }  # whole seconds only
+    hw_own=$((hw_own + ${hw_nap#0}))
     read -r hw_x <"$hw_base.t" || hw_x=
     [ "$hw_x" != python ] || exit 0
     kill -0 "$hw_runner" 2>/dev/null || { hw_clean; exit 0; }
-    read -r hw_idx hw_pid hw_lim <"$hw_base.s" || continue
-    if [ "$hw_idx" = - ] || [ "$hw_idx" != "$hw_last" ]; then hw_last=$hw_idx hw_n=0; continue; fi
-    hw_n=$((hw_n + 1))
-    if [ "$hw_lim" -gt 0 ] && [ "$hw_n" -ge "$hw_lim" ]; then
-      printf '%s\n' "$hw_idx" >|"$hw_base.t"
-      hw_end "$hw_pid"
-      hw_last=-
+    hw_nap=10
+    if read -r hw_idx hw_pid hw_lim hw_st <"$hw_base.s" && [ "$hw_idx" != - ] && [ "$hw_lim" -gt 0 ]; then
+      hw_clock
+      [ "$hw_now" != - ] || hw_now=$hw_own hw_st=-
+      if [ "$hw_idx" != "$hw_last" ]; then
+        hw_last=$hw_idx hw_t0=$hw_st
+        [ "$hw_t0" != - ] || hw_t0=$hw_now
+      fi
+      hw_left=$((hw_t0 + hw_lim - hw_now))
+      if [ "$hw_left" -le 0 ]; then
+        [ "$hw_x" = "$hw_idx" ] || { printf '%s\n' "$hw_idx" >|"$hw_base.t"; hw_end "$hw_pid"; }
+      elif [ "$hw_left" -lt 10 ]; then
+        hw_nap=$hw_left
+      fi
     fi
   done
 }
 
-hw_seconds() {  # $1 a timeout word -> hw_lim: whole seconds to wait, 0 none of ours (chainproc._seconds),
-  case $1 in       # -1 a word only Python reads (inf, 1e3, -5)
+hw_seconds() {  # $1 a timeout word -> hw_lim: centiseconds to wait, rounded up, 0 none of ours
+  case $1 in       # (chainproc._seconds), -1 a word only Python reads (inf, 1e3, -5)
     ''|.|*[!0-9.]*|*.*.*) hw_lim=-1; return ;;
   esac
   hw_sw=${1%%.*} hw_sf=
   case $1 in *.*) hw_sf=${1#*.} ;; esac
   hw_sw=${hw_sw#"${hw_sw%%[!0]*}"}
   [ ${#hw_sw} -le 9 ] || { hw_lim=0; return; }  # past a billion seconds: no timeout of ours
-  hw_lim=${hw_sw:-0}
-  case $hw_sf in *[1-9]*) hw_lim=$((hw_lim + 1)) ;; esac
+  hw_cs=${hw_sf%"${hw_sf#??}"} hw_rest=${hw_sf#??}
+  [ ${#hw_sf} -ge 2 ] || { hw_cs=${hw_sf}0 hw_cs=${hw_cs%"${hw_cs#??}"} hw_rest=; }
+  hw_cs=${hw_cs#0}
+  hw_lim=$(( ${hw_sw:-0} * 100 + ${hw_cs:-0} ))
+  case $hw_rest in *[1-9]*) hw_lim=$((hw_lim + 1)) ;; esac
 }
 
 hw_query= hw_read=
-hw_read_query() {  # the payload's top-level $hw_field from its head; 1 when sh cannot tell
-  hw_s=$(dd if="$hw_base.in" bs=8192 count=1 2>/dev/null) || return 1
-  hw_first=1
-  hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-  case $hw_s in '{'*) hw_s=${hw_s#?} ;; *) return 1 ;; esac
+hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's json reads a duplicate); 1 when
+  # sh cannot tell it as the Python runner would: the payload must be one JSON object as Python's
+  # strict scanner reads it (a trailing comma, a NUL, a raw control character in a string, a number it
+  # refuses: Python runs every member, so hand over), at most 64 KiB and nested at most 200 deep
+  hw_s=$(printf ' \t\n\r|\t\n\r|\001\002\003\004\005\006\007\010\013\014\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\377|'
+         exec tr '\000' '\377' <"$hw_base.in") || return 1  # (trailing newlines dropped: blanks to JSON)
+  hw_ws=${hw_s%%|*} hw_s=${hw_s#*|}
+  hw_tnr=${hw_s%%|*} hw_s=${hw_s#*|}
+  hw_cc=${hw_s%%|*} hw_s=${hw_s#*|}
+  [ ${#hw_s} -le 65536 ] || return 1
+  case $hw_s in *[$hw_cc]*) return 1 ;; esac  # never JSON, anywhere (a NUL is read as \377)
+  hw_stack= hw_want=v hw_key= hw_query=
+  hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}
+  case $hw_s in '{'*) ;; *) return 1 ;; esac
   while :; do
-    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-    case $hw_s in
-      '"'*) ;;
-      '}'*) [ -n "$hw_first" ] || return 1; hw_query=; return 0 ;;
+    case $hw_s in [$hw_ws]*) hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"} ;; '') break ;; esac
+    [ -n "$hw_want" ] || return 1  # more after the object
+    hw_c=${hw_s%"${hw_s#?}"}
+    case $hw_want$hw_c in
+      [va]'{'|[va]'[')
+        hw_stack=$hw_stack$hw_c hw_s=${hw_s#?}
+        [ ${#hw_stack} -le 200 ] || return 1
+        case $hw_c in '{') hw_want=k ;; *) hw_want=a ;; esac ;;
+      [kc]'}'|[ac]']')
+        case ${hw_stack#"${hw_stack%?}"}$hw_c in '{}'|'[]') ;; *) return 1 ;; esac
+        hw_stack=${hw_stack%?} hw_s=${hw_s#?} hw_want=c
+        [ -n "$hw_stack" ] || hw_want= ;;
+      c,) hw_s=${hw_s#?}
+          case $hw_stack in *'{') hw_want=K ;; *) hw_want=v ;; esac ;;
+      :: ) hw_s=${hw_s#?} hw_want=v ;;
+      [kKva]'"')
+        hw_s=${hw_s#?} hw_str= hw_esc=
+        while :; do
+          hw_p=${hw_s%%[\"\\]*}
+          [ "$hw_p" != "$hw_s" ] || return 1
+          case $hw_p in *[$hw_tnr]*) return 1 ;; esac
+          hw_str=$hw_str$hw_p hw_s=${hw_s#"$hw_p"}
+          case $hw_s in
+            '"'*) hw_s=${hw_s#?}; break ;;
+            \\[\"\\/bfnrt]*) hw_s=${hw_s#??} hw_esc=1 ;;
+            \\u[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f]*) hw_s=${hw_s#??????} hw_esc=1 ;;
+            *) return 1 ;;
+          esac
+        done
+        case $hw_want in
+          [kK]) [ ${#hw_stack} -gt 1 ] || [ -z "$hw_esc" ] || return 1  # a top-level key sh cannot read
+                hw_key=$hw_str hw_want=: ;;
+          *) if [ ${#hw_stack} -eq 1 ] && [ "$hw_key" = "$hw_field" ]; then
+               [ -z "$hw_esc" ] || return 1
+               hw_query=$hw_str
+             fi
+             hw_want=c ;;
+        esac ;;
+      [va]*)
+        hw_tok=${hw_s%%[],\}$hw_ws]*} hw_s=${hw_s#"$hw_tok"}
+        [ ${#hw_tok} -le 4000 ] || return 1  # Python refuses an integer of more than 4300 digits
+        case $hw_tok in
+          true|false|null|NaN|Infinity|-Infinity) ;;
+          *) hw_num=${hw_tok#-}
+             case $hw_num in 0*) hw_num=${hw_num#0} ;; [1-9]*) hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; *) return 1 ;; esac
+             case $hw_num in .[0-9]*) hw_num=${hw_num#.}; hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; esac
+             case $hw_num in [eE]*) hw_num=${hw_num#?}; hw_num=${hw_num#[-+]}
+               case $hw_num in [0-9]*) hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; *) return 1 ;; esac ;; esac
+             [ -z "$hw_num" ] || return 1 ;;
+        esac
+        [ ${#hw_stack} -gt 1 ] || [ "$hw_key" != "$hw_field" ] || hw_query=
+        hw_want=c ;;
       *) return 1 ;;
     esac
-    hw_first= hw_s=${hw_s#?}
-    hw_key=${hw_s%%\"*}
-    [ "$hw_key" != "$hw_s" ] || return 1
-    case $hw_key in *\\*) return 1 ;; esac
-    hw_s=${hw_s#*\"}
-    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-    case $hw_s in :*) hw_s=${hw_s#?} ;; *) return 1 ;; esac
-    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-    case $hw_s in
-      '"'*) hw_s=${hw_s#?}; hw_val=${hw_s%%\"*}
-            [ "$hw_val" != "$hw_s" ] || return 1
-            case $hw_val in *\\*) return 1 ;; esac
-            hw_s=${hw_s#*\"} ;;
-      true*|false*|null*|-*|[0-9]*) hw_val=${hw_s%%[],\}[:space:]]*}; [ "$hw_val" != "$hw_s" ] || return 1
-            hw_s=${hw_s#"$hw_val"} hw_val= ;;
-      *) return 1 ;;
-    esac
-    [ "$hw_key" != "$hw_field" ] || { hw_query=$hw_val; return 0; }
-    hw_s=${hw_s#"${hw_s%%[![:space:]]*}"}
-    case $hw_s in ,*) hw_s=${hw_s#?} ;; '}'*) hw_query=; return 0 ;; *) return 1 ;; esac
   done
+  [ -z "$hw_want" ]
 }
 
 hw_has() {  # $1 matcher (plain names), $2 query, $3 exact|part|some: whether a name is it or in it
@@ -191,9 +262,9 @@ hw_act() {  # $1 table, $2 exit code -> hw_v: a (allow), b (block) or h (Python 
   hw_v=${hw_v%% *}
 }
 
-hw_text() {  # whether $1 holds a visible ASCII character (text under every host's trim)
-  while IFS= read -r hw_l || [ -n "$hw_l" ]; do
-    case $hw_l in *[[:alnum:][:punct:]]*) return 0 ;; esac
+hw_text() {  # whether $1 holds a visible ASCII character (text under every host's trim), each named:
+  while IFS= read -r hw_l || [ -n "$hw_l" ]; do  # [:punct:] in a UTF-8 locale (bash as sh) takes U+00A0
+    case $hw_l in *[abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\!\"\#\$%\&\'\(\)\*+,./:\;\<=\>?@\[\\\]^_\`{\|}~-]*) return 0 ;; esac
   done <"$1"
   return 1
 }
@@ -248,7 +319,13 @@ hw_program() {  # $1 the program a plain command starts: 0 when exec'ing it here
     python|python3|python3.[0-9]|python3.[0-9][0-9]|node|bun|deno|uv|uvx|npx|bunx|env|sh|dash|bash|ruby|perl|php|jq) return 0 ;;
     *.sh|*.bash|*.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.pl)
       hw_l=; IFS= read -r hw_l <"$hw_f" 2>/dev/null
-      case $hw_l in '#!'*) return 0 ;; esac ;;
+      case $hw_l in '#!'*) ;; *) return 1 ;; esac
+      hw_l=${hw_l#??}  # its interpreter must be a file that runs: a missing one, or a CR after it (a
+      hw_l=${hw_l#"${hw_l%%[!\ \	]*}"}  # CRLF script), is an error only the shell says as the host reads it
+      hw_l=${hw_l%%[\ \	]*}
+      case $hw_l in /*) ;; *) return 1 ;; esac
+      case $hw_l in *[!A-Za-z0-9_./+-]*) return 1 ;; esac
+      [ -f "$hw_l" ] && [ -x "$hw_l" ] && return 0 ;;
   esac
   return 1
 }
@@ -257,7 +334,7 @@ hw_start() {  # (a subshell, which becomes the member) $1 a member's command: a 
   hw_cmd=$1   # program itself, as the host's shell would (bash takes a millisecond to start); else that shell
   if hw_plain "$hw_cmd"; then
     set +u
-    eval "set -- $hw_cmd"
+    command eval "set -- $hw_cmd" 2>/dev/null || exec "$hw_shell" -c "$hw_cmd"  # an unbalanced quote: the shell says it
     case ${1-} in true|false|:) "$@"; exit ;; esac
     [ $# -eq 0 ] || ! hw_program "$1" || exec "$@"
   fi
@@ -268,6 +345,7 @@ hw_runner=$$
 (exec </dev/null >/dev/null 2>&1; hw_tick) &  # exec: a redirection of the call would keep copies of the host's pipes open
 
 hw_handoff() {  # $1 members done, $2 exit code or -, $3 timed out (0 or 1); then the members' words
+  hw_have_py  # before the ticker hears of Python: it removes the scratch files once this shell is gone
   printf 'python\n' >|"$hw_base.t"
   hw_done=$1 hw_code=$2 hw_timed=$3
   shift 3
@@ -288,13 +366,14 @@ for hw_w in "$@"; do
          [ "$hw_lim" -ge 0 ] || hw_handoff "$hw_i" - 0 "$@"
          hw_start "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
          hw_pid=$!
-         printf '%s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" >|"$hw_base.s"
+         hw_clock
+         printf '%s %s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" "$hw_now" >|"$hw_base.s"
          hw_code=0
          wait "$hw_pid" 2>/dev/null || hw_code=$?  # (dash says "Killed" of a member the ticker ended)
          hw_pid=
-         printf -- '- - 0\n' >|"$hw_base.s"
+         printf -- '- - 0 -\n' >|"$hw_base.s"
          read -r hw_t <"$hw_base.t" || hw_t=
-         [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" -9 1 "$@"
+         [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" 137 1 "$@"
          if [ "$hw_host" != cline ] && [ -z "$hw_errs" ] && hw_last "$hw_i" "$@"; then  # the host reads it alone
            [ ! -s "$hw_base.e$hw_i" ] || cat "$hw_base.e$hw_i" >&2  # (chainrun.py's _last)
            [ ! -s "$hw_base.o$hw_i" ] || cat "$hw_base.o$hw_i"

@@ -57,10 +57,13 @@ def take(target: Target, name: str, event: str | None, out: Path, *, force: bool
         built.update(text=text_, count=len(found))
         marked_doc = _marked(host, doc, found, bundle)
         ops = diff(doc, marked_doc)
-        marked_text = host.apply(text, spelling.spelled(ops, _spellings(host, text, ops, doc)), t.shown)
+        moved = _moves(host, found)
+        marked_text = host.apply(text, spelling.spelled(ops, _spellings(host, text, ops, doc))
+                                 + _respelled(host, text, marked_doc, moved), t.shown)
         if not host.reads_as(text, marked_text, marked_doc, t.shown, ops):
             raise RuntimeError(f"internal error: the edit of {t.shown} does not match its plan; nothing written")
         plan = planning.plan_install(t, marked_text, record_text, bundle, force=False)
+        plan.new_record = _with_joined(plan.new_record, t, name, found, bundle)
         after = plan.new_doc if plan.new_doc is not None else marked_doc
         if not same(after.get(host.hooks_key), marked_doc.get(host.hooks_key)):
             raise BadInput(f"{t.shown}: installing the adopted bundle would move entries; adopt one --event at a time")
@@ -70,7 +73,7 @@ def take(target: Target, name: str, event: str | None, out: Path, *, force: bool
         plan.actions = [f"adopted {len(found)} hook{'' if len(found) == 1 else 's'} into {name} "
                         f"({paths.display(manifest_path)})"
                         + (f"; {split} group{' ' if split == 1 else 's '}of several hooks now one group per hook, "
-                           "same matcher (--undo keeps them so)" if split else "")]
+                           "same matcher (--undo joins them again)" if split else "")]
         return plan
 
     plans = run([target], planner, dry_run=True, force_hint="", bundle=name, trust=trust)
@@ -106,6 +109,52 @@ def _marked(host, doc: dict, found: list, bundle) -> dict:
     return new
 
 
+def _with_joined(record_text: str | None, t: Target, name: str, found: list, bundle) -> str | None:
+    """The record with the groups adopt split (their hook ids, in order), for --undo to join again."""
+    groups: dict[tuple[str, int], list[str]] = {}
+    for item, hook in zip(found, bundle.hooks):
+        if item.parts > 1:
+            groups.setdefault((item.event, item.index), []).append(hook.id)
+    rec = record.from_text(record_text, str(t.record_path))
+    if not groups or name not in rec.bundles:
+        return record_text
+    bundles = {**rec.bundles, name: rec.bundles[name]._replace(joined=tuple(tuple(ids) for ids in groups.values()))}
+    return record.to_text(rec._replace(bundles=bundles), t.path.name)
+
+
+def _moves(host, found: list) -> list[tuple[list, list]]:
+    """Per handler of a group adopt splits into one group per handler: the path of its command in
+    the file before (in its old group) and after (its new group's only handler), as ``_marked``
+    places it: each split group's new groups follow it, so later entries of the event move down."""
+    out = []
+    for item in found:
+        if item.parts > 1:  # its group is written anew: each command respelled, the first one too
+            grown = sum(g.parts - 1 for g in found if g.event == item.event and g.index < item.index and g.part == 0)
+            old = [host.hooks_key, item.event, str(item.index), "hooks", str(item.part), "command"]
+            new = [host.hooks_key, item.event, str(item.index + grown + item.part), "hooks", "0", "command"]
+            out.append((old, new))
+    return out
+
+
+def _respelled(host, text: str | None, new_doc: dict, moves: list[tuple[list, list]]) -> list[dict]:
+    """Ops that write each moved command as the file spelled it (``"\u003e"`` stays an escape), with
+    only the marker added or taken off, so the round trip gives the bytes back."""
+    from hookweave.core.formats import jsonspans
+
+    out = []
+    for old, new in moves if text is not None else ():
+        try:
+            spelled = jsonspans.value_text(text, host.comments, old)
+        except HooksError:
+            return []  # not JSON: nothing to respell
+        value = _at(new_doc, new)
+        again = _spelled_as(spelled, value) if spelled is not None and isinstance(value, str) else None
+        if again is not None:
+            out.append({"op": "replace", "path": "/" + "/".join(t.replace("~", "~0").replace("/", "~1") for t in new),
+                        "value": value, "spelling": again})
+    return out
+
+
 def give_back(target: Target, name: str, *, dry_run: bool) -> list[FilePlan]:
     """``--undo``: take the marker off ``name``'s recorded entries and drop it from the record."""
     return run([target], lambda t, text, rec: _plan_give_back(t, text, rec, name), dry_run=dry_run, force_hint="",
@@ -123,7 +172,7 @@ def _plan_give_back(target: Target, text: str | None, record_text: str | None, n
     new = dict(doc)
     hooks = new.get(host.hooks_key)
     findings: list[Finding] = []
-    released = 0
+    released, moves = 0, []
     if isinstance(hooks, dict):
         hooks = new[host.hooks_key] = dict(hooks)
         for event in dict.fromkeys(h.event for h in prev.hooks):
@@ -133,10 +182,12 @@ def _plan_give_back(target: Target, text: str | None, record_text: str | None, n
             ours = merge.accounted(entries, name, prev.hashes(event), host.owner)
             if not ours:
                 continue
-            entries = hooks[event] = list(entries)
+            entries = list(entries)
             for index, hook_id in ours.items():
                 entries[index] = _unmarked(host, entries[index])
                 released += 1
+            hooks[event], joins = _join(host, event, entries, ours, prev.joined)
+            moves += joins
     if prev.env:
         findings.append(Finding("note", f"env {', '.join(sorted(prev.env))} stays as it is, now the operator's", name))
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
@@ -146,11 +197,44 @@ def _plan_give_back(target: Target, text: str | None, record_text: str | None, n
     new_rec = record.Record(bundles, tuple(created) if bundles else (), rec.created_file and bool(bundles),
                             rec.created_folder if bundles else 0)
     ops = diff(doc, new)
-    plan = planning._finish(target, text, record_text, doc, new, new_rec, findings, [],
-                            _spellings(host, text, ops, doc))
+    spellings = _spellings(host, text, ops, doc)
+    plan = planning._finish(target, text, record_text, doc, new, new_rec, findings, [], spellings)
+    respelled = _respelled(host, text, new, moves)
+    if respelled and text is not None:  # the joined handlers' commands as the file spelled them
+        plan.new_text = host.apply(text, spelling.spelled(plan.ops, spellings) + respelled, target.shown)
+        if not host.reads_as(text, plan.new_text, new, target.shown, plan.ops):
+            raise RuntimeError(f"internal error: the edit of {target.shown} does not match its plan; nothing written")
     plan.actions = [f"gave back {released} hook{'' if released == 1 else 's'} of {name} {prev.version}: "
                     "hand-written again, no longer a bundle's"]
     return plan
+
+
+def _join(host, event: str, entries: list, ours: dict[int, str], joined) -> tuple[list, list]:
+    """``entries`` with each group adopt split (``joined``: its hook ids) one group again, where its
+    pieces are still side by side with the same keys; and the moves of their commands (``_moves``)."""
+    where = {hook_id: index for index, hook_id in ours.items()}
+    merged: dict[int, tuple[list[int], dict]] = {}
+    for ids in joined:
+        idx = [where.get(hook_id) for hook_id in ids]
+        if None in idx or idx != list(range(idx[0], idx[0] + len(idx))):
+            continue  # a piece moved or went: the groups stay as they are
+        groups = [entries[i] for i in idx]
+        keys = [{k: v for k, v in g.items() if k != "hooks"} if isinstance(g, dict) else None for g in groups]
+        if all(isinstance(g, dict) and isinstance(g.get("hooks"), list) and len(g["hooks"]) == 1 and k == keys[0]
+               for g, k in zip(groups, keys)):
+            merged[idx[0]] = (idx, {**groups[0], "hooks": [g["hooks"][0] for g in groups]})
+    dropped = {i for idx, _ in merged.values() for i in idx[1:]}
+    out: list = []
+    moves = []
+    for i, entry in enumerate(entries):
+        if i in merged:
+            idx, group = merged[i]
+            moves += [([host.hooks_key, event, str(j), "hooks", "0", "command"],
+                       [host.hooks_key, event, str(len(out)), "hooks", str(k), "command"]) for k, j in enumerate(idx)]
+            out.append(group)
+        elif i not in dropped:
+            out.append(entry)
+    return out, moves
 
 
 def _spellings(host, text: str | None, ops: list[dict], doc: dict) -> dict[str, str]:
@@ -171,17 +255,26 @@ def _spellings(host, text: str | None, ops: list[dict], doc: dict) -> dict[str, 
             return {}
         if spelled is None or not spelled.endswith('"') or json.loads(spelled) != old:
             continue
-        new = op["value"]
-        if new.startswith(old):  # adopt: the marker appended
-            out[op["path"]] = spelled[:-1] + json.dumps(new[len(old):], ensure_ascii=False)[1:]
-        else:  # --undo: the marker, however the file spells its separator, taken off (and the " ;" before it)
-            for before in ("", " ;"):
-                pattern = before + r'(?: |\\n|\\u00(?:0[aA]|20))# hookweave:[a-z0-9-]+/[a-z0-9-]+[ \t]*"$'
-                cut = re.sub(pattern, '"', spelled)
-                if cut != spelled and json.loads(cut) == new:
-                    out[op["path"]] = cut
-                    break
+        again = _spelled_as(spelled, op["value"])
+        if again is not None:
+            out[op["path"]] = again
     return out
+
+
+def _spelled_as(spelled: str, new: str) -> str | None:
+    """``new`` (a command with hookweave's marker added or taken off) spelled as ``spelled`` spells
+    the old command, or ``None``."""
+    if not spelled.endswith('"'):
+        return None
+    old = json.loads(spelled)
+    if new.startswith(old):  # adopt: the marker appended
+        return spelled[:-1] + json.dumps(new[len(old):], ensure_ascii=False)[1:]
+    for before in ("", " ;"):  # --undo: the marker, however the file spells its separator, taken off (and the " ;")
+        pattern = before + r'(?: |\\n|\\u00(?:0[aA]|20))# hookweave:[a-z0-9-]+/[a-z0-9-]+[ \t]*"$'
+        cut = re.sub(pattern, '"', spelled)
+        if cut != spelled and json.loads(cut) == new:
+            return cut
+    return None
 
 
 def _at(doc, tokens: list[str]):

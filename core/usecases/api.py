@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from hookweave.core.model.findings import Finding
+from hookweave.core.files import paths
 from hookweave.core.reading import projects
+from hookweave.core.usecases import selection
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
@@ -67,12 +69,12 @@ class Outcome:
         ]
 
 
-def _hosts(registry: HostRegistry | None, names: Sequence[str]) -> tuple[HostRegistry, list[Host]]:
+def _hosts(registry: HostRegistry | None, names: Sequence[str], project: str | None) -> tuple[HostRegistry, list[Host]]:
     if registry is None:
         from hookweave.core.contract.registry import registry as make
 
         registry = make()
-    return registry, registry.resolve(list(names))
+    return registry, selection.resolve(registry, list(names), project)
 
 
 def install(bundle: str | Bundle | None, hosts: Sequence[str], *, scope: str | None = None,
@@ -83,15 +85,20 @@ def install(bundle: str | Bundle | None, hosts: Sequence[str], *, scope: str | N
     from hookweave.core.model import loading
     from hookweave.core.usecases import installer, mistakes
 
-    registry, chosen = _hosts(registry, hosts)
+    registry, chosen = _hosts(registry, hosts, project)
     loaded = bundle if bundle is not None and not isinstance(bundle, str) else loading.load_bundle(bundle, registry.names())
-    chosen, left_out = mistakes.hosts_with_something(chosen, loaded, everyone="all" in hosts)
+    source = bundle if isinstance(bundle, str) else paths.display(loaded.directory)
+    source = source if "/" in source or source.startswith((".", "~")) else f"./{source}"  # not a template's name
+    chosen, no_project = selection.project_hosts(chosen, hosts, scope, f"hooks install {source} {{hosts}}")
+    chosen, left_out = mistakes.hosts_with_something(chosen, loaded, everyone=selection.broad(hosts))
     folder = projects.folders(chosen, project)
     mistakes.errors(loaded, sorted(set(folder.values())))
     targets = [installer.target(h, scope, folder[h.name]) for h in chosen]
+    targets, machine_only = selection.portable_targets(targets, loaded, folder, source, hosts)
+    chosen = [t.host for t in targets]
     plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
     projects.annotate(plans, folder, explicit=bool(project))
-    return Outcome("install", plans, chosen, left_out, dry_run)
+    return Outcome("install", plans, chosen, no_project + left_out + machine_only, dry_run)
 
 
 def uninstall(name: str, hosts: Sequence[str], *, scope: str | None = None, project: str | None = None,
@@ -100,12 +107,14 @@ def uninstall(name: str, hosts: Sequence[str], *, scope: str | None = None, proj
     """Remove what the records say bundle ``name`` wrote on ``hosts``; ``NotInstalled`` when none did."""
     from hookweave.core.usecases import installer
 
-    registry, chosen = _hosts(registry, hosts)
+    registry, chosen = _hosts(registry, hosts, project)
+    chosen, no_project = selection.project_hosts(chosen, hosts, scope, f"hooks uninstall {name} {{hosts}}",
+                                                installed_only=True)
     folder = projects.folders(chosen, project)
     targets = [installer.target(h, scope, folder[h.name]) for h in chosen]
     plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run, by_marker=by_marker)
     projects.annotate(plans, folder, explicit=bool(project))
-    return Outcome("uninstall", plans, chosen, [], dry_run)
+    return Outcome("uninstall", plans, chosen, no_project, dry_run)
 
 
 class Verified:
@@ -141,7 +150,9 @@ def verify(hosts: Sequence[str] = ("all",), *, scope: str | None = None, project
     """What is installed on ``hosts`` against the records, as each agent runs it; writes nothing."""
     from hookweave.core.verify import hostreport
 
-    registry, chosen = _hosts(registry, hosts)
+    registry, chosen = _hosts(registry, hosts, project)
+    if scope == "project":  # verify's default is every scope, Kimi's user file too
+        chosen, _ = selection.project_hosts(chosen, hosts, scope, "hooks verify {hosts}")
     folder = projects.folders(chosen, project)
     scopes = hostreport.chosen_scopes(chosen, scope)
     reports = []

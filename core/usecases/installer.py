@@ -197,11 +197,15 @@ def uninstall_all(targets: list[Target], project: Projects, *, force: bool, dry_
     from hookweave.core.errors import NotInstalled
 
     names: dict[str, list[Target]] = {}
+    readers: dict[str, set[str]] = {}  # per bundle, the agents that run it from a source's file here
     for t in targets:
         for scope, _, rec in installed(t.host, project_of(project, t.host)):
             if scope == t.scope:
-                for name in rec.bundles:
+                for name, entry in rec.bundles.items():
                     names.setdefault(name, []).append(t)
+                    readers.setdefault(name, set()).update(entry.runs_for)
+    for name, where in names.items():  # a reader in this command goes with its source (standins)
+        where += [t for t in targets if t.host.name in readers[name] and t not in where]
     if not names:
         where = ", ".join(f"{t.host.name} {t.scope}" for t in targets)
         raise NotInstalled(f"nothing is installed at {where}; hooks status lists what is installed where")

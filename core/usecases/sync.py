@@ -196,13 +196,11 @@ def _steps(root: Path, pf: projectfile.ProjectFile, state: dict[str, syncstate.S
 def _machine_only(hosts: list, bundle: Bundle, scope: str, root: Path) -> list[tuple]:
     """The hosts whose committed file could name the bundle's folder only by this machine's path
     (an agent with no project variable), with why; none at user scope, which is this machine's."""
-    if scope == "user":
-        return []
-    from hookweave.core.plan.portable import for_target
+    from hookweave.core.plan.portable import machine_only
     from hookweave.core.usecases import installer
 
     return [(host, f"{host.title} has no variable for the project folder") for host in hosts
-            if for_target(bundle, installer.target(host, scope, root), root)[1]]
+            if machine_only(bundle, installer.target(host, scope, root), root)]
 
 
 def _differences(out: Outcome) -> list[str]:

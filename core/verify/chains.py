@@ -4,12 +4,14 @@ beside it the sh fast path on the hosts that run it)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookweave.core.files import fileio, paths
 from hookweave.core.model.findings import Finding
+from hookweave.core.model.runnable import EVERY_PROJECT
 from hookweave.core.plan import chain
 from hookweave.core.verify.reports import HookStatus
 
@@ -21,8 +23,7 @@ def member_rows(host: Host, h: RecordedHook, entry: Any, chain_status: str) -> l
     """One row per recorded member, as ``<chain id>/<member id>``: ok when the chain holds its words
     unchanged, modified when they differ, missing when the chain (or its member) is gone."""
     handler = host.handler_of(entry) if entry is not None else None
-    keys = getattr(host, "command_keys", ("command",))  # Copilot's command is under "bash"
-    command = next((handler[k] for k in keys if isinstance(handler.get(k), str)), None) if handler else None
+    command = _command_of(host, entry)
     read = chain.members_of(command) if handler else None
     now = {m.id: m for m in read[2]} if read else {}
     order = [m.id for m in read[2]] if read else []
@@ -53,6 +54,38 @@ def member_rows(host: Host, h: RecordedHook, entry: Any, chain_status: str) -> l
         rows.append(HookStatus(f"{h.id}/{member_id}", h.event, h.position, "modified",
                                f"added to {h.event}'s chain by hand; the chain runs it too"))
     return rows
+
+
+def _command_of(host: Host, entry: Any) -> str | None:
+    handler = host.handler_of(entry) if entry is not None else None
+    keys = getattr(host, "command_keys", ("command",))  # Copilot's command is under "bash"
+    return next((handler[k] for k in keys if isinstance(handler.get(k), str)), None) if handler else None
+
+
+def runner_paths(host: Host, scope: str, doc: Any, rec: Record) -> list[Finding]:
+    """A chain whose runner is not there from the folder the agent runs it in fails every matching
+    call (a block on most hosts, before the guard): at user and managed scope, which every project
+    reads, a runner named through the project folder (written so before issue 33) is missing in
+    every other project; a runner named by a full path must exist."""
+    hooks = doc.get(host.hooks_key) if isinstance(doc, dict) else None
+    out = []
+    for name, b in sorted(rec.bundles.items()):
+        for h in b.hooks:
+            entries = hooks.get(h.event) if h.members and isinstance(hooks, dict) else None
+            entries = entries if isinstance(entries, list) else []
+            entry = next((e for e in entries if host.owner(e) == (name, h.id)), None)
+            word = chain.runner_named(_command_of(host, entry))
+            if word is None:
+                continue  # not there, or no longer a chain: the hook's row says so
+            if scope in EVERY_PROJECT and not os.path.isabs(word):
+                out.append(Finding("problem", f"{h.event}'s chain names its runner as {paths.printable(word)}, under "
+                                   f"whichever project {host.title} runs in, where it is missing: in every other "
+                                   "project each matching call fails; reinstall the bundle (it names the runner by "
+                                   "its full path)", name, h.id))
+            elif os.path.isabs(word) and not os.path.isfile(word):
+                out.append(Finding("problem", f"{h.event}'s chain runs {paths.printable(word)}, which does not exist; "
+                                   "reinstall the bundle", name, h.id))
+    return out
 
 
 def order_notes(host: Host, rec: Record) -> list[Finding]:

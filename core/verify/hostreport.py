@@ -61,6 +61,7 @@ def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = Fa
                 )
 
                 report.files[-1].findings += chainverify.runtime_findings(host, host.settings_path(scope, project), rec)
+                report.files[-1].findings += chainverify.runner_paths(host, scope, doc, rec)
                 report.files[-1].findings += chainverify.order_notes(host, rec)
                 chained = chained or bool(chainverify.order_notes(host, rec))
     ran = _borrowed(host, scopes, project, report, repo)  # hooks it runs from another host's file, as installed for it

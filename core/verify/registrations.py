@@ -27,6 +27,7 @@ def verify_file(host: Host, scope: str, shown: str, doc: Any, rec: Record,
         bundle_report = _bundle_report(host, hooks, name, bundle)
         report.bundles.append(bundle_report)
         report.findings += _copy_findings(host, hooks, name, bundle)
+        report.findings += _too_long(host, hooks, name)
         if host.hook_env:
             report.findings += hook_env_findings(host, hooks, name, bundle, os.environ if exported is None else exported)
     judge_order(host, [report], {scope: doc})
@@ -95,6 +96,23 @@ def _copy_findings(host: Host, hooks: dict, name: str, bundle: RecordedBundle) -
                 "neither updates nor removes it; remove it by hand if you did not mean to keep it", name, hook_id)
         for event, hook_id in _copies(host, hooks, name, bundle) if events.get(hook_id) != event
     ]
+
+
+def _too_long(host: Host, hooks: dict, name: str) -> list[Finding]:
+    """Entries of ours whose command is longer than one shell argument may be: the agent cannot start them."""
+    from hookweave.core.model.runnable import MAX_COMMAND_BYTES, longest_command
+
+    keys = getattr(host, "command_keys", ("command",))
+    out = []
+    for entries in hooks.values():
+        for e in entries if isinstance(entries, list) else ():
+            found = host.owner(e)
+            size = longest_command(host.handler_of(e), keys) if found and found[0] == name else 0
+            if size > MAX_COMMAND_BYTES:
+                out.append(Finding("problem", f"its command is {size} bytes, more than the {MAX_COMMAND_BYTES} one "
+                                   "shell argument may hold: the agent cannot start it (E2BIG); move the long "
+                                   "commands into script files in the bundle, and reinstall", name, found[1]))
+    return out
 
 
 def judge_order(host: Host, files: list[FileReport], docs: Mapping[str, Any]) -> None:

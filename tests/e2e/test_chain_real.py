@@ -178,3 +178,56 @@ def test_the_newer_agents_run_the_chain_in_order_and_stop_at_the_first_block(run
     mock.requests.clear()
     ask("run the echo")
     assert calls(log) == []
+
+
+def test_claude_user_scope_chain_runs_in_another_project_and_goes_on_without_its_runner(run, mock, home, project,
+                                                                                        tmp_path, monkeypatch) -> None:
+    """Issue 33: installed at user scope from the home folder (the project there is the home), the
+    chain ran ``sh "$CLAUDE_PROJECT_DIR"/.claude/...`` in every other project: exit 2, a block of
+    every call. Now it runs in another project in order, and with its runner files gone the calls go
+    ahead (the registration exits 0)."""
+    binary = agent_binary("claude")
+    log = tmp_path / "chain.log"
+    monkeypatch.chdir(home)
+    install = run("install", chain_bundle(tmp_path / "b", log), "--host", "claude", "--scope", "user")
+    assert install.exit_code == 0, install.output
+    monkeypatch.chdir(project)
+    mock.commands = ["echo mode-pass", "echo mode-stop"]
+    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
+    check_chain(calls(log))
+    told = tool_results(mock, "claude")
+    assert told["pass"] == "mode-pass" and "stopped by gate" in told["stop"]
+    for runner in (home / ".claude").glob("settings.hookweave-chain.*"):
+        runner.unlink()
+    mock.requests.clear()
+    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
+    assert calls(log) == []
+    assert tool_results(mock, "claude") == {"pass": "mode-pass", "stop": "mode-stop"}
+
+
+@pytest.mark.parametrize("host", ["copilot", "qwen", "factory"])
+def test_newer_agents_run_a_user_scope_chain_in_another_project(run, mock, home, project, tmp_path, monkeypatch,
+                                                                 host) -> None:
+    """Issue 33 on the agents that run ``bash -c`` or ``sh -c`` (Copilot denies on any failure): the
+    user-scope chain, installed from the home folder, runs in another project, and without its
+    runner files every call goes ahead."""
+    from newhosts import agent
+
+    log = tmp_path / "chain.log"
+    ask = agent(host, mock, home, project, {})  # its own set-up first: Qwen's writes the user settings file
+    monkeypatch.chdir(home)
+    install = run("install", chain_bundle(tmp_path / "b", log, context=host == "copilot"), "--host", host,
+                  "--scope", "user")
+    assert install.exit_code == 0, install.output
+    monkeypatch.chdir(project)
+    mock.commands = ["echo mode-pass", "echo mode-stop"]
+    ask("run the echo")
+    check_chain(calls(log))
+    assert "mode-pass" in tool_results(mock, host)["pass"]
+    for runner in home.rglob("*.hookweave-chain.*"):
+        runner.unlink()
+    mock.requests.clear()
+    ask("run the echo")
+    assert calls(log) == []
+    told = tool_results(mock, host)
+    assert "mode-pass" in told["pass"] and "mode-stop" in told["stop"].replace("echo mode-stop", ""), told
