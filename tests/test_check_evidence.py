@@ -189,6 +189,8 @@ def test_without_host_check_runs_on_the_agents_used_here_and_says_so(run, write_
     doc = json.loads(run("check", folder, "--runs", "1", "--json").stdout)
     assert doc["hosts"] == {"checked": ["claude", "gemini"], "from": "used here"}
     assert [h["host"] for h in doc["hooks"]] == ["claude", "gemini"]
+    named = json.loads(run("check", folder, "--runs", "1", "--host", "detected", "--json").stdout)
+    assert named["hosts"] == {"checked": ["claude", "gemini"], "from": "--host"}
     every = json.loads(run("check", folder, "--runs", "1", "--host", "all", "--json").stdout)
     assert every["hosts"] == {"checked": NAMES, "from": "--host"} and len({h["host"] for h in every["hooks"]}) == 14
     text = run("check", folder, "--runs", "1", "--host", "codex").stdout

@@ -41,13 +41,15 @@ def check(
 
     JUDGED = known()
 
+    from hookweave.core.usecases import selection
+
     registry = _registry()
-    hosts = registry.resolve(host or ["all"])
+    hosts = selection.resolve(registry, host or ["all"], project)
     chosen = {"from": "--host", "line": None}
     if not host:
         hosts, chosen = _used_here(hosts, project)
     unjudged = [h.name for h in hosts if h.answer_protocol() not in JUDGED]
-    if unjudged and host and "all" not in host:
+    if unjudged and host and not selection.broad(host):
         raise BadInput(f"check: {', '.join(unjudged)}: {UNJUDGED}; check on {', '.join(HOSTS)}")
     hosts = [h for h in hosts if h.answer_protocol() in JUDGED]
     folder = paths.project_dir(project)
@@ -100,14 +102,14 @@ def _used_here(hosts: list, project: str | None) -> tuple[list, dict]:
     """Without ``--host``: the agents this project or machine uses (a settings file of theirs in the
     project, a program on PATH, a user folder: detection.py), or every one where none is found (a
     bundle checked in CI). All 14 took 148 lines and 17 s (issue 36) to answer about one agent."""
-    from hookweave.core.cli.detection import detected
+    from hookweave.core.reading.detection import detected
     from hookweave.core.reading import projects
 
     folder = projects.folders(hosts, project)
     used = [h for h in hosts if detected(h, folder[h.name])]
     if used:
         return used, {"from": "used here", "line": f"checking the agents used here: {', '.join(h.title for h in used)} "
-                      f"(--host all checks all {len(hosts)})"}
+                      f"(--host all checks all {len(hosts)})"}  # as --host detected would
     return hosts, {"from": "all: none used here", "line": f"checking all {len(hosts)} agents: none is used here (no "
                    "settings file of one in the project, no program on PATH, no user folder); --host NAME checks one"}
 
