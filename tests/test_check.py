@@ -48,7 +48,7 @@ def _bundle(tmp_path: Path, hooks, name: str = "pitfalls", skip: tuple[str, ...]
 def _findings(stdout: str) -> list[str]:
     """The report without its run rows and latency lines (they hold timings): hook headers, findings and fixes."""
     return [line for line in stdout.splitlines() if not re.match(r"  \S.* (exit -?\d+|timeout) +\d+\.\d\ds/", line)
-            and not line.startswith(("  time: median ", "wait on "))]
+            and not line.startswith(("  time: fastest ", "wait on "))]
 
 
 def test_each_pitfall_is_named_with_its_fix_and_check_exits_1(run, tmp_path) -> None:
@@ -57,8 +57,16 @@ def test_each_pitfall_is_named_with_its_fix_and_check_exits_1(run, tmp_path) -> 
     error = ("  problem: Claude Code shows a hook error: Failed with non-blocking status code: No stderr output "
              "(non-zero exit other than 2: a hook error, the call goes ahead) (on every payload)\n"
              "    fix: exit 0 to let the call through, or exit 2 with the reason on stderr to block it")
-    false_block = ("    fix: parse the payload and match .tool_input.command itself, not data in a "
-                   "heredoc body, a description or another field")
+    heredoc = (r"    command: cat > notes.md <<'EOF'\nNever run rm -rf / on a shared host.\nEOF" "\n"
+               "    fix: the guard matched text inside a heredoc: the lines between <<'EOF' and EOF are data the command "
+               "writes (a note, a file), not commands it runs; match the command word instead: drop each heredoc body "
+               "(the lines after a <<WORD up to the line WORD) before you look for rm, as example-guard's guard.py does "
+               "(hooks init --from example-guard)")
+    quoted = ("    command: git commit -m \"Explain why rm -rf / is refused\"\n"
+              "    fix: the guard matched text inside quotes: a quoted string is one argument (a commit message here), "
+              "not a command; match the command word instead: leave quoted strings out before you look for rm, except "
+              "where a shell runs them (bash -c, sh -c, eval, ssh HOST, a pipe into sh), as example-guard's guard.py "
+              "does (hooks init --from example-guard)")
     noise = ("  note: 2 hooks on PostToolUse write to stderr on success (pitfalls/noise, pitfalls/noise-too); Claude Code "
              "does not show stderr on exit 0 (read in its code), older versions showed a hook error line per hook\n"
              "    fix: keep stderr empty on success, or log to a file")
@@ -76,11 +84,18 @@ pitfalls/empty-array  Claude Code PreToolUse [Bash]
 pitfalls/grep-raw  Claude Code PreToolUse [Bash]
   problem: grep_raw.sh: greps the raw stdin JSON: field order is not guaranteed and any field (a description, a file's content) can hold the pattern, so it blocks calls it should let through
     fix: parse the payload first: cmd=$(jq -r '.tool_input.command // empty'), then match on "$cmd"
-  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a heredoc whose body says rm -rf, rm -rf named in another field)
-{false_block}
+  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a heredoc whose body says rm -rf)
+{heredoc}
+  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on a quoted message that says rm -rf)
+{quoted}
+  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf (on rm -rf named in another field)
+    command: ls -la
+    fix: the guard matched text outside the command (the tool's description names rm -rf; the command is ls -la): read .tool_input.command alone and match on it, not on the whole payload
 pitfalls/heredoc  Claude Code PreToolUse [Bash]
   problem: Claude Code blocks a payload that should pass: Blocked: rm -rf of / or ~ (on a heredoc whose body says rm -rf)
-{false_block}
+{heredoc}
+  problem: Claude Code blocks a payload that should pass: Blocked: rm -rf of / or ~ (on a quoted message that says rm -rf)
+{quoted}
 pitfalls/reason-on-allow  Claude Code PreToolUse [Bash]
   warning: Claude Code: permissionDecisionReason on allow is shown to the user, never to the model (on every payload)
     fix: drop permissionDecisionReason on allow; use systemMessage to tell the user
@@ -96,11 +111,12 @@ pitfalls/tmux  Claude Code SessionStart
     fix: guard it: `command -v tmux >/dev/null 2>&1 || exit 0` before the first call
 together on claude PreToolUse, an ordinary shell command: HOOK ERROR (decided by pitfalls/set-e)
 together on claude PreToolUse, a heredoc whose body says rm -rf: BLOCKS (decided by pitfalls/grep-raw)
+together on claude PreToolUse, a quoted message that says rm -rf: BLOCKS (decided by pitfalls/grep-raw)
 together on claude PreToolUse, rm -rf named in another field: BLOCKS (decided by pitfalls/grep-raw)
 together on claude PreToolUse, non-ASCII text: HOOK ERROR (decided by pitfalls/set-e)
 together on claude PreToolUse, a destructive command: BLOCKS (decided by pitfalls/grep-raw)
 together on claude PostToolUse, an ordinary shell command: allows
-7 problems"""
+10 problems"""
     assert _findings(result.stdout) == expected.splitlines()
 
 
@@ -122,7 +138,7 @@ def test_the_same_pitfalls_on_codex_and_gemini_follow_what_each_host_does(run, t
     assert found["pitfalls/prompt-stdout"] == [("warning", "prompt-stdout")]  # shown to the user only
     assert ("warning", "stderr-noise") in found["pitfalls/noise"]  # empty stdout: stderr becomes the message
     assert found["pitfalls/set-e"][-1] == ("problem", "hook-error")
-    assert gemini["problems"] == 7
+    assert gemini["problems"] == 10  # grep-raw's three false blocks (a heredoc, quotes, another field), heredoc's two
 
 
 def test_the_fixed_scripts_pass(run, tmp_path) -> None:
@@ -156,6 +172,14 @@ HEREDOCS = [
     ("cat <<A <<B\nrm -rf /\nA\ngit reset --hard\nB", 0),
     ("cat > n <<EOF\nx\nEOF\nrm -rf /", 2),  # the command after the body is a command
     ("cat <<< EOF; rm -rf /\nEOF", 2),  # a here-string opens no body: the next line is a command too
+    ('git commit -m "Explain why rm -rf / is refused"', 0),  # a quoted message is one argument (issue 36)
+    ('git commit -m "say \\"rm -rf / x\\" here"', 0),
+    ("bash -c 'rm -rf ~/'", 2),  # a quoted string a shell runs is commands
+    ("echo 'rm -rf /' | sh", 2),
+    ("ssh box 'rm -rf ~/ x'", 2),
+    ("rm -rf ~/ && echo done", 2),  # ~/ then an operator, and /*: the pattern let both through before
+    ("rm -rf /*", 2),
+    ("rm -rf /tmp/x", 0),
 ]
 
 
@@ -227,7 +251,7 @@ def test_hand_written_hook_says_it_runs_for_real(run, project: Path) -> None:
                         "side effects")
     assert lines[1] == "hand-written  Claude Code PreToolUse"
     assert "  problem: Claude Code shows a hook error: Failed with non-blocking status code: oops " in result.stdout
-    assert (project / "side-effect.log").read_text() == "ran\n" * 5  # one run per shipped payload
+    assert (project / "side-effect.log").read_text() == "ran\n" * 6  # one run per shipped payload
     again = run("check", "--hand-written", "echo ran >> side-effect.log", "--event", "pre_tool_use", "--host", "claude")
     assert again.stdout.startswith("note: checking a hand-written hook runs it for real, up to 5 times with every "
                                    "payload (--runs 1: once): it may have side effects\n")
@@ -370,14 +394,14 @@ def test_every_built_in_host_is_checked_and_a_plugin_host_is_named_with_the_reas
     monkeypatch.setattr(check, "_registry", registry)
     reason = ("a plugin host: what it does with a hook's exit code and output is not in hookweave's protocol table "
               "(core/standalone/protocol.py), so check cannot say what the agent will do")
-    result = run("check", "example-guard", "--json")
+    result = run("check", "example-guard", "--host", "all", "--json")
     assert result.exit_code == 0, result.stdout
     doc = json.loads(result.stdout)
     from hookweave.core.contract.builtin import BUILT_IN
 
     assert sorted({h["host"] for h in doc["hooks"]}) == sorted(BUILT_IN)
     assert f"echo-agent: not checked: {reason}" in doc["skipped"]
-    installed = run("check", "--installed")
+    installed = run("check", "--installed", "--host", "all")
     assert installed.exit_code == 0
     assert installed.stdout == (f"skipped: nothing installed here for {', '.join(sorted(BUILT_IN))}\n"
                                 f"skipped: echo-agent: not checked: {reason}\nno problems\n")
@@ -391,7 +415,7 @@ def test_installed_names_each_host_with_nothing_installed(run, project: Path) ->
     """``--installed --host all`` never skips a host silently: the ones with nothing installed here
     are named, the others checked."""
     assert run("install", "example-guard", "--host", "qwen", "--host", "cline").exit_code == 0
-    result = run("check", "--installed", "--json")
+    result = run("check", "--installed", "--host", "all", "--json")
     assert result.exit_code == 0, result.stdout
     doc = json.loads(result.stdout)
     assert [(h["host"], h["hook"]) for h in doc["hooks"]] == [
@@ -400,8 +424,10 @@ def test_installed_names_each_host_with_nothing_installed(run, project: Path) ->
     from hookweave.core.contract.builtin import BUILT_IN
 
     assert doc["skipped"] == [f"nothing installed here for {', '.join(sorted(set(BUILT_IN) - {'qwen', 'cline'}))}"]
-    assert [r["action"] for r in doc["hooks"][0]["runs"]] == ["allow", "allow", "allow", "stop"]
-    assert [r["action"] for r in doc["hooks"][2]["runs"]] == ["allow", "allow", "allow", "allow", "block"]
+    assert [r["action"] for r in doc["hooks"][0]["runs"]] == ["allow", "allow", "allow", "allow", "stop"]
+    assert [r["action"] for r in doc["hooks"][2]["runs"]] == ["allow", "allow", "allow", "allow", "allow", "block"]
+    used = json.loads(run("check", "--installed", "--json").stdout)  # no --host: the agents used here, installed ones
+    assert (used["hosts"], used["skipped"]) == ({"checked": ["cline", "qwen"], "from": "used here"}, [])
 
 
 STYLES = """[bundle]
@@ -432,7 +458,7 @@ if "rm -rf ~" in json.dumps(call) or "rm -rf ~" in json.dumps(payload.get("toolC
 
 def _timed(stdout: str) -> str:
     """The report with its run times as 0.12s and without its latency lines."""
-    kept = [line for line in stdout.splitlines(keepends=True) if not line.startswith(("  time: median ", "wait on "))]
+    kept = [line for line in stdout.splitlines(keepends=True) if not line.startswith(("  time: fastest ", "wait on "))]
     return re.sub(r"\d+\.\d\ds/", "0.12s/", "".join(kept))
 
 
@@ -454,11 +480,14 @@ def test_a_claude_style_deny_on_each_newer_host(run, tmp_path) -> None:
 styles/claude-deny  Copilot CLI preToolUse [bash]
   an ordinary shell command            allows             exit 0    0.12s/30s
   a heredoc whose body says rm -rf     allows             exit 0    0.12s/30s
+  a quoted message that says rm -rf    allows             exit 0    0.12s/30s
   non-ASCII text                       allows             exit 0    0.12s/30s
   a destructive command                {ignored.format("30s")}
   problem: Copilot CLI does not block on this answer: Copilot reads a top-level permissionDecision on preToolUse, not decision or hookSpecificOutput: the call goes ahead (on a destructive command)
+    command: rm -rf ~/
     fix: to block on Copilot CLI: print {{"permissionDecision": "deny", "permissionDecisionReason": "..."}} (preToolUse) or {{"decision": "block", "reason": "..."}} (userPromptSubmitted); Claude's hookSpecificOutput means nothing here
   warning: Copilot CLI ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    command: rm -rf ~/
     fix: drop it, or spell it as the host documents it
 styles/prompt-note  Copilot CLI userPromptSubmitted
   an ordinary prompt                   ignores the output exit 0    0.12s/30s: Follow docs/STYLE.md.
@@ -468,6 +497,7 @@ styles/prompt-note  Copilot CLI userPromptSubmitted
 styles/claude-deny  Qwen Code PreToolUse [run_shell_command]
   an ordinary shell command            allows             exit 0    0.12s/60s
   a heredoc whose body says rm -rf     allows             exit 0    0.12s/60s
+  a quoted message that says rm -rf    allows             exit 0    0.12s/60s
   rm -rf named in another field        allows             exit 0    0.12s/60s
   non-ASCII text                       allows             exit 0    0.12s/60s
   a destructive command                BLOCKS             exit 0    0.12s/60s: no rm -rf
@@ -479,6 +509,7 @@ styles/prompt-note  Qwen Code UserPromptSubmit
 styles/claude-deny  Factory Droid PreToolUse [Execute]
   an ordinary shell command            allows             exit 0    0.12s/60s
   a heredoc whose body says rm -rf     allows             exit 0    0.12s/60s
+  a quoted message that says rm -rf    allows             exit 0    0.12s/60s
   rm -rf named in another field        allows             exit 0    0.12s/60s
   non-ASCII text                       allows             exit 0    0.12s/60s
   a destructive command                BLOCKS             exit 0    0.12s/60s: no rm -rf
@@ -490,11 +521,14 @@ styles/prompt-note  Factory Droid UserPromptSubmit
 styles/claude-deny  Cline PreToolUse [run_commands|execute_command]
   an ordinary shell command            allows             exit 0    0.12s/120s
   a heredoc whose body says rm -rf     allows             exit 0    0.12s/120s
+  a quoted message that says rm -rf    allows             exit 0    0.12s/120s
   non-ASCII text                       allows             exit 0    0.12s/120s
   a destructive command                {ignored.format("120s")}
   problem: Cline does not block on this answer: no field Cline reads (cancel, context, contextModification, errorMessage, overrideInput): the tool runs (on a destructive command)
+    command: rm -rf ~/
     fix: to block on Cline: print {{"cancel": true, "errorMessage": "..."}} (Cline ignores exit codes; a cancel ends the whole run)
   warning: Cline ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    command: rm -rf ~/
     fix: drop it, or spell it as the host documents it
 styles/prompt-note  Cline UserPromptSubmit
   an ordinary prompt                   ignores the output exit 0    0.12s/120s: Follow docs/STYLE.md.
@@ -504,9 +538,11 @@ styles/prompt-note  Cline UserPromptSubmit
 styles/claude-deny  Windsurf pre_run_command
   an ordinary shell command            allows             exit 0    0.12s/60s
   a heredoc whose body says rm -rf     allows             exit 0    0.12s/60s
+  a quoted message that says rm -rf    allows             exit 0    0.12s/60s
   non-ASCII text                       allows             exit 0    0.12s/60s
   a destructive command                {ignored.format("60s")}
   warning: Windsurf does not block on this answer: stdout is shown to the user with show_output, never to the model; only exit 2 blocks (from Windsurf's documentation, unmeasured) (on a destructive command)
+    command: rm -rf ~/
     fix: to block on Windsurf: exit 2 (the only block Windsurf documents)
 styles/prompt-note  Windsurf pre_user_prompt
   an ordinary prompt                   ignores the output exit 0    0.12s/60s: Follow docs/STYLE.md.
@@ -516,11 +552,14 @@ styles/prompt-note  Windsurf pre_user_prompt
 styles/claude-deny  Antigravity CLI PreToolUse [run_command]
   an ordinary shell command            allows             exit 0    0.12s/60s
   a heredoc whose body says rm -rf     allows             exit 0    0.12s/60s
+  a quoted message that says rm -rf    allows             exit 0    0.12s/60s
   non-ASCII text                       allows             exit 0    0.12s/60s
   a destructive command                {ignored.format("60s")}
   warning: Antigravity CLI does not block on this answer: agy reads decision and reason only: the call goes ahead (from Antigravity CLI's third-party write-ups, unmeasured) (on a destructive command)
+    command: rm -rf ~/
     fix: to block on Antigravity CLI: print {{"decision": "deny", "reason": "..."}}
   warning: Antigravity CLI ignores the field hookSpecificOutput in the output (unknown to it) (on a destructive command)
+    command: rm -rf ~/
     fix: drop it, or spell it as the host documents it
 2 problems
 """

@@ -7,6 +7,7 @@ speed decides the rest."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ def test_a_hook_slower_than_its_budget_is_a_warning_with_the_fix(run, write_bund
     assert result.exit_code == 0, result.stdout  # a warning, not a problem
     [warning] = [line for line in result.stdout.splitlines() if line.startswith("  warning: ")]
     assert warning.startswith("  warning: Claude Code: takes ")
-    assert "(median of 5 runs, slowest " in warning  # one run per payload, pooled: five payloads
+    assert " on its fastest run (median " in warning and " over 6 runs), " in warning  # one run per payload, pooled: six payloads
     assert warning.endswith("over the 100 ms budget of PreToolUse: the agent waits for it before every tool call "
                             "it matches")
     fix = result.stdout.split(warning + "\n", 1)[1].splitlines()[0]
@@ -88,16 +89,17 @@ def test_json_carries_the_figures(run, write_bundle) -> None:
     folder = _bundle(write_bundle, ("guard", "pre_tool_use", "cat > /dev/null"))
     doc = json.loads(run("check", str(folder), "--host", "claude", "--runs", "3", "--json").stdout)
     [hook] = doc["hooks"]
-    assert set(hook["latency"]) == {"median_ms", "max_ms", "runs", "budget_ms", "share_of_timeout"}
+    assert set(hook["latency"]) == {"min_ms", "median_ms", "max_ms", "runs", "budget_ms", "share_of_timeout"}
     assert hook["latency"]["runs"] == 3 * len(hook["runs"])
     for r in hook["runs"]:
-        assert r["runs"] == 3 and 0 < r["median_ms"] <= r["max_ms"] and r["seconds"] * 1000 <= r["max_ms"] + 1
+        assert r["runs"] == 3 and 0 < r["min_ms"] <= r["median_ms"] <= r["max_ms"] and r["seconds"] * 1000 <= r["max_ms"] + 1
     assert hook["latency"]["max_ms"] == max(r["max_ms"] for r in hook["runs"])
     assert hook["latency"]["share_of_timeout"] == round(hook["latency"]["max_ms"] / 10_000, 4)
     [event] = doc["events"]
     assert set(event) == {"host", "event", "order", "hooks", "wait", "chain", "wait_ms", "share_of_timeout",
                           "budget_ms", "over_budget"}
     assert (event["host"], event["event"], event["hooks"], event["chain"]) == ("claude", "PreToolUse", ["lat/guard"], False)
+    assert set(event["wait_ms"]) == {"min", "median", "max"} and event["wait_ms"]["min"] <= event["wait_ms"]["median"]
 
 
 def test_runs_are_pooled_across_hosts_that_start_the_hook_alike(run, project: Path) -> None:
@@ -106,15 +108,15 @@ def test_runs_are_pooled_across_hosts_that_start_the_hook_alike(run, project: Pa
     log = project / "runs.log"
     command = "cat > /dev/null; echo ran >> runs.log"
     run("check", "--hand-written", command, "--event", "pre_tool_use", "--host", "claude", "--runs", "3")
-    assert log.read_text().count("ran") == 5 * 3  # five payloads, three runs each
+    assert log.read_text().count("ran") == 6 * 3  # six payloads, three runs each
     log.unlink()
     both = run("check", "--hand-written", command, "--event", "pre_tool_use", "--host", "claude", "--host", "copilot",
                "--runs", "2", "--json")
-    # Claude gets five payloads, Copilot four of the same names: one more run for Claude's fifth only
-    assert log.read_text().count("ran") == 5 + 4 + 1
+    # Claude gets six payloads, Copilot five of the same names: one more run for Claude's sixth only
+    assert log.read_text().count("ran") == 6 + 5 + 1
     doc = json.loads(both.stdout)
-    assert {h["host"]: [r["runs"] for r in h["runs"]] for h in doc["hooks"]} == {"claude": [2, 2, 2, 2, 2],
-                                                                                 "copilot": [2, 2, 2, 2]}
+    assert {h["host"]: [r["runs"] for r in h["runs"]] for h in doc["hooks"]} == {"claude": [2, 2, 2, 2, 2, 2],
+                                                                                 "copilot": [2, 2, 2, 2, 2]}
 
 
 def test_progress_goes_to_a_terminal_only(run, write_bundle, project: Path) -> None:
@@ -129,7 +131,7 @@ def test_progress_goes_to_a_terminal_only(run, write_bundle, project: Path) -> N
     targets, _ = checktargets.from_bundle(host, loading.load_bundle(str(folder), ["claude"]))
     said: list[str] = []
     checking.check(targets, project, [], 2, None, said.append)
-    assert said[0] == "running hook 1 of 1" and said[-1] == "timing: run 5 of at most 5"
+    assert said[0] == "running hook 1 of 1: lat/guard on Claude Code" and said[-1] == "timing: run 6 of at most 6"
 
 
 def test_a_chain_on_a_host_that_starts_hooks_at_once_says_what_it_costs(run, write_bundle) -> None:
@@ -147,3 +149,40 @@ def test_budgets_cover_every_neutral_event() -> None:
     from hookweave.core.model import names
 
     assert set(latency.BUDGETS) == set(names.EVENTS)
+
+
+# A hook whose time varies from run to run, as on a loaded machine: it counts its runs in a file and
+# sleeps on the ones SLOW_ON names (of the five check makes). Its fastest run is well under the
+# budget; the median falls on either side as the pattern changes.
+VARYING = 'cat > /dev/null; n=$(($(cat n 2>/dev/null || echo 0) + 1)); echo $n > n; case " {} " in *" $n "*) sleep 0.3;; esac'
+
+
+@pytest.mark.parametrize("slow_on", ["2 3 4", "5", "3 4 5", ""])
+def test_the_budget_verdict_is_the_fastest_runs_so_noise_cannot_flip_it(run, project: Path, tmp_path: Path, slow_on) -> None:
+    """Issue 36 item 7: judged on the fastest of the runs, a hook that is fast when nothing slows it
+    is never over budget, however many of its runs the machine slowed (the median flips with them)."""
+    mine = tmp_path / "one.json"
+    mine.write_text(json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}))
+    result = run("check", "--hand-written", VARYING.format(slow_on), "--event", "pre_tool_use", "--host", "claude",
+                 "--payload", str(mine), "--budget-ms", "200", "--json")
+    [hook] = json.loads(result.stdout)["hooks"]
+    assert [p["name"] for p in hook["pitfalls"]] == [], hook["pitfalls"]
+    assert json.loads(result.stdout)["events"][0]["over_budget"] is False
+    figures = hook["latency"]
+    assert figures["min_ms"] < 200 <= (figures["max_ms"] if slow_on else 1e9)
+    (project / "n").unlink()
+    text = run("check", "--hand-written", VARYING.format(slow_on), "--event", "pre_tool_use", "--host", "claude",
+               "--payload", str(mine), "--budget-ms", "200").stdout
+    assert re.search(r"\n  time: fastest \d+ ms, median \d+ ms, slowest \d+ ms over [45] runs \(", text), text
+    assert "warning" not in text and "over the 200 ms budget" not in text
+
+
+def test_a_hook_slow_on_its_fastest_run_is_over_budget_every_time(run, project: Path, tmp_path: Path) -> None:
+    mine = tmp_path / "one.json"
+    mine.write_text(json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}))
+    result = run("check", "--hand-written", VARYING.format("1 2 3 4 5"), "--event", "pre_tool_use", "--host", "claude",
+                 "--payload", str(mine), "--budget-ms", "200")
+    [warning] = [line for line in result.stdout.splitlines() if line.startswith("  warning: ")]
+    assert re.fullmatch(r"  warning: Claude Code: takes \d+ ms on its fastest run \(median \d+ ms, slowest \d+ ms over "
+                        r"[34] runs\), over the 200 ms budget of PreToolUse: the agent waits for it before every tool "
+                        r"call it matches", warning), warning

@@ -7,8 +7,9 @@ from typing import Annotated, Optional
 import typer
 
 from hookweave.core.cli import console
-from hookweave.core.cli.app import HostOpt, JsonOpt, ProjectOpt, app, handled
+from hookweave.core.cli.app import JsonOpt, ProjectOpt, app, handled
 from hookweave.core.cli.common import registry as _registry
+from hookweave.core.cli.group import complete_hosts
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 
@@ -18,10 +19,12 @@ from hookweave.core.files import paths
 def check(
     bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
     *,
-    host: HostOpt = None,
+    host: Annotated[Optional[list[str]], typer.Option(
+        "--host", "-H", autocompletion=complete_hosts,
+        help="Host name or 'all'; repeat for several (default: the agents used here, all where none is).")] = None,
     installed: Annotated[bool, typer.Option("--installed", help="Check the bundles installed here instead of a manifest.")] = False,
     scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="With --installed: only this scope.")] = None,
-    payload: Annotated[Optional[list[str]], typer.Option("--payload", help="Your own stdin payload (JSON with hook_event_name); repeat for several.")] = None,
+    payload: Annotated[Optional[list[str]], typer.Option("--payload", metavar="JSON|FILE|-", help="Your own stdin payload instead of the shipped ones: inline JSON ('{\"hook_event_name\": \"PreToolUse\", ...}'), a JSON file, or - for stdin; the object names its hook_event_name; repeat for several.")] = None,
     hand_written: Annotated[Optional[str], typer.Option("--hand-written", help="Check this command of yours instead (it runs for real: it may have side effects).")] = None,
     event: Annotated[Optional[str], typer.Option("--event", help="With --hand-written: its event (neutral or host name).")] = None,
     matcher: Annotated[Optional[str], typer.Option("--matcher", help="With --hand-written: its host-native matcher.")] = None,
@@ -38,16 +41,23 @@ def check(
 
     JUDGED = known()
 
+    from hookweave.core.usecases import selection
+
     registry = _registry()
-    hosts = registry.resolve(host or ["all"])
+    hosts = selection.resolve(registry, host or ["all"], project)
+    chosen = {"from": "--host", "line": None}
+    if not host:
+        hosts, chosen = _used_here(hosts, project)
     unjudged = [h.name for h in hosts if h.answer_protocol() not in JUDGED]
-    if unjudged and host and "all" not in host:
+    if unjudged and host and not selection.broad(host):
         raise BadInput(f"check: {', '.join(unjudged)}: {UNJUDGED}; check on {', '.join(HOSTS)}")
     hosts = [h for h in hosts if h.answer_protocol() in JUDGED]
     folder = paths.project_dir(project)
     if not folder.is_dir():
         raise BadInput(f"--project {paths.printable(str(folder))}: no such folder; pass the project folder")
-    own = [payloads.load(Path(p), _read(fileio, p)) for p in payload or []]
+    if (payload or []).count("-") > 1:
+        raise BadInput("--payload -: stdin can be read once; pass the other payloads as files or inline JSON")
+    own = [_own(payloads, fileio, p, n, len(payload)) for n, p in enumerate(payload or [], 1)]
     targets, skipped = [], []
     if hand_written is not None:
         if not event:
@@ -68,14 +78,15 @@ def check(
             targets += found
             skipped += [f"{h.name}: {n}" for n in notes]
     skipped += [f"{name}: not checked: {UNJUDGED}" for name in unjudged]
-    tell = console.status if console.live() else None
+    if chosen["line"] and not as_json:
+        console.out(chosen["line"])
     try:
-        done = checking.check(targets, folder, own, runs, budget_ms, tell)
+        done = checking.check(targets, folder, own, runs, budget_ms, console.progress)
     finally:
-        if tell is not None:
-            tell("")
+        console.progress(None)
     if as_json:
-        console.json_out(checkreport.as_json(done, skipped))
+        chosen = {**chosen, "checked": [h.name for h in hosts]}
+        console.json_out({"hosts": {k: chosen[k] for k in ("checked", "from")}, **checkreport.as_json(done, skipped)})
     else:
         checkreport.show(done, skipped, hand_written is not None, runs)
     if checking.problems(done):
@@ -87,8 +98,34 @@ UNJUDGED = ("a plugin host: what it does with a hook's exit code and output is n
             "table (core/standalone/protocol.py), so check cannot say what the agent will do")
 
 
-def _read(fileio, name: str) -> str:
-    text = fileio.read_text(Path(name))
+def _used_here(hosts: list, project: str | None) -> tuple[list, dict]:
+    """Without ``--host``: the agents this project or machine uses (a settings file of theirs in the
+    project, a program on PATH, a user folder: detection.py), or every one where none is found (a
+    bundle checked in CI). All 14 took 148 lines and 17 s (issue 36) to answer about one agent."""
+    from hookweave.core.reading.detection import detected
+    from hookweave.core.reading import projects
+
+    folder = projects.folders(hosts, project)
+    used = [h for h in hosts if detected(h, folder[h.name])]
+    if used:
+        return used, {"from": "used here", "line": f"checking the agents used here: {', '.join(h.title for h in used)} "
+                      f"(--host all checks all {len(hosts)})"}  # as --host detected would
+    return hosts, {"from": "all: none used here", "line": f"checking all {len(hosts)} agents: none is used here (no "
+                   "settings file of one in the project, no program on PATH, no user folder); --host NAME checks one"}
+
+
+def _own(payloads, fileio, value: str, n: int, count: int):
+    """One ``--payload``: ``-`` reads stdin, a value that starts with ``{`` is the JSON itself (no file
+    name starts so in practice; ``./{x}`` still names one), anything else a file."""
+    label = f" {n}" if count > 1 else ""
+    if value == "-":
+        import sys
+
+        return payloads.load("--payload - (stdin)", sys.stdin.read(), f"your payload from stdin{label}")
+    if value.lstrip().startswith("{"):
+        return payloads.load("--payload (inline JSON)", value, f"your inline payload{label}")
+    text = fileio.read_text(Path(value))
     if text is None:
-        raise BadInput(f"--payload {paths.printable(name)}: no such file; pass a JSON file the host would send")
-    return text
+        raise BadInput(f"--payload {paths.printable(value)}: no such file; pass a JSON file the host would send, "
+                       "the JSON itself ('{...}'), or - to read it from stdin")
+    return payloads.load(Path(value), text)

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
-from hookweave.core.runtime import acrosshooks, causes, hookrun, latency, payloads, pitfalls, timing
+from hookweave.core.runtime import acrosshooks, causes, evidence, hookrun, latency, payloads, pitfalls, timing
 from hookweave.core.runtime.blocking import HOW_TO_BLOCK
 from hookweave.core.runtime.checktargets import Target
 from hookweave.core.runtime.pitfalls import Pitfall
@@ -68,7 +68,7 @@ def check(targets: list[Target], project: Path, own: list[payloads.Payload], run
         done = []
         for n, target in enumerate(targets, 1):
             if progress is not None:
-                progress(f"running hook {n} of {len(targets)}")
+                progress(f"running hook {n} of {len(targets)}: {target.label} on {target.title}")
             done.append(_check_one(target, project, own, str(transcript)))
         done = timing.pooled(done, runs, project, lambda t, o: _again(t, o, project), progress)
     return acrosshooks.across([_budgeted(c, budget_ms) for c in done])
@@ -93,11 +93,13 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
     chosen = [p for p in chosen if matches(target.matcher, p.tool)]
     found: list[Pitfall] = []
     field = payloads.COMMAND_FIELD.get(target.host) if target.event in TOOL_EVENTS else None
+    inline = re.sub(r"\s*# hookweave:\S+\s*$", "", target.command)
+    texts = [inline]  # what the hook is made of, to tell a guard (evidence.can_block)
     for path in pitfalls.candidates(target.command, project, {**target.env, "CLAUDE_PROJECT_DIR": str(project)}):
         text = _script(path)
+        texts += [text] if text is not None else []
         if text is not None and pitfalls.is_shell(path, text):
             found += pitfalls.static(text, path.name, field)
-    inline = re.sub(r"\s*# hookweave:\S+\s*$", "", target.command)
     found += [p for p in pitfalls.static(inline, "the command", field) if p.name != "ends-on-a-test"]
     if not chosen:
         why = (f"no payload of {target.event} matches its matcher {target.matcher!r}; pass one with --payload"
@@ -117,6 +119,11 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
     if everything is not None:  # blocks whatever it is sent: one finding, not a heredoc story per payload
         outcomes = [o._replace(pitfalls=tuple(everything if p.name == "false-block" else p for p in o.pitfalls))
                     for o in outcomes]
+    if target.event in protocol.BLOCKS[target.host]:
+        guard = any(o.verdict.action in ("block", "stop", "ask") for o in outcomes) or evidence.can_block(texts)
+        what = payloads.COMMAND_FIELD.get(target.host, "the tool's input")
+        outcomes = [o._replace(pitfalls=o.pitfalls + tuple(evidence.let_through(target.title, [o], guard, what)))
+                    for o in outcomes]
     return Checked(target, tuple(outcomes), tuple(found) + _merged(outcomes), "")
 
 
@@ -132,14 +139,14 @@ def _payload_bytes(data) -> bytes:
 
 def _merged(outcomes: list[Outcome]) -> tuple:
     """Each outcome pitfall once, saying on which payloads it showed."""
-    seen: dict[Pitfall, list[str]] = {}
+    seen: dict[Pitfall, list] = {}
     for o in outcomes:
         for p in o.pitfalls:
-            seen.setdefault(p, []).append(o.payload.name)
+            seen.setdefault(p, []).append(o.payload)
     out = []
-    for p, names in seen.items():
-        where = "every payload" if len(names) == len(outcomes) > 1 else ", ".join(names)
-        out.append(p._replace(message=f"{p.message} (on {where})"))
+    for p, sent in seen.items():
+        where = "every payload" if len(sent) == len(outcomes) > 1 else ", ".join(s.name for s in sent)
+        out.append(p._replace(message=f"{p.message} (on {where})", on=tuple((s.name, evidence.shown(s.data)) for s in sent)))
     return tuple(out)
 
 
@@ -173,7 +180,8 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
         found.append(Pitfall("problem", "hook-error", f"{host} shows a hook error: "
                              f"{_short(v.reason) or f'exit {run.exit_code}'} ({'; '.join(v.notes)[:160]})", _fix(target, run, v)))
     elif v.action == "block" and payload.should_pass:
-        found.append(_false_block(target, payload, v))
+        found.append(evidence.false_block(target.title, payload, _short(v.reason),
+                                          payloads.COMMAND_FIELD.get(target.host, "the tool's input")))
     elif v.action in ("allow", "ignored") and event in protocol.BLOCKS[target.host] and _meant_to_block(run, v):
         why = [n for n in v.notes if not n.startswith(("unknown field", "unmeasured", "stderr never"))]
         found.append(Pitfall("problem", "block-ignored", f"{host} does not block on this answer: "
@@ -210,17 +218,6 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
         found.append(Pitfall("warning", "slow", f"{host}: takes more than half of its {timeout:g}s timeout",
                              "make it faster, or raise its timeout"))
     return found
-
-
-def _false_block(target: Target, payload, verdict) -> Pitfall:
-    """A block on a payload that should pass; where the ordinary payload is blocked too, the hook
-    blocks whatever it is sent, which no advice about heredocs would mend."""
-    field = payloads.COMMAND_FIELD.get(target.host, "the tool's input")
-    if payload.name == ORDINARY:
-        return Pitfall("problem", "false-block", f"{target.title} blocks even an ordinary call: {_short(verdict.reason)}",
-                       f"read the payload's {field} (JSON on stdin) and block only the commands you mean to")
-    return Pitfall("problem", "false-block", f"{target.title} blocks a payload that should pass: {_short(verdict.reason)}",
-                   f"parse the payload and match {field} itself, not data in a heredoc body, a description or another field")
 
 
 def _meant_to_block(run: hookrun.Run, verdict) -> bool:

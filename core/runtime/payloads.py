@@ -6,8 +6,8 @@ The shapes are the ones the pinned hosts sent to a hook in tests/e2e (Claude Cod
 from their documentation, Antigravity's from third parties who ran agy. Copilot's own hook files
 get camelCase payloads without an event name; Cline names the event ``hookName`` (``tool_call``)
 and sends each tool parameter as a JSON string. Each event gets ordinary payloads and hostile ones
-that must still pass (a heredoc whose body says ``rm -rf``, the pattern in another field,
-non-ASCII text); a block on one of those is a pitfall.
+that must still pass (a heredoc whose body says ``rm -rf``, a quoted commit message that says it,
+the pattern in another field, non-ASCII text); a block on one of those is a pitfall.
 """
 
 from __future__ import annotations
@@ -123,11 +123,14 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-def load(path: Path, text: str) -> Payload:
-    """An author's own payload (``--payload FILE``): a JSON object naming its ``hook_event_name`` (Cline's
-    ``hookName``; Letta Code's and OpenHands' ``event_type``)."""
+def load(path: Path | str, text: str, name: str | None = None) -> Payload:
+    """An author's own payload (``--payload``): a JSON object naming its ``hook_event_name`` (Cline's
+    ``hookName``; Letta Code's and OpenHands' ``event_type``). ``path``: its file, or what errors call
+    it (``--payload (inline JSON)``); ``name``: what the report calls it (default: the file's name)."""
     from hookweave.core.errors import BadInput
     from hookweave.core.files.paths import printable
+
+    name = name or f"your payload {Path(path).name}"
 
     try:
         data = json.loads(text, parse_constant=_no_constant)
@@ -145,4 +148,4 @@ def load(path: Path, text: str) -> Payload:
     if not isinstance(event, str):
         raise BadInput(f"{printable(str(path))}: hook_event_name: missing; add the host's event name, "
                        'e.g. "hook_event_name": "PreToolUse"')
-    return Payload(f"your payload {path.name}", event, data, False, tool_of(data))
+    return Payload(name, event, data, False, tool_of(data))

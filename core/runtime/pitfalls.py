@@ -18,6 +18,7 @@ class Pitfall(NamedTuple):
     name: str  # short id, e.g. "set-e-no-exit-0"
     message: str
     fix: str
+    on: tuple = ()  # the payloads it showed on, each (name, (label, input) or None): its evidence (evidence.py)
 
 
 SHELLS = re.compile(r"^#!\s*\S*(?:/|env\s+)(?:ba|z|da|k)?sh\b")

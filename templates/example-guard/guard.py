@@ -14,7 +14,7 @@ import re
 import sys
 
 DESTRUCTIVE = [
-    (r"\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+-?[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*\s+-?[a-zA-Z]*[rR]|-[a-zA-Z]*(rf|fr)[a-zA-Z]*)\s+(/|~|\$HOME)(\s|/?$|/\*)",
+    (r"\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+-?[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*\s+-?[a-zA-Z]*[rR]|-[a-zA-Z]*(rf|fr)[a-zA-Z]*)\s+(/|~|\$HOME)/?(\*|\s|$|[;&|)'\"])",
      "recursive forced delete of / or the home folder"),
     (r"\bgit\s+push\b(?=.*\s(--force|-f)(\s|$))(?!.*--force-with-lease)", "force push without --force-with-lease"),
     (r"\bgit\s+reset\s+--hard\b", "git reset --hard discards uncommitted work"),
@@ -40,6 +40,28 @@ def without_heredoc_bodies(command: str) -> str:
         kept.append(line)
         open_ends += [m.group(2) for m in HEREDOC.finditer(line)]
     return "\n".join(kept)
+
+
+QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+# What runs a quoted string as commands: a shell's -c, eval, ssh's remote command, xargs, a here-string.
+RUNS_IT = re.compile(r"(?:\s-[a-zA-Z]*c|\beval|\bssh(?:\s+-\S+)*\s+\S+|\bxargs(?:\s+-\S+)*|<<<)\s*$")
+PIPED_TO_A_SHELL = re.compile(r"\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\bsource\b|(?:^|[;&|]\s*)\.\s")
+
+
+def without_quoted_messages(command: str) -> str:
+    """The command with each quoted string that holds a space left out: a commit message or an
+    echo's text is one argument, not a command, and ``git commit -m "why rm -rf / is refused"``
+    must not block. Kept where a shell runs it (``bash -c '...'``, ``eval``, ``ssh host '...'``,
+    anything piped to ``sh``), and a quoted path holds no space, so it stays too."""
+    if PIPED_TO_A_SHELL.search(command):
+        return command
+
+    def kept(match: re.Match) -> str:
+        if not re.search(r"\s", match.group(0)) or RUNS_IT.search(command[:match.start()]):
+            return match.group(0)
+        return '""'
+
+    return QUOTED.sub(kept, command)
 
 
 def command_of(payload: dict) -> str:
@@ -87,7 +109,7 @@ def main() -> int:
         payload = json.loads(sys.stdin.read() or os.environ.get("OPENHARNESS_HOOK_PAYLOAD", ""))
     except ValueError:
         return 0  # not our business to break the agent on a payload we do not understand
-    command = without_heredoc_bodies(command_of(payload))
+    command = without_quoted_messages(without_heredoc_bodies(command_of(payload)))
     for pattern, why in DESTRUCTIVE:
         if re.search(pattern, command):
             return block(payload, f"Blocked by example-guard: {why}. Run it yourself if you mean it.")
