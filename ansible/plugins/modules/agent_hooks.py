@@ -44,11 +44,11 @@ options:
     default: present
   bundle:
     description:
-      - The bundle's manifest on the target (a C(hookweave.toml) or the folder holding it), or the name of a
-        template shipped with hookweave (V(example-guard)). Use an absolute path.
+      - The bundle's manifest on the target (a C(hookweave.toml) or the folder holding it, C(~) expanded), or the
+        name of a template shipped with hookweave (V(example-guard)).
       - Required with O(state=present). With O(state=absent), its name is read from the manifest unless O(name)
         is given.
-    type: str
+    type: path
   name:
     description:
       - The installed bundle's name, for O(state=absent) without O(bundle).
@@ -56,7 +56,7 @@ options:
   hosts:
     description:
       - The agents to install into or remove from, by hookweave host name (V(claude), V(codex), V(gemini),
-        V(cursor), ...), or V(all).
+        V(cursor), ...), or V(all). An empty list is refused.
     type: list
     elements: str
     required: true
@@ -68,6 +68,7 @@ options:
         agents without a drop-in folder refuse it). Default, the project file, or the user file of an agent that
         has no project file.
     type: str
+    choices: [user, project, local, managed]
   project:
     description:
       - The project folder whose agent settings to edit. Required unless O(scope=user) or O(scope=managed).
@@ -171,6 +172,11 @@ files:
       description: hookweave's unified diff of the file in diff mode; empty otherwise.
       type: str
       returned: always
+    record_diff:
+      description: The unified diff of the record in diff mode (a version bump changes only the record); empty
+        otherwise.
+      type: str
+      returned: always
     problems:
       description: Findings that keep hooks in this file from running as the bundle asks.
       type: list
@@ -210,29 +216,35 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.hookweave.agents.plugins.module_utils import hookweave_api as hw
 
 
-def _absent(module, params, project):
+def _absent(module, params, hosts, project):
     name = params["name"]
     if name is None:
         from hookweave.core.model import loading
 
         name = loading.load_bundle(params["bundle"]).name
     try:
-        return hw.api.uninstall(name, params["hosts"], scope=params["scope"], project=project,
+        return hw.api.uninstall(name, hosts, scope=params["scope"], project=project,
                                 force=params["force"], dry_run=module.check_mode)
     except hw.Unrecorded:
         raise
     except hw.NotInstalled as exc:  # already absent where asked: nothing to do
-        module.exit_json(changed=False, files=[], problems=[], left_out=[], active=True, msg=str(exc))
+        module.exit_json(changed=False, files=[], problems=[], left_out=[], active=True, msg=hw.words(str(exc)))
+
+
+def _written(files):
+    """The files written: each settings file whose text changes, and each record (a version bump
+    changes only the records)."""
+    return sum(1 for f in files if f["diff"]) + sum(1 for f in files if f["record_changed"])
 
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
             state=dict(type="str", choices=["present", "absent"], default="present"),
-            bundle=dict(type="str"),
+            bundle=dict(type="path"),
             name=dict(type="str"),
             hosts=dict(type="list", elements="str", required=True, aliases=["host"]),
-            scope=dict(type="str"),
+            scope=dict(type="str", choices=["user", "project", "local", "managed"]),
             project=dict(type="path"),
             trust=dict(type="bool", default=False),
             force=dict(type="bool", default=False),
@@ -242,27 +254,32 @@ def main():
     )
     hw.require(module)
     params = module.params
+    hosts = hw.agents(module)
     project = hw.folder(module)
     try:
         if params["state"] == "present":
-            done = hw.api.install(params["bundle"], params["hosts"], scope=params["scope"], project=project,
+            done = hw.api.install(params["bundle"], hosts, scope=params["scope"], project=project,
                                   force=params["force"], trust=params["trust"], dry_run=module.check_mode)
         else:
-            done = _absent(module, params, project)
+            done = _absent(module, params, hosts, project)
     except hw.HooksError as exc:
         hw.fail(module, exc, changed=False)
     files = done.files
+    hw.warn(module, [dict(f, path=plan["path"]) for plan in files for f in plan["problems"] + plan["notes"]
+                     if f["level"] in ("problem", "warning")])
+    written = _written(files)
     for f in files:
         f["diff"] = f["diff"] if module._diff else ""
+        f["record_diff"] = f["record_diff"] if module._diff else ""
     result = dict(changed=done.changed, active=not done.problems, files=files, left_out=done.notes,
                   problems=[f.as_json() for f in done.problems])
-    written = sum(1 for f in files if f["changed"])
     verb = "would be written" if module.check_mode else "written"
     result["msg"] = ("%s: %d file%s %s" % (done.command, written, "" if written == 1 else "s", verb)
                      if written else "%s: nothing to write" % done.command)
     if module._diff:
-        result["diff"] = [dict(before_header=f["path"], after_header=f["path"], prepared=f["diff"])
-                          for f in files if f["diff"]]
+        result["diff"] = [dict(before_header=path, after_header=path, prepared=diff)
+                          for f in files for path, diff in ((f["path"], f["diff"]), (f["record"], f["record_diff"]))
+                          if diff]
     module.exit_json(**result)
 
 
