@@ -62,6 +62,20 @@ class Outcome:
     def changed(self) -> bool:
         return any(p.changed for p in self.plans)
 
+    def check_writable(self) -> None:
+        """Raise what the real run refuses before it plans (a read-only file, a folder of root's
+        for a user): a dry run does not look, so a caller that must predict the run (Ansible's
+        check mode) asks here. The real run checks every file and record it targets, and a
+        companion (Codex's config.toml) only when it changes."""
+        from hookweave.core.files import fileio
+
+        for p in self.plans:
+            if p.target.record_path is not None:
+                fileio.check_writable(p.target.path)
+                fileio.check_writable(p.target.record_path)
+            elif p.old_text != p.new_text:
+                fileio.check_writable(p.target.path)
+
     @property
     def problems(self) -> list[Finding]:
         """Gates and duplicates that keep written hooks from running as asked (verify would fail)."""

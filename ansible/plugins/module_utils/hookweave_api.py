@@ -13,7 +13,7 @@ import traceback
 from ansible.module_utils.basic import missing_required_lib
 
 try:
-    from hookweave.core.errors import HooksError, NotInstalled, Unrecorded
+    from hookweave.core.errors import Edited, HooksError, NotInstalled, Unrecorded
     from hookweave.core.files import paths
     from hookweave.core.usecases import api
 except ImportError:
@@ -26,12 +26,15 @@ except ImportError:
     class NotInstalled(HooksError):
         pass
 
+    class Edited(HooksError):
+        pass
+
     class Unrecorded(NotInstalled):
         pass
 else:
     IMPORT_ERROR = None
 
-__all__ = ["HooksError", "NotInstalled", "Unrecorded", "api", "fail", "folder", "require", "warn", "words"]
+__all__ = ["Edited", "HooksError", "NotInstalled", "Unrecorded", "api", "fail", "folder", "require", "warn", "words"]
 
 URL = "https://pypi.org/project/hookweave/"
 

@@ -56,7 +56,8 @@ options:
   hosts:
     description:
       - The agents to install into or remove from, by hookweave host name (V(claude), V(codex), V(gemini),
-        V(cursor), ...), or V(all). An empty list is refused.
+        V(cursor), ...), V(all), or V(detected) (only the agents found on the machine, by their program, user
+        folder, or a settings file in the project). An empty list is refused.
     type: list
     elements: str
     required: true
@@ -84,6 +85,18 @@ options:
         them anyway. Without it such a run fails and writes nothing.
     type: bool
     default: false
+  on_edited:
+    description:
+      - What to do on a machine where the operator edited an entry of this bundle (or wrote a copy of one by
+        hand).
+      - V(fail) fails the task with hookweave's message; nothing is written on that machine.
+      - V(keep) leaves the machine as it is, the operator's edit and every other file of the bundle included
+        (hookweave writes all of a machine's files or none), and reports C(ok) with a warning naming the entry.
+      - V(replace) puts the bundle's version back (with O(state=absent), removes the entry anyway), as
+        O(force=true) does.
+    type: str
+    choices: [fail, keep, replace]
+    default: fail
 seealso:
   - module: hookweave.agents.agent_hooks_info
 """
@@ -216,7 +229,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.hookweave.agents.plugins.module_utils import hookweave_api as hw
 
 
-def _absent(module, params, hosts, project):
+def _absent(module, params, hosts, project, force):
     name = params["name"]
     if name is None:
         from hookweave.core.model import loading
@@ -224,7 +237,7 @@ def _absent(module, params, hosts, project):
         name = loading.load_bundle(params["bundle"]).name
     try:
         return hw.api.uninstall(name, hosts, scope=params["scope"], project=project,
-                                force=params["force"], dry_run=module.check_mode)
+                                force=force, dry_run=module.check_mode)
     except hw.Unrecorded:
         raise
     except hw.NotInstalled as exc:  # already absent where asked: nothing to do
@@ -248,6 +261,7 @@ def main():
             project=dict(type="path"),
             trust=dict(type="bool", default=False),
             force=dict(type="bool", default=False),
+            on_edited=dict(type="str", choices=["fail", "keep", "replace"], default="fail"),
         ),
         required_if=[("state", "present", ["bundle"]), ("state", "absent", ["bundle", "name"], True)],
         supports_check_mode=True,
@@ -256,17 +270,30 @@ def main():
     params = module.params
     hosts = hw.agents(module)
     project = hw.folder(module)
+    if params["force"] and params["on_edited"] == "keep":
+        module.fail_json(msg="force: true and on_edited: keep contradict each other: drop one")
+    force = params["force"] or params["on_edited"] == "replace"
     try:
         if params["state"] == "present":
             done = hw.api.install(params["bundle"], hosts, scope=params["scope"], project=project,
-                                  force=params["force"], trust=params["trust"], dry_run=module.check_mode)
+                                  force=force, trust=params["trust"], dry_run=module.check_mode)
         else:
-            done = _absent(module, params, hosts, project)
+            done = _absent(module, params, hosts, project, force)
+        if module.check_mode:
+            done.check_writable()  # what the real run refuses before it plans: check mode must fail too
+    except hw.Edited as exc:
+        if params["on_edited"] != "keep":
+            hw.fail(module, exc, changed=False)
+        edit = hw.words(str(exc)).split("; nothing written")[0]
+        module.warn("%s; kept as the operator edited it (on_edited: keep), nothing written on this machine" % edit)
+        command = "install" if params["state"] == "present" else "uninstall"
+        module.exit_json(changed=False, files=[], problems=[], left_out=[], active=True,
+                         msg="%s: an edited entry kept (on_edited: keep); nothing written" % command)
     except hw.HooksError as exc:
         hw.fail(module, exc, changed=False)
     files = done.files
     hw.warn(module, [dict(f, path=plan["path"]) for plan in files for f in plan["problems"] + plan["notes"]
-                     if f["level"] in ("problem", "warning")])
+                     if f["level"] in ("problem", "warning")] + [dict(message=note) for note in done.notes])
     written = _written(files)
     for f in files:
         f["diff"] = f["diff"] if module._diff else ""
