@@ -36,7 +36,7 @@ else:
 
 __all__ = ["Edited", "HooksError", "NotInstalled", "Unrecorded", "api", "fail", "folder", "require", "warn", "words"]
 
-URL = "https://pypi.org/project/hookweave/"
+URL = "https://github.com/hookweave/hookweave/blob/main/docs/fleet.md"  # the wheel in a venv, until it is on PyPI
 
 
 def require(module):
@@ -44,11 +44,11 @@ def require(module):
     if IMPORT_ERROR is None:
         paths.show_absolute()  # the task runs in a folder of Ansible's, its output is read on the controller
         return
-    msg = missing_required_lib("hookweave", reason="on the target (pip install hookweave for that Python)", url=URL)
+    msg = missing_required_lib("hookweave", reason="on the target (the hookweave wheel pip-installed into a venv, with ansible_python_interpreter set to its python)", url=URL)
     other = _hooks_python()
     if other:
         msg += (" The hooks command on PATH runs %s (a pipx install?): set ansible_python_interpreter: %s"
-                " for these tasks, or pip install hookweave for %s." % (other, other, sys.executable))
+                " for these tasks, or pip-install the hookweave wheel for %s." % (other, other, sys.executable))
     module.fail_json(msg=msg, exception=IMPORT_ERROR)
 
 

@@ -22,8 +22,8 @@ version_added: 0.1.0
 author:
   - hookweave contributors (@hookweave)
 requirements:
-  - hookweave importable by the target's Python (C(pip install hookweave)), or C(ansible_python_interpreter) set
-    to the Python of a pipx install of hookweave.
+  - hookweave importable by the Python the module runs with, e.g. its wheel pip-installed into a virtual environment
+    and C(ansible_python_interpreter) set to that environment's Python (docs/fleet.md).
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -102,9 +102,19 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: Put hookweave where the module runs
+- name: Put hookweave where the module runs (a wheel built from the repository, until it is on PyPI)
   ansible.builtin.pip:
-    name: hookweave
+    name: /var/tmp/hookweave-0.1.0-py3-none-any.whl
+    virtualenv: /opt/hookweave
+    virtualenv_command: python3 -m venv
+
+- name: Run the hookweave tasks with that Python
+  hookweave.agents.agent_hooks:
+    bundle: /opt/tools/guard
+    hosts: [detected]
+    project: /srv/app
+  vars:
+    ansible_python_interpreter: /opt/hookweave/bin/python
 
 - name: Install the guard into three agents of a project
   hookweave.agents.agent_hooks:

@@ -18,7 +18,7 @@ version_added: 0.1.0
 author:
   - hookweave contributors (@hookweave)
 requirements:
-  - hookweave importable by the target's Python (C(pip install hookweave)).
+  - hookweave importable by the Python the module runs with (see M(hookweave.agents.agent_hooks)).
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
