@@ -34,7 +34,7 @@ except ImportError:
 else:
     IMPORT_ERROR = None
 
-__all__ = ["Edited", "HooksError", "NotInstalled", "Unrecorded", "api", "fail", "folder", "require", "warn", "words"]
+__all__ = ["Edited", "HooksError", "NotInstalled", "Unrecorded", "api", "fail", "folder", "report", "require", "warn", "words"]
 
 URL = "https://github.com/hookweave/hookweave/blob/main/docs/fleet.md"  # the wheel in a venv, until it is on PyPI
 
@@ -118,3 +118,25 @@ def agents(module):
         module.fail_json(msg="hosts is empty: name the agents (claude, codex, gemini, ...), or all, or detected "
                          "(only the agents found on the machine)")
     return names
+
+
+def report(module, done):
+    """An install's or uninstall's outcome as the task's result: hookweave's warnings as Ansible's,
+    every file and record in the diff and in the count of files written."""
+    files = done.files
+    warn(module, [dict(f, path=plan["path"]) for plan in files for f in plan["problems"] + plan["notes"]
+                  if f["level"] in ("problem", "warning")] + [dict(message=note) for note in done.notes])
+    written = sum(1 for f in files if f["diff"]) + sum(1 for f in files if f["record_changed"])  # a bump: records only
+    for f in files:
+        f["diff"] = f["diff"] if module._diff else ""
+        f["record_diff"] = f["record_diff"] if module._diff else ""
+    result = dict(changed=done.changed, active=not done.problems, files=files, left_out=done.notes,
+                  problems=[f.as_json() for f in done.problems])
+    verb = "would be written" if module.check_mode else "written"
+    result["msg"] = ("%s: %d file%s %s" % (done.command, written, "" if written == 1 else "s", verb)
+                     if written else "%s: nothing to write" % done.command)
+    if module._diff:
+        result["diff"] = [dict(before_header=path, after_header=path, prepared=diff)
+                          for f in files for path, diff in ((f["path"], f["diff"]), (f["record"], f["record_diff"]))
+                          if diff]
+    module.exit_json(**result)

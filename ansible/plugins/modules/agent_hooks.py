@@ -254,12 +254,6 @@ def _absent(module, params, hosts, project, force):
         module.exit_json(changed=False, files=[], problems=[], left_out=[], active=True, msg=hw.words(str(exc)))
 
 
-def _written(files):
-    """The files written: each settings file whose text changes, and each record (a version bump
-    changes only the records)."""
-    return sum(1 for f in files if f["diff"]) + sum(1 for f in files if f["record_changed"])
-
-
 def main():
     module = AnsibleModule(
         argument_spec=dict(
@@ -301,23 +295,7 @@ def main():
                          msg="%s: an edited entry kept (on_edited: keep); nothing written" % command)
     except hw.HooksError as exc:
         hw.fail(module, exc, changed=False)
-    files = done.files
-    hw.warn(module, [dict(f, path=plan["path"]) for plan in files for f in plan["problems"] + plan["notes"]
-                     if f["level"] in ("problem", "warning")] + [dict(message=note) for note in done.notes])
-    written = _written(files)
-    for f in files:
-        f["diff"] = f["diff"] if module._diff else ""
-        f["record_diff"] = f["record_diff"] if module._diff else ""
-    result = dict(changed=done.changed, active=not done.problems, files=files, left_out=done.notes,
-                  problems=[f.as_json() for f in done.problems])
-    verb = "would be written" if module.check_mode else "written"
-    result["msg"] = ("%s: %d file%s %s" % (done.command, written, "" if written == 1 else "s", verb)
-                     if written else "%s: nothing to write" % done.command)
-    if module._diff:
-        result["diff"] = [dict(before_header=path, after_header=path, prepared=diff)
-                          for f in files for path, diff in ((f["path"], f["diff"]), (f["record"], f["record_diff"]))
-                          if diff]
-    module.exit_json(**result)
+    hw.report(module, done)
 
 
 if __name__ == "__main__":
