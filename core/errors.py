@@ -34,6 +34,11 @@ class Refused(HooksError):
     exit_code = EXIT_PROBLEM
 
 
+class Edited(Refused):
+    """Refused because the operator edited an entry we installed: the one refusal a caller may
+    choose to live with (the Ansible module's ``on_edited: keep``)."""
+
+
 class Conflict(HooksError):
     """The file changed under us between read and replace, more often than we retry."""
 

@@ -56,11 +56,21 @@ def project_dir(value: str | None) -> Path:
     return path
 
 
+_shown_absolute = False  # set once by show_absolute(): a process that is not an operator's shell
+
+
+def show_absolute() -> None:
+    """From now on ``display`` shows every path absolute: for a caller whose working folder means
+    nothing to its reader (an Ansible task runs wherever Ansible put it, its output is read elsewhere)."""
+    global _shown_absolute
+    _shown_absolute = True
+
+
 def display(path: Path) -> str:
-    """A short, unambiguous, one-line way to show ``path``: relative to the cwd when under it,
-    control characters and bytes that are not UTF-8 escaped (``\\n``, ``\\xff``)."""
+    """A short, unambiguous, one-line way to show ``path``: relative to the cwd when under it (unless
+    ``show_absolute``), control characters and bytes that are not UTF-8 escaped (``\\n``, ``\\xff``)."""
     try:
-        path = path.relative_to(Path(os.getcwd()))
+        path = Path(os.getcwd()) / path if _shown_absolute else path.relative_to(Path(os.getcwd()))
     except (ValueError, OSError):  # not under the cwd, or the cwd was deleted
         pass
     return printable(str(path))

@@ -32,12 +32,23 @@ if TYPE_CHECKING:
 
 def unified_diff(plan: FilePlan) -> str:
     """The file's change as a unified diff, named as the command shows the path."""
-    shown = plan.target.shown
-    old = (plan.old_text or "").splitlines(keepends=True)
-    new = (plan.new_text or "").splitlines(keepends=True)
+    return _diff(plan.old_text, plan.new_text, plan.target.shown)
+
+
+def record_diff(plan: FilePlan) -> str:
+    """The change of the file's record (a version bump changes only this), or ``""``."""
+    record = plan.target.record_path
+    if record is None or plan.old_record == plan.new_record:
+        return ""
+    return _diff(plan.old_record, plan.new_record, paths.display(record))
+
+
+def _diff(old_text: str | None, new_text: str | None, shown: str) -> str:
+    old = (old_text or "").splitlines(keepends=True)
+    new = (new_text or "").splitlines(keepends=True)
     relative = not shown.startswith("/")  # git's a/ b/ prefixes only make sense before a relative path
-    lines = difflib.unified_diff(old, new, ("a/" if relative else "") + shown if plan.old_text is not None else "/dev/null",
-                                 ("b/" if relative else "") + shown if plan.new_text is not None else "/dev/null")
+    lines = difflib.unified_diff(old, new, ("a/" if relative else "") + shown if old_text is not None else "/dev/null",
+                                 ("b/" if relative else "") + shown if new_text is not None else "/dev/null")
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
@@ -51,6 +62,20 @@ class Outcome:
     def changed(self) -> bool:
         return any(p.changed for p in self.plans)
 
+    def check_writable(self) -> None:
+        """Raise what the real run refuses before it plans (a read-only file, a folder of root's
+        for a user): a dry run does not look, so a caller that must predict the run (Ansible's
+        check mode) asks here. The real run checks every file and record it targets, and a
+        companion (Codex's config.toml) only when it changes."""
+        from hookweave.core.files import fileio
+
+        for p in self.plans:
+            if p.target.record_path is not None:
+                fileio.check_writable(p.target.path)
+                fileio.check_writable(p.target.record_path)
+            elif p.old_text != p.new_text:
+                fileio.check_writable(p.target.path)
+
     @property
     def problems(self) -> list[Finding]:
         """Gates and duplicates that keep written hooks from running as asked (verify would fail)."""
@@ -62,7 +87,7 @@ class Outcome:
             {"host": p.target.host.name, "scope": p.target.scope, "path": str(p.target.path),
              "record": str(p.target.record_path) if p.target.record_path else None, "changed": p.changed,
              "actions": list(p.actions), "diff": unified_diff(p) if p.old_text != p.new_text else "",
-             "record_changed": p.old_record != p.new_record,
+             "record_changed": p.old_record != p.new_record, "record_diff": record_diff(p),
              "problems": [f.as_json() for f in p.findings if f.level == "problem"],
              "notes": [f.as_json() for f in p.findings if f.level != "problem"]}
             for p in self.plans

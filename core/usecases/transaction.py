@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from hookweave.core.errors import BadInput, Conflict, HooksError, Refused, WriteFailed
+from hookweave.core.errors import BadInput, Conflict, Edited, HooksError, WriteFailed
 from hookweave.core.files import fileio, paths
 from hookweave.core.formats import textsafe
 from hookweave.core.model import record
@@ -78,7 +78,7 @@ def _plan_all(targets: list[Target], planner: Planner, force_hint: str, bundle: 
     if refused:
         plan, first = refused[0]
         more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
-        raise Refused(
+        raise Edited(
             f"{plan.target.shown}: {first.bundle}/{first.hook} {first.message}{more}; nothing written. "
             f"Keep the operator's version, or {force_hint}"
         )

@@ -22,8 +22,8 @@ version_added: 0.1.0
 author:
   - hookweave contributors (@hookweave)
 requirements:
-  - hookweave importable by the target's Python (C(pip install hookweave)), or C(ansible_python_interpreter) set
-    to the Python of a pipx install of hookweave.
+  - hookweave importable by the Python the module runs with, e.g. its wheel pip-installed into a virtual environment
+    and C(ansible_python_interpreter) set to that environment's Python (docs/fleet.md).
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -44,11 +44,11 @@ options:
     default: present
   bundle:
     description:
-      - The bundle's manifest on the target (a C(hookweave.toml) or the folder holding it), or the name of a
-        template shipped with hookweave (V(example-guard)). Use an absolute path.
+      - The bundle's manifest on the target (a C(hookweave.toml) or the folder holding it, C(~) expanded), or the
+        name of a template shipped with hookweave (V(example-guard)).
       - Required with O(state=present). With O(state=absent), its name is read from the manifest unless O(name)
         is given.
-    type: str
+    type: path
   name:
     description:
       - The installed bundle's name, for O(state=absent) without O(bundle).
@@ -56,7 +56,8 @@ options:
   hosts:
     description:
       - The agents to install into or remove from, by hookweave host name (V(claude), V(codex), V(gemini),
-        V(cursor), ...), or V(all).
+        V(cursor), ...), V(all), or V(detected) (only the agents found on the machine, by their program, user
+        folder, or a settings file in the project). An empty list is refused.
     type: list
     elements: str
     required: true
@@ -68,6 +69,7 @@ options:
         agents without a drop-in folder refuse it). Default, the project file, or the user file of an agent that
         has no project file.
     type: str
+    choices: [user, project, local, managed]
   project:
     description:
       - The project folder whose agent settings to edit. Required unless O(scope=user) or O(scope=managed).
@@ -83,14 +85,36 @@ options:
         them anyway. Without it such a run fails and writes nothing.
     type: bool
     default: false
+  on_edited:
+    description:
+      - What to do on a machine where the operator edited an entry of this bundle (or wrote a copy of one by
+        hand).
+      - V(fail) fails the task with hookweave's message; nothing is written on that machine.
+      - V(keep) leaves the machine as it is, the operator's edit and every other file of the bundle included
+        (hookweave writes all of a machine's files or none), and reports C(ok) with a warning naming the entry.
+      - V(replace) puts the bundle's version back (with O(state=absent), removes the entry anyway), as
+        O(force=true) does.
+    type: str
+    choices: [fail, keep, replace]
+    default: fail
 seealso:
   - module: hookweave.agents.agent_hooks_info
 """
 
 EXAMPLES = r"""
-- name: Put hookweave where the module runs
+- name: Put hookweave where the module runs (a wheel built from the repository, until it is on PyPI)
   ansible.builtin.pip:
-    name: hookweave
+    name: /var/tmp/hookweave-0.1.0-py3-none-any.whl
+    virtualenv: /opt/hookweave
+    virtualenv_command: python3 -m venv
+
+- name: Run the hookweave tasks with that Python
+  hookweave.agents.agent_hooks:
+    bundle: /opt/tools/guard
+    hosts: [detected]
+    project: /srv/app
+  vars:
+    ansible_python_interpreter: /opt/hookweave/bin/python
 
 - name: Install the guard into three agents of a project
   hookweave.agents.agent_hooks:
@@ -171,6 +195,11 @@ files:
       description: hookweave's unified diff of the file in diff mode; empty otherwise.
       type: str
       returned: always
+    record_diff:
+      description: The unified diff of the record in diff mode (a version bump changes only the record); empty
+        otherwise.
+      type: str
+      returned: always
     problems:
       description: Findings that keep hooks in this file from running as the bundle asks.
       type: list
@@ -210,60 +239,63 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.hookweave.agents.plugins.module_utils import hookweave_api as hw
 
 
-def _absent(module, params, project):
+def _absent(module, params, hosts, project, force):
     name = params["name"]
     if name is None:
         from hookweave.core.model import loading
 
         name = loading.load_bundle(params["bundle"]).name
     try:
-        return hw.api.uninstall(name, params["hosts"], scope=params["scope"], project=project,
-                                force=params["force"], dry_run=module.check_mode)
+        return hw.api.uninstall(name, hosts, scope=params["scope"], project=project,
+                                force=force, dry_run=module.check_mode)
     except hw.Unrecorded:
         raise
     except hw.NotInstalled as exc:  # already absent where asked: nothing to do
-        module.exit_json(changed=False, files=[], problems=[], left_out=[], active=True, msg=str(exc))
+        module.exit_json(changed=False, files=[], problems=[], left_out=[], active=True, msg=hw.words(str(exc)))
 
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
             state=dict(type="str", choices=["present", "absent"], default="present"),
-            bundle=dict(type="str"),
+            bundle=dict(type="path"),
             name=dict(type="str"),
             hosts=dict(type="list", elements="str", required=True, aliases=["host"]),
-            scope=dict(type="str"),
+            scope=dict(type="str", choices=["user", "project", "local", "managed"]),
             project=dict(type="path"),
             trust=dict(type="bool", default=False),
             force=dict(type="bool", default=False),
+            on_edited=dict(type="str", choices=["fail", "keep", "replace"], default="fail"),
         ),
         required_if=[("state", "present", ["bundle"]), ("state", "absent", ["bundle", "name"], True)],
         supports_check_mode=True,
     )
     hw.require(module)
     params = module.params
+    hosts = hw.agents(module)
     project = hw.folder(module)
+    if params["force"] and params["on_edited"] == "keep":
+        module.fail_json(msg="force: true and on_edited: keep contradict each other: drop one")
+    force = params["force"] or params["on_edited"] == "replace"
     try:
         if params["state"] == "present":
-            done = hw.api.install(params["bundle"], params["hosts"], scope=params["scope"], project=project,
-                                  force=params["force"], trust=params["trust"], dry_run=module.check_mode)
+            done = hw.api.install(params["bundle"], hosts, scope=params["scope"], project=project,
+                                  force=force, trust=params["trust"], dry_run=module.check_mode)
         else:
-            done = _absent(module, params, project)
+            done = _absent(module, params, hosts, project, force)
+        if module.check_mode:
+            done.check_writable()  # what the real run refuses before it plans: check mode must fail too
+    except hw.Edited as exc:
+        if params["on_edited"] != "keep":
+            hw.fail(module, exc, changed=False)
+        edit = hw.words(str(exc)).split("; nothing written")[0]
+        module.warn("%s; kept as the operator edited it (on_edited: keep), nothing written on this machine" % edit)
+        command = "install" if params["state"] == "present" else "uninstall"
+        module.exit_json(changed=False, files=[], problems=[], left_out=[], active=True,
+                         msg="%s: an edited entry kept (on_edited: keep); nothing written" % command)
     except hw.HooksError as exc:
         hw.fail(module, exc, changed=False)
-    files = done.files
-    for f in files:
-        f["diff"] = f["diff"] if module._diff else ""
-    result = dict(changed=done.changed, active=not done.problems, files=files, left_out=done.notes,
-                  problems=[f.as_json() for f in done.problems])
-    written = sum(1 for f in files if f["changed"])
-    verb = "would be written" if module.check_mode else "written"
-    result["msg"] = ("%s: %d file%s %s" % (done.command, written, "" if written == 1 else "s", verb)
-                     if written else "%s: nothing to write" % done.command)
-    if module._diff:
-        result["diff"] = [dict(before_header=f["path"], after_header=f["path"], prepared=f["diff"])
-                          for f in files if f["diff"]]
-    module.exit_json(**result)
+    hw.report(module, done)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ version_added: 0.1.0
 author:
   - hookweave contributors (@hookweave)
 requirements:
-  - hookweave importable by the target's Python (C(pip install hookweave)).
+  - hookweave importable by the Python the module runs with (see M(hookweave.agents.agent_hooks)).
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -39,8 +39,10 @@ options:
     aliases: [host]
   scope:
     description:
-      - Only this scope (V(user), V(project), V(local), V(managed)); default, every scope the agent reads.
+      - Only this scope (V(user), V(project), V(local), V(managed), V(system), V(system-defaults)); default,
+        every scope the agent reads.
     type: str
+    choices: [user, project, local, managed, system, system-defaults]
   project:
     description:
       - The project folder whose agent settings to verify. Required unless O(scope=user).
@@ -76,7 +78,7 @@ problems:
   returned: success
   type: list
   elements: dict
-  sample: [{host: claude, scope: project, path: .claude/settings.json, level: problem, bundle: guard,
+  sample: [{host: claude, scope: project, path: /srv/app/.claude/settings.json, level: problem, bundle: guard,
             hook: one-strike, status: modified, message: "modified PreToolUse (first)"}]
 hook_warnings:
   description:
@@ -96,7 +98,7 @@ installed:
   returned: success
   type: list
   elements: dict
-  sample: [{host: claude, scope: project, path: .claude/settings.json, bundle: guard, version: 1.0.0,
+  sample: [{host: claude, scope: project, path: /srv/app/.claude/settings.json, bundle: guard, version: 1.0.0,
             hooks: [{id: one-strike, event: PreToolUse, position: first, status: ok, detail: "", level: problem}]}]
 """
 
@@ -109,25 +111,33 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             hosts=dict(type="list", elements="str", default=["all"], aliases=["host"]),
-            scope=dict(type="str"),
+            scope=dict(type="str", choices=["user", "project", "local", "managed", "system", "system-defaults"]),
             project=dict(type="path"),
         ),
         supports_check_mode=True,
     )
     hw.require(module)
     params = module.params
+    hosts = hw.agents(module)
     project = hw.folder(module)
     try:
-        verified = hw.api.verify(params["hosts"], scope=params["scope"], project=project)
+        verified = hw.api.verify(hosts, scope=params["scope"], project=project)
     except hw.HooksError as exc:
         hw.fail(module, exc, changed=False)
     installed = [
         dict(host=rep.host.name, scope=f.scope, path=f.shown, bundle=b.name, version=b.version,
-             hooks=[h.as_json() for h in b.hooks])
+             hooks=[_worded(h.as_json(), "detail") for h in b.hooks])
         for rep in verified.reports for f in rep.files for b in f.bundles
     ]
-    module.exit_json(changed=False, ok=verified.ok, problems=verified.level("problem"),
-                     hook_warnings=verified.level("warning"), notes=verified.level("note"), installed=installed)
+    problems, hook_warnings, notes = ([_worded(f, "message") for f in verified.level(level)]
+                                      for level in ("problem", "warning", "note"))
+    module.exit_json(changed=False, ok=verified.ok, problems=problems, hook_warnings=hook_warnings, notes=notes,
+                     installed=installed)
+
+
+def _worded(item, key):
+    """A finding or hook status with its text in the module's words (``force: true``, not --force)."""
+    return dict(item, **{key: hw.words(item[key])}) if item.get(key) else item
 
 
 if __name__ == "__main__":
