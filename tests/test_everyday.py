@@ -47,7 +47,8 @@ def test_case1_claude_in_a_subfolder_installs_where_it_starts_and_says_so(run, p
         f"  note: Claude Code reads project settings from the folder it starts in, here ({sub}), not the git root "
         f"{project}; to use the root's, start it there or pass --project {project}\n"
         f"  warning: tiny: {{bundle_dir}} is {bundle}, a path on this machine only: .claude/settings.json works here "
-        "but not in another clone; to commit it, move the bundle into the project and install it from there\n"
+        "but not in another clone; to commit it, move the bundle into the project and install it from there, or hooks add its "
+        "git URL\n"
         "Restart running sessions of Claude Code: hooks load at session start.\n")
     assert (sub / ".claude" / "settings.json").exists() and not (project / ".claude").exists()
 
@@ -160,7 +161,8 @@ def test_case2_a_template_at_project_scope_warns_and_init_from_makes_it_portable
         "claude project .claude/settings.json: installed example-guard 1.0.0 (2 hooks)\n"
         "  note: example-guard: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: set to '20' (was unset; policy at-least)\n"
         f"  warning: example-guard: {{bundle_dir}} is {where}, a path on this machine only: .claude/settings.json works "
-        "here but not in another clone; to commit it, run hooks init --from example-guard and install ./example-guard\n"
+        "here but not in another clone; to commit it, hooks add example-guard vendors it into the repository (or hooks init "
+        "--from example-guard and install ./example-guard)\n"
         "Restart running sessions of Claude Code: hooks load at session start.\n")
     as_json = json.loads(run("install", "example-guard", "--host", "claude", "--json").stdout)
     assert [n["level"] for n in as_json["files"][0]["notes"]] == ["warning"]  # carried in --json too

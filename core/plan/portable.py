@@ -67,8 +67,9 @@ def for_target(bundle: Bundle, target: Target, project: Path) -> tuple[Bundle, l
     relative = inside(bundle.directory, project)
     where = paths.printable(str(bundle.directory))
     template = template_name(bundle)
-    fix = (f"to commit it, run hooks init --from {template} and install ./{template}" if template
-           else "to commit it, move the bundle into the project and install it from there")
+    fix = (f"to commit it, hooks add {template} vendors it into the repository (or hooks init --from {template} "
+           f"and install ./{template})" if template
+           else "to commit it, move the bundle into the project and install it from there, or hooks add its git URL")
     if relative is not None and host.project_root_ref:  # Codex, outside the top of a git repository
         fix = (f"{host.title} has no project variable; at the top of a git repository the command finds "
                "the folder through git rev-parse, so install from there")
