@@ -87,8 +87,11 @@ class Vendoring:
         self.kept = True
 
     def __exit__(self, *exc) -> None:
-        for swap in reversed(self.swaps):
-            swap.commit() if self.kept else swap.undo()
+        from hookweave.core.files import interrupt
+
+        with interrupt.held():  # a stop signal now would leave an old copy aside: it waits for the end
+            for swap in reversed(self.swaps):
+                swap.commit() if self.kept else swap.undo()
         for folder in self.staged.values():
             shutil.rmtree(folder.parent, ignore_errors=True)
 
