@@ -230,4 +230,8 @@ def test_newer_agents_run_a_user_scope_chain_in_another_project(run, mock, home,
     ask("run the echo")
     assert calls(log) == []
     told = tool_results(mock, host)
-    assert "mode-pass" in told["pass"] and "mode-stop" in told["stop"].replace("echo mode-stop", ""), told
+    # Each call went ahead: its output, or (Qwen under load sometimes reports an empty output for a
+    # command that ran) its exit code; a blocked call has neither.
+    ran = [mode for mode in ("pass", "stop") if f"mode-{mode}" in told[mode].replace(f"echo mode-{mode}", "")
+           or "Exit Code: 0" in told[mode]]
+    assert ran == ["pass", "stop"], told
