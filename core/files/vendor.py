@@ -69,7 +69,7 @@ class Swap:
             shutil.rmtree(self.aside, ignore_errors=True)
             self.aside = None
         if not self.placed:
-            _remove_empty(self.folder.parent, levels=2)  # .hookweave/bundles, then .hookweave
+            remove_empty(self.folder.parent, levels=2)  # .hookweave/bundles, then .hookweave
 
     def undo(self) -> None:
         """Put the old state back: the new copy goes, the old one returns, made folders go."""
@@ -81,7 +81,7 @@ class Swap:
             os.rmdir(self.aside)
             self.aside = None
         for made in reversed(self.made):
-            _remove_empty(made, levels=1)
+            remove_empty(made, levels=1)
 
 
 def _make_parents(folder: Path) -> list[Path]:
@@ -94,7 +94,8 @@ def _make_parents(folder: Path) -> list[Path]:
     return list(reversed(missing))
 
 
-def _remove_empty(folder: Path, levels: int) -> None:
+def remove_empty(folder: Path, levels: int = 1) -> None:
+    """``folder`` and up to ``levels - 1`` of its parents, each only while empty."""
     for _ in range(levels):
         try:
             folder.rmdir()

@@ -63,7 +63,7 @@ def resolve(root: Path, entry: Entry, synced: syncstate.Synced | None, *, check:
                else "differs from its new pin")
         return Source(entry, folder, None, {}, {}, [f"bundle {entry.name} {why}; run hooks sync and commit what it writes"])
     if entry.kind == "template":
-        files, pin = _template(entry, force)
+        files, pin = template_files(entry, force)
     else:
         from hookweave.core.usecases import remotes
 
@@ -85,7 +85,7 @@ def _folder(root: Path, entry: Entry) -> Path:
     return folder
 
 
-def _template(entry: Entry, force: bool) -> tuple[Files, dict[str, str]]:
+def template_files(entry: Entry, force: bool) -> tuple[Files, dict[str, str]]:
     from hookweave.core.model.loading import template_dir, template_names
 
     shipped = template_dir() / entry.source

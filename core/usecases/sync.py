@@ -76,7 +76,7 @@ def sync(root: Path, registry: HostRegistry, *, check: bool = False, dry_run: bo
         return _run(root, registry, check=False, dry_run=True, force=force, text=text)
     import signal
 
-    from hookweave.core.files import filelock, interrupt
+    from hookweave.core.files import filelock, interrupt, vendor
 
     with interrupt.raised(), filelock.hold(root / ".hookweave"):
         try:
@@ -84,7 +84,7 @@ def sync(root: Path, registry: HostRegistry, *, check: bool = False, dry_run: bo
         except KeyboardInterrupt as stop:  # every file and vendored folder was put back on the way here
             raise interrupt.Interrupted(getattr(stop, "signum", signal.SIGINT)) from None
         finally:
-            _remove_empty(root / ".hookweave")
+            vendor.remove_empty(root / ".hookweave")
 
 
 def _run(root: Path, registry: HostRegistry, *, check: bool, dry_run: bool, force: bool,
@@ -216,10 +216,3 @@ def _differences(out: Outcome) -> list[str]:
         if old != new:
             found.append(f"{paths.display(path)} is not what hooks sync writes (run hooks sync and commit it)")
     return found
-
-
-def _remove_empty(folder: Path) -> None:
-    try:
-        folder.rmdir()
-    except OSError:
-        pass

@@ -119,7 +119,7 @@ def autoupdate(start: Path, registry: HostRegistry, name: str | None, *, rev: st
     new, moved = old, []
     for entry in chosen:
         if entry.kind == "template":
-            files, pin = bundlesources._template(entry, force=True)
+            files, pin = bundlesources.template_files(entry, force=True)
             label = f"template {entry.source} of this hookweave"
         else:
             new_rev, commit, files = remotes.newest(entry, rev)
