@@ -2,7 +2,7 @@
 // Runs the site's real search worker (Material's, lunr inside, with whatever the site's build put
 // in front of it) in a plain context with the worker's globals, feeds it the site's
 // search_index.json as the page does, and prints per query the pages in the order the search box
-// lists them: [{"query": ..., "pages": [{"location", "title"}, ...]}, ...]
+// lists them: [{"query": ..., "pages": [{"location", "title", "score"}, ...]}, ...]
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -41,7 +41,8 @@ async function ask(message) {
     // the page's title over them); the groups come in the order the box lists them.
     const pages = result.data.items.map(group => {
       const page = group.find(item => !item.location.includes("#")) || group[0];
-      return { location: page.location.split("#")[0], title: page.title.replace(/<[^>]+>/g, "") };
+      return { location: page.location.split("#")[0], title: page.title.replace(/<[^>]+>/g, ""),
+               score: Math.max(...group.map(item => item.score)) };
     });
     answers.push({ query, pages });
   }
