@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The built docs site in a real browser: node scripts/site-browser-check.js SITE [PAGE...]
-// Needs Chromium (Debian's package: /usr/bin/chromium, or CHROMIUM=path) and the npm package
+// VIEWPORT=WIDTH sets the window's width (default 1280). Needs Chromium (Debian's package: /usr/bin/chromium, or CHROMIUM=path) and the npm package
 // playwright-core where node finds it (NODE_PATH=.../node_modules); .ci/run installs it in a
 // scratch folder, never in the repository. Serves SITE on loopback, and at a desktop width checks:
 // - every table fits its text column (a wide one scrolls inside it), and no page scrolls sideways;
 // - no request leaves loopback (the site works offline: no web fonts, no CDN);
-// - typing "install" in the search box lists Getting started first, and "--force" finds pages.
+// - searching "install" lists Getting started first, and "--force" finds pages.
 // Prints one JSON document of what it measured; exit 1 when a check fails.
 "use strict";
 const http = require("http");
@@ -15,6 +15,7 @@ const { chromium } = require("playwright-core");
 
 const [site, ...asked] = process.argv.slice(2);
 const pages = asked.length ? asked : ["", "cli/", "hosts/", "manifest/", "check/", "getting-started/"];
+const WIDTH = Number(process.env.VIEWPORT || 1280);
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json",
   ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon", ".xml": "text/xml" };
 
@@ -47,21 +48,21 @@ async function tables(page) {
 }
 
 async function search(page, query) {
-  await page.click("input.md-search__input");  // at a desktop width the box is in the header
-  await page.fill("input.md-search__input", "");
-  await page.type("input.md-search__input", query);
-  await page.waitForFunction(() => {
-    const meta = document.querySelector(".md-search-result__meta");
-    return meta && !/Initializing|Type to start/i.test(meta.textContent);
-  }, null, { timeout: 15000 });
+  // Material's own deep link (?q=): the box opens holding the query, at any window width
+  const meta = () => {
+    const shown = document.querySelector(".md-search-result__meta");
+    return shown && !/Initializing|Type to start/i.test(shown.textContent);
+  };
+  await page.waitForFunction(meta, null, { timeout: 15000 });
   await page.waitForTimeout(300);  // the list renders after the count
-  const found = await page.evaluate(() => ({
+  return page.evaluate(() => ({
+    typed: document.querySelector("input.md-search__input").value,
     meta: document.querySelector(".md-search-result__meta").textContent.trim(),
-    pages: [...document.querySelectorAll(".md-search-result__item > a")].map(a => ({
-      href: new URL(a.href).pathname, title: (a.querySelector("h1") || a.querySelector("h2") || a).textContent.trim() })),
+    pages: [...document.querySelectorAll(".md-search-result__item")].map(item => {
+      const a = item.querySelector("a");
+      return { href: new URL(a.href).pathname, title: (a.querySelector("h1") || a.querySelector("h2") || a).textContent.trim() };
+    }),
   }));
-  await page.keyboard.press("Escape");
-  return found;
 }
 
 (async () => {
@@ -72,12 +73,12 @@ async function search(page, query) {
                                           args: ["--no-sandbox"] });
   const outside = [];
   const open = async url => {  // a fresh tab per page: an error page leaves nothing behind
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: WIDTH, height: 900 } });
     page.on("request", request => { if (!/^(data|blob):/.test(request.url()) && !request.url().startsWith(base)) outside.push(request.url()); });
     const response = await page.goto(url, { waitUntil: "load" }).catch(() => null);
     return { page, ok: !!response && response.ok() };
   };
-  const report = { viewport: 1280, pages: {}, outside, search: {} };
+  const report = { viewport: WIDTH, pages: {}, outside, search: {} };
   const failures = [];
   for (const name of pages) {
     const { page, ok } = await open(base + name);
@@ -92,8 +93,11 @@ async function search(page, query) {
         failures.push(`${name || "/"}: table ${i + 1} is ${widest} px in a ${measured.column} px column`);
     });
   }
-  const { page } = await open(base);
-  for (const query of ["install", "--force"]) report.search[query] = await search(page, query);
+  for (const query of ["install", "--force"]) {
+    const { page } = await open(`${base}?q=${encodeURIComponent(query)}`);
+    report.search[query] = await search(page, query);
+    await page.close();
+  }
   const first = report.search.install.pages[0];
   if (!first || first.href !== "/getting-started/") failures.push(`search "install" lists ${JSON.stringify(first)} first`);
   if (!report.search["--force"].pages.length) failures.push('search "--force" finds nothing');
