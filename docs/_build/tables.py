@@ -74,7 +74,7 @@ def _neutral(key: str, known: tuple[str, ...]) -> list[str]:
     return seen
 
 
-HOSTS_PER_TABLE = 5  # a column per agent: five (and the neutral name) fit the text column unbroken
+HOSTS_PER_TABLE = 4  # a column per agent: four (and the neutral name) fit the text column unbroken
 
 
 def _names_table(key: str, known: tuple[str, ...], first: str) -> str:
