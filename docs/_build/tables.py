@@ -74,16 +74,25 @@ def _neutral(key: str, known: tuple[str, ...]) -> list[str]:
     return seen
 
 
+HOSTS_PER_TABLE = 4  # a column per agent: four (and the neutral name) fit the text column unbroken
+
+
 def _names_table(key: str, known: tuple[str, ...], first: str) -> str:
+    """The neutral names against each host's, as tables of a few hosts each, one after another."""
     hosts = _hosts()
-    rows = []
-    for neutral in _neutral(key, known):
-        cells = []
-        for host in hosts:
-            native = dict(getattr(host, key)).get(neutral)
-            cells.append(", ".join(native.split("|")) if native else "none")
-        rows.append([neutral, *cells])
-    return _table([first, *(h.name for h in hosts)], rows)
+    neutrals = _neutral(key, known)
+    tables = []
+    for start in range(0, len(hosts), HOSTS_PER_TABLE):
+        some = hosts[start:start + HOSTS_PER_TABLE]
+        rows = []
+        for neutral in neutrals:
+            cells = []
+            for host in some:
+                native = dict(getattr(host, key)).get(neutral)
+                cells.append(", ".join(native.split("|")) if native else "none")
+            rows.append([neutral, *cells])
+        tables.append(_table([first, *(h.name for h in some)], rows))
+    return "\n".join(tables)
 
 
 def events_table() -> str:
