@@ -218,7 +218,8 @@ def _verify(host: list[str] | None, scope: str | None, project: str | None, quie
         if repo and not quiet:
             console.out(f"verify --repo: only the files in {paths.printable(project)} are judged; what this machine "
                         "decides (trust, switches, user settings) is a warning", "note")
-        verifytext.render(reports, quiet=quiet, verbose=verbose)
+        every_host = {h.name for h in hosts} == set(common.registry().names())
+        verifytext.render(reports, quiet=quiet, verbose=verbose, complete=every_host and scope is None)
     if any(r.problems for r in reports):
         raise typer.Exit(1)
 

@@ -1,0 +1,94 @@
+"""Issue 36 item 3: verify never contradicts itself. A bundle's row says "ok" only when no problem
+stops it, a heading says "all N agents it is installed in" only when verify read every agent, and
+the last line, the exit code and ``--json`` count the same problems, from the root and from a
+subfolder, for every agent alone and all together."""
+
+from __future__ import annotations
+
+
+
+from tests.test_issue25 import _example
+
+CODEX_PROBLEMS = [
+    "codex (Codex)",
+    "  problem: example-guard/destructive-guard, clean-tree: not trusted: Codex skips it silently; run hooks install "
+    "with --trust, or trust it in Codex's /hooks",
+    "  problem: this project is not trusted in the user config.toml, so Codex ignores .codex/ here; trust it when "
+    "Codex asks, or run codex exec --trust once",
+]
+GEMINI_PROBLEM = [
+    "gemini (Gemini CLI)",
+    "  problem: the project folder is not trusted (no rule covers it): Gemini skips every settings hook, user ones "
+    "too, and a headless run stops (exit 55); trust it in Gemini (or set GEMINI_CLI_TRUST_WORKSPACE=true)",
+]
+FIRES_TWICE = ("  warning: example-guard/clean-tree, destructive-guard: may fire twice in Cursor if \"Include "
+               "third-party configs\" is on: it runs the copies in Claude Code's project settings and its own project "
+               "file; turn that setting off, or keep one of them")
+RUNS_IN = ("  note: example-guard/clean-tree, destructive-guard: runs in 14 agents: Antigravity CLI, Claude Code, "
+           "Cline, Codex, Copilot CLI, Cursor (if \"Include third-party configs\" is on), Factory Droid, Gemini CLI, "
+           "Kimi Code, Letta Code, OpenHands, OpenHarness, Qwen Code, Windsurf")
+
+
+def test_a_bundle_is_not_all_ok_in_the_agents_whose_problems_stop_it(run) -> None:
+    """Was: "example-guard 1.0.0: all hooks ok in 14 agents" right under Codex's, Copilot's and
+    Gemini's problems about the same bundle."""
+    _example(run)
+    result = run("verify")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        *CODEX_PROBLEMS,
+        "copilot (Copilot CLI)",
+        "  problem: the project folder is not trusted by Copilot (trustedFolders in ~/.copilot/config.json): it skips "
+        "the project's hooks, in .github/hooks and in Claude's project settings; trust the folder when Copilot asks, "
+        "or add it to trustedFolders",
+        *GEMINI_PROBLEM,
+        "example-guard (all 14 agents it is installed in)",
+        FIRES_TWICE,
+        RUNS_IN,
+        "notes: 18 more, from 14 agents; hooks verify --verbose shows them one by one",
+        "codex    project  example-guard 1.0.0  2 hooks in place, 3 problems above  .codex/hooks.json",
+        "copilot  project  example-guard 1.0.0  2 hooks in place, 1 problem above   .claude/settings.json (Claude "
+        "Code's, which Copilot CLI runs)",
+        "gemini   project  example-guard 1.0.0  2 hooks in place, 1 problem above   .gemini/settings.json",
+        "example-guard 1.0.0: all hooks ok in 11 agents; hooks status lists their files",
+        "verify: 5 problems, 2 warnings, 20 notes; start with codex example-guard/destructive-guard: run hooks "
+        "install with --trust, or trust it in Codex's /hooks",
+    ]
+
+
+def test_a_heading_names_the_agents_read_when_verify_read_only_some(run) -> None:
+    """Was: "example-guard (all 3 agents it is installed in)" for a bundle installed in 14."""
+    _example(run)
+    result = run("verify", "--host", "claude", "--host", "cursor", "--host", "gemini")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        *GEMINI_PROBLEM,
+        "example-guard (claude, cursor, gemini)",
+        FIRES_TWICE,
+        "claude (Claude Code)",
+        "  note: Claude starts all of an event's matching hooks at once and does not wait for one before the next, "
+        "so file order is not execution order",
+        "cursor (Cursor)",
+        "  note: Cursor's documentation does not say whether an event's hooks run in file order or at once; "
+        "hookweave checks file order only",
+        "gemini (Gemini CLI)",
+        "  note: Gemini runs an event's hooks in parallel unless any matching group sets \"sequential\": true; then "
+        "all of them run one after another in file order, user scope before project scope",
+        "example-guard (claude, cursor, gemini)",
+        RUNS_IN,
+        "gemini  project  example-guard 1.0.0  2 hooks in place, 1 problem above  .gemini/settings.json",
+        "example-guard 1.0.0: all hooks ok in 2 agents; hooks status lists their files",
+        "verify: 1 problem, 2 warnings, 5 notes; start with gemini: trust it in Gemini (or set "
+        "GEMINI_CLI_TRUST_WORKSPACE=true)",
+    ]
+
+
+def test_one_agent_with_a_problem_has_no_ok_row(run) -> None:
+    _example(run)
+    result = run("verify", "--host", "codex", "--quiet")
+    assert (result.exit_code, result.stdout.splitlines()) == (1, [
+        *CODEX_PROBLEMS,
+        "verify: 3 problems, 2 warnings, 3 notes; start with codex example-guard/destructive-guard: run hooks install "
+        "with --trust, or trust it in Codex's /hooks"])
+    rows = [line for line in run("verify", "--host", "codex").stdout.splitlines() if line.startswith("codex  ")]
+    assert rows == ["codex  project  example-guard 1.0.0  2 hooks in place, 3 problems above  .codex/hooks.json"]
