@@ -133,6 +133,7 @@ def uninstall(
             targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
             plans = installer.uninstall_all(targets, folder, force=force, dry_run=dry_run)
             projects.annotate(plans, folder, explicit=bool(project))
+            _notes(projects.project_notes(plans, folder, explicit=bool(project)))
         else:
             run = functools.partial(api.uninstall, name, host or [h.name for h in hosts], scope=chosen_scope,
                                     project=project, force=force, by_marker=by_marker, registry=registry)
@@ -202,16 +203,17 @@ def _verify(host: list[str] | None, scope: str | None, project: str | None, quie
     for n, h in enumerate(hosts, 1):
         console.progress(f"verify: {h.name} ({n} of {len(hosts)})")
         rep = hostreport.verify_host(h, chosen[h.name], folder[h.name], repo=repo)
-        rep.findings[:0] = projects.location_notes(h, folder[h.name], bool(project)) + hostreport.scope_notes(h, scope)
+        rep.findings[:0] = hostreport.scope_notes(h, scope)
         rep.findings[:0] = hostreport.machine_scope_notes(h, chosen[h.name], folder[h.name]) if repo and scope else []
         if not rep.files:
             rep.findings += projects.elsewhere_note(h, folder[h.name], bool(project))
         reports.append(rep)
     console.progress(None)
+    where = projects.location_note(hosts, folder, bool(project))
     if as_json:
         from hookweave.core.cli import report
 
-        console.json_out(report.verify_json(reports, mode="repo" if repo else "machine"))
+        console.json_out(report.verify_json(reports, mode="repo" if repo else "machine", where=where))
     else:
         from hookweave.core.cli import verifytext
 
@@ -219,7 +221,7 @@ def _verify(host: list[str] | None, scope: str | None, project: str | None, quie
             console.out(f"verify --repo: only the files in {paths.printable(project)} are judged; what this machine "
                         "decides (trust, switches, user settings) is a warning", "note")
         every_host = {h.name for h in hosts} == set(common.registry().names())
-        verifytext.render(reports, quiet=quiet, verbose=verbose, complete=every_host and scope is None)
+        verifytext.render(reports, quiet=quiet, verbose=verbose, complete=every_host and scope is None, where=where)
     if any(r.problems for r in reports):
         raise typer.Exit(1)
 

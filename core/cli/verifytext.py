@@ -88,10 +88,16 @@ def shared_blocks(reports: list[HostReport], level: str, shared: dict, merge: bo
     return out
 
 
-def render(reports: list[HostReport], *, quiet: bool = False, verbose: bool = False, complete: bool = True) -> None:
+def render(reports: list[HostReport], *, quiet: bool = False, verbose: bool = False, complete: bool = True,
+           where: Finding | None = None) -> None:
+    """``where``: the project and the agents that do not read it from here, said once, first."""
     shared = shared_findings(reports)
     fold = not verbose
     counts = dict.fromkeys(LEVELS, 0)
+    if where is not None:
+        counts[where.level] += 1
+        if not quiet:
+            console.out(finding_line(where), where.level)
     first: str | None = None
     last_head = None  # a heading right under the same heading is not said again (one host: one heading)
 
