@@ -5,8 +5,13 @@ subfolder, for every agent alone and all together."""
 
 from __future__ import annotations
 
+import json
+import re
 
+import pytest
 
+from tests.hostnames import TITLES
+from tests.test_everyday import _repo
 from tests.test_issue25 import _example
 
 CODEX_PROBLEMS = [
@@ -92,3 +97,78 @@ def test_one_agent_with_a_problem_has_no_ok_row(run) -> None:
         "with --trust, or trust it in Codex's /hooks"])
     rows = [line for line in run("verify", "--host", "codex").stdout.splitlines() if line.startswith("codex  ")]
     assert rows == ["codex  project  example-guard 1.0.0  2 hooks in place, 3 problems above  .codex/hooks.json"]
+
+
+def test_the_project_markers_are_the_built_in_agents_folders() -> None:
+    from pathlib import Path
+
+    from hookweave.core.contract.registry import registry
+    from hookweave.core.reading.projects import MARKERS
+
+    known = registry()
+    folders = set()
+    for name in known.names():
+        host = known.get(name)
+        if "project" in host.scopes:
+            folders.add(str(host.settings_path("project", Path("/p")).parent.relative_to("/p")))
+    assert folders <= set(MARKERS) and set(MARKERS) - folders == {".clinerules"}  # Cline's hook folder
+
+
+def _said(run, *argv: str) -> tuple[int, list[str], dict]:
+    text = run("verify", *argv)
+    doc = run("verify", *argv, "--json")
+    assert text.exit_code == doc.exit_code
+    return text.exit_code, text.stdout.splitlines(), json.loads(doc.stdout)
+
+
+def _check_agrees(code: int, lines: list[str], doc: dict, every_host: bool) -> int:
+    """Every summary line against the findings it sums up; returns the lines checked."""
+    hosts = {h["host"]: h for h in doc["hosts"]}
+
+    def stopped(host: dict, bundle: str) -> bool:
+        findings = [*host["findings"], *(x for f in host["files"] for x in f["findings"])]
+        bad = [h for f in host["files"] for b in f["bundles"] if b["name"] == bundle for h in b["hooks"]
+               if h["level"] == "problem"]
+        return bool(bad) or any(f["level"] == "problem" and f["bundle"] in (None, bundle) for f in findings)
+
+    checked = 0
+    last = re.match(r"verify: (ok|(\d+) problems?)", lines[-1])
+    assert last and (code == 1) == (last.group(1) != "ok") == (not doc["ok"]) == (doc["problems"] > 0), lines[-1]
+    if last.group(2):
+        assert int(last.group(2)) == doc["problems"], (lines[-1], doc["problems"])
+    for line in lines:
+        row = re.match(r"(\S+)\s+(\S+)\s+(\S+) (\S+)\s+(\d+ hooks? ok|\d+ hooks? in place, .*? above|\d+ of .*? above|"
+                       r"\d+ of \d+ hooks? ok)\s", line)
+        if row and row.group(1) in hosts:
+            assert stopped(hosts[row.group(1)], row.group(3)) == (" ok" not in row.group(5)), line
+            checked += 1
+        fold = re.match(r"(\S+) \S+: all hooks ok in (\d+) agents", line)
+        if fold:
+            fine = [h for h in hosts.values() for f in h["files"] for b in f["bundles"]
+                    if b["name"] == fold.group(1) and not stopped(h, fold.group(1))]
+            assert len(fine) >= int(fold.group(2)), line
+            checked += 1
+        heading = re.match(r"(\S+) \(all (\d+) agents it is installed in\)", line)
+        if heading:
+            having = {h["host"] for h in hosts.values() for f in h["files"] for b in f["bundles"] if b["name"] == heading.group(1)}
+            assert every_host and len(having) == int(heading.group(2)), line
+            checked += 1
+        if line.startswith("nothing installed: "):
+            assert all(not hosts[n]["files"] for n in line.split(": ", 1)[1].split(", ")), line
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("where", ["root", "subfolder", "marked subfolder"])
+def test_every_summary_line_agrees_with_the_findings_for_every_host(run, project, monkeypatch, where) -> None:
+    """The class: from the root and from subfolders, all agents and each alone, text and --json."""
+    _example(run)
+    if where != "root":
+        sub = _repo(project, monkeypatch)
+        if where == "marked subfolder":
+            (sub / ".claude").mkdir()
+    checked = 0
+    for argv in [(), *((f"--host={name}",) for name in sorted(TITLES))]:
+        code, lines, doc = _said(run, *argv)
+        checked += _check_agrees(code, lines, doc, every_host=not argv)
+    assert checked >= 15
