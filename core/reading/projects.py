@@ -40,7 +40,10 @@ def lookup(host: Host) -> str:
 
 
 def _marked(folder: Path) -> bool:
-    return (folder / ".hookweave.toml").is_file() or any((folder / marker).is_dir() for marker in MARKERS)
+    try:
+        return (folder / ".hookweave.toml").is_file() or any((folder / marker).is_dir() for marker in MARKERS)
+    except OSError:  # a folder we may not look into marks nothing
+        return False
 
 
 def project_root(start: Path) -> Path:
