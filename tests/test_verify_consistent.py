@@ -172,3 +172,29 @@ def test_every_summary_line_agrees_with_the_findings_for_every_host(run, project
         code, lines, doc = _said(run, *argv)
         checked += _check_agrees(code, lines, doc, every_host=not argv)
     assert checked >= 15
+
+
+def test_every_command_says_the_same_project_once_from_a_subfolder(run, project, monkeypatch) -> None:
+    """install, status, verify and uninstall from src/pkg: one project (the git root) for Claude Code
+    and Codex alike (was: Claude's file in src/pkg, Codex's at the root), one note, the same in
+    text and --json."""
+    _repo(project, monkeypatch)
+    note = (f"project: {project} (the git root); Claude Code reads project settings only from the folder it starts "
+            f"in: start it in {project}")
+    both = ("--host", "claude", "--host", "codex")
+    done = run("install", "example-guard", *both, "--json")
+    doc = json.loads(done.stdout)
+    assert (doc["notes"], done.stderr) == ([note], f"note: {note}\n")
+    assert [f["path"] for f in doc["files"]] == [f"{project}/.claude/settings.json", f"{project}/.codex/hooks.json"]
+    status = run("status", *both)
+    assert status.stderr == f"note: {note}\n"
+    assert status.stdout == (f"claude  project  example-guard 1.0.0  (2 hooks, 1 env)  {project}/.claude/settings.json\n"
+                             f"codex   project  example-guard 1.0.0  (2 hooks, 0 env)  {project}/.codex/hooks.json\n")
+    assert json.loads(run("status", *both, "--json").stdout)["findings"] == [
+        {"level": "note", "bundle": None, "hook": None, "message": note, "machine": False}]
+    verify = run("verify", *both)
+    assert verify.stdout.splitlines()[0] == f"note: {note}"
+    assert sum(line.count("project: ") for line in verify.stdout.splitlines()) == 1
+    gone = run("uninstall", "example-guard", *both, "--json")
+    assert (gone.exit_code, json.loads(gone.stdout)["notes"], gone.stderr) == (0, [note], f"note: {note}\n")
+    assert not (project / ".claude").exists() and not (project / ".codex" / "hooks.json").exists()

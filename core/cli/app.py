@@ -85,7 +85,7 @@ def install(
     if not (asked and not yes and not dry_run):
         _notes(done.notes)
     hosts = done.hosts
-    common.show("install", done.plans, dry_run, as_json, patch)
+    common.show("install", done.plans, dry_run, as_json, patch, notes=done.notes)
     if trust and not any(h.needs_trust for h in hosts):  # said once the install stands: it changed nothing
         trusting = [h.name for h in registry.resolve(["all"]) if h.needs_trust]
         console.err(f"warning: --trust: {', '.join(h.name for h in hosts)} {'has' if len(hosts) == 1 else 'have'} no "
@@ -133,7 +133,9 @@ def uninstall(
             targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
             plans = installer.uninstall_all(targets, folder, force=force, dry_run=dry_run)
             projects.annotate(plans, folder, explicit=bool(project))
-            _notes(projects.project_notes(plans, folder, explicit=bool(project)))
+            where = projects.project_notes(plans, folder, explicit=bool(project))
+            _notes(where)
+            notes = where + notes
         else:
             run = functools.partial(api.uninstall, name, host or [h.name for h in hosts], scope=chosen_scope,
                                     project=project, force=force, by_marker=by_marker, registry=registry)
@@ -144,11 +146,11 @@ def uninstall(
                     return interactive.nothing_written()
             done = run(dry_run=dry_run)
             _notes(done.notes)
-            plans = done.plans
+            plans, notes = done.plans, done.notes
     except NotInstalled as exc:
         hint = projects.root_hint(hosts, folder, bool(project), name, "uninstall")
         raise NotInstalled(f"{exc}{hint}") from None
-    common.show("uninstall", plans, dry_run, as_json, patch)
+    common.show("uninstall", plans, dry_run, as_json, patch, notes=notes)
 
 
 def _notes(notes) -> None:

@@ -91,7 +91,7 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, fo
             console.out(f"Restart running sessions of {', '.join(sorted(titles))}: {reason}.")
 
 
-def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[str, Any]:
+def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool, notes=()) -> dict[str, Any]:
     files = [
         {
             "host": p.target.host.name,
@@ -107,7 +107,7 @@ def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[st
         for p in plans
     ]
     return {"command": command, "dry_run": dry_run, "changed": any(p.changed for p in plans),
-            "active": not _inactive(plans), "files": files}
+            "active": not _inactive(plans), "notes": list(notes), "files": files}
 
 
 def _hook_json(h) -> dict[str, Any]:
