@@ -198,3 +198,18 @@ def test_every_command_says_the_same_project_once_from_a_subfolder(run, project,
     gone = run("uninstall", "example-guard", *both, "--json")
     assert (gone.exit_code, json.loads(gone.stdout)["notes"], gone.stderr) == (0, [note], f"note: {note}\n")
     assert not (project / ".claude").exists() and not (project / ".codex" / "hooks.json").exists()
+
+
+def test_a_home_folder_under_git_is_never_the_project(run, home, monkeypatch) -> None:
+    """A dotfiles repository at HOME: its ~/.claude and ~/.codex are the user's files, so from
+    ~/work the project is ~/work for every agent (Codex took the git root, HOME, before)."""
+    (home / ".git").mkdir()
+    (home / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (home / ".claude").mkdir()
+    work = home / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    done = run("install", "example-guard", "--host", "claude", "--host", "codex", "--dry-run", "--json")
+    assert done.exit_code == 0, done.output
+    assert [f["path"] for f in json.loads(done.stdout)["files"]] == [".claude/settings.json", ".codex/hooks.json"]
+    assert json.loads(done.stdout)["notes"] == []
