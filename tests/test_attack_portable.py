@@ -109,17 +109,17 @@ def _tree(rng: random.Random, base: Path) -> tuple[Path, Path | None]:
         (chain[at] / ".git").mkdir()  # no HEAD: no repository
     for folder in chain:
         if rng.random() < 0.3:
-            (folder / ".codex").mkdir(exist_ok=True)
+            (folder / rng.choice([".codex", ".claude"])).mkdir(exist_ok=True)
     return chain[-1], root
 
 
-def _expected(host: str, start: Path, root: Path | None) -> Path:
-    if host not in ("codex", "cursor", "windsurf") or root is None:  # the folder they start in (unmeasured for the newer hosts)
+def _expected(start: Path, root: Path | None) -> Path:
+    """The one project of every host (issue 36): the nearest folder up to the git root with an
+    agent's folder, else the root; outside a repository, the folder it starts in."""
+    if root is None:
         return start
-    if host in ("cursor", "windsurf"):  # editors: the workspace they open, the repository
-        return root
     folder = start
-    while folder != root and not (folder / ".codex").is_dir():
+    while folder != root and not any((folder / marker).is_dir() for marker in (".codex", ".claude")):
         folder = folder.parent
     return folder
 
@@ -139,8 +139,8 @@ def test_install_goes_to_the_folder_the_host_reads(run, tmp_path, monkeypatch, w
         files = {f["host"]: f["path"] for f in json.loads(result.stdout)["files"] if f["scope"] == "project"}
         for host, shown in files.items():
             path = Path(shown) if Path(shown).is_absolute() else start / shown
-            levels = len(Path(shown).parts) if not Path(shown).is_absolute() else 2  # .github/hooks/x.json: 3
-            assert path.parents[levels - 1] == _expected(host, start, root), (host, start, root, shown)
+            agent = next(i for i, part in enumerate(path.parts) if part.startswith("."))  # .github/hooks/x.json
+            assert Path(*path.parts[:agent]) == _expected(start, root), (host, start, root, shown)
             cases += 1
         assert sorted(str(p) for p in base.rglob("*")) == before  # a dry run writes nothing
     attack_report("project folder lookup", cases=cases, failures=0)

@@ -68,7 +68,7 @@ def test_verify_after_install_is_clean(run, settings: Path) -> None:
         "claude (Claude Code)\n"
         "  note: Claude starts all of an event's matching hooks at once and does not wait for one "
         "before the next, so file order is not execution order\n"
-        "claude  project  guard 1.2.0  3 hooks ok  .claude/settings.json\n"
+        "claude  project  guard 1.2.0  3 hooks in place, 1 problem above  .claude/settings.json\n"
         "verify: ok (1 note)\n"
     )
 
@@ -307,7 +307,7 @@ def test_verify_names_a_copy_in_another_event(run, settings: Path) -> None:
     assert ("  problem: guard/one-strike: a copy under PostToolUse that the record does not list: the host runs it "
             "too, and hookweave neither updates nor removes it; remove it by hand if you did not mean to keep it\n"
             ) in result.stdout, result.stdout
-    assert "claude  project  guard 1.2.0  3 hooks ok  .claude/settings.json\n" in result.stdout, result.stdout
+    assert "claude  project  guard 1.2.0  3 hooks in place, 1 problem above  .claude/settings.json\n" in result.stdout, result.stdout
 
 
 def test_our_entry_moved_to_another_event_is_missing_and_the_moved_one_stays(run, settings: Path) -> None:

@@ -164,7 +164,7 @@ def test_uninstall_at_the_wrong_scope_names_the_right_one(run, write_bundle) -> 
 def test_verify_and_status_with_nothing_installed(run) -> None:
     assert run("verify").stdout == f"nothing installed: {', '.join(TITLES)}\nverify: ok\n"
     assert run("status").stdout == "nothing installed\n"
-    assert json.loads(run("status", "--json").stdout) == {"installed": []}
+    assert json.loads(run("status", "--json").stdout) == {"installed": [], "findings": []}
 
 
 def test_hosts_lists_origin_and_scopes(run) -> None:

@@ -33,40 +33,55 @@ def _bundle(folder: Path) -> Path:
 
 # -- case 1: a subfolder -----------------------------------------------------------------------
 
-def test_case1_claude_in_a_subfolder_installs_where_it_starts_and_says_so(run, project, tmp_path, monkeypatch) -> None:
+def test_case1_claude_in_a_subfolder_installs_at_the_project_and_names_who_does_not_read_it(run, project, tmp_path,
+                                                                                             monkeypatch) -> None:
+    """Issue 36 item 3: one project for every agent (the git root here, as for Codex), said once with
+    the agents that, started in this subfolder, do not read it (was: Claude's file in src/pkg,
+    Codex's at the root)."""
     sub = _repo(project, monkeypatch)
     bundle = _bundle(tmp_path / "b")
     result = run("install", str(bundle), "--host", "claude", "--scope", "user")
     assert result.exit_code == 0  # user scope: no project folder to name
-    assert "note:" not in result.stdout
+    assert "note:" not in result.output
     result = run("uninstall", "tiny", "--host", "claude", "--scope", "user")
     result = run("install", str(bundle), "--host", "claude")
     assert result.exit_code == 0, result.output
     assert result.stdout == (
-        "claude project .claude/settings.json: installed tiny 1.0.0 (1 hook)\n"
-        f"  note: Claude Code reads project settings from the folder it starts in, here ({sub}), not the git root "
-        f"{project}; to use the root's, start it there or pass --project {project}\n"
-        f"  warning: tiny: {{bundle_dir}} is {bundle}, a path on this machine only: .claude/settings.json works here "
-        "but not in another clone; to commit it, move the bundle into the project and install it from there, or hooks add its "
-        "git URL\n"
+        f"claude project {project}/.claude/settings.json: installed tiny 1.0.0 (1 hook)\n"
+        f"  warning: tiny: {{bundle_dir}} is {bundle}, a path on this machine only: {project}/.claude/settings.json "
+        "works here but not in another clone; to commit it, move the bundle into the project and install it from "
+        "there, or hooks add its git URL\n"
         "Restart running sessions of Claude Code: hooks load at session start.\n")
-    assert (sub / ".claude" / "settings.json").exists() and not (project / ".claude").exists()
+    assert result.stderr == (f"note: project: {project} (the git root); Claude Code reads project settings only from "
+                             f"the folder it starts in: start it in {project}\n")
+    assert (project / ".claude" / "settings.json").exists() and not (sub / ".claude").exists()
+    # a subfolder that holds an agent's folder is a project of its own: every agent's file goes there
+    (sub / ".gemini").mkdir()
+    again = run("install", str(bundle), "--host", "claude", "--host", "codex", "--dry-run", "--json")
+    assert [f["path"] for f in json.loads(again.stdout)["files"]] == [".claude/settings.json", ".codex/hooks.json"]
+    assert again.stderr == ""  # both read it from here: Codex loads every .codex/ from the git root down
 
 
-def test_case1_verify_in_a_subfolder_points_at_the_roots_hooks(run, project, tmp_path, monkeypatch) -> None:
-    sub = _repo(project, monkeypatch)
+def test_case1_verify_in_a_subfolder_checks_the_projects_hooks(run, project, tmp_path, monkeypatch) -> None:
+    """Was: "nothing installed: claude", "verify: ok" from src/pkg, with the bundle at the root."""
+    _repo(project, monkeypatch)
     assert run("install", str(_bundle(tmp_path / "b")), "--host", "claude", "--project", str(project)).exit_code == 0
     result = run("verify", "--host", "claude")
     assert result.exit_code == 0
     assert result.stdout == (
+        f"note: project: {project} (the git root); Claude Code reads project settings only from the folder it starts "
+        f"in: start it in {project}\n"
         "claude (Claude Code)\n"
-        f"  note: Claude Code reads project settings from the folder it starts in, here ({sub}), not the git root "
-        f"{project}; to use the root's, start it there or pass --project {project}\n"
-        f"  note: bundles are installed at the git root {project} (project scope), which Claude Code started here "
-        f"does not read; check them with --project {project}\n"
-        "nothing installed: claude\n"
+        "  note: Claude starts all of an event's matching hooks at once and does not wait for one before the next, so "
+        "file order is not execution order\n"
+        f"claude  project  tiny 1.0.0  1 hook ok  {project}/.claude/settings.json\n"
         "verify: ok (2 notes)\n")
-    status = run("status", "--host", "claude", "--project", str(project))
+    doc = json.loads(run("verify", "--host", "claude", "--json").stdout)
+    assert doc["findings"] == [{"level": "note", "bundle": None, "hook": None, "machine": False, "message": (
+        f"project: {project} (the git root); Claude Code reads project settings only from the folder it starts in: "
+        f"start it in {project}")}]
+    assert [f["bundles"][0]["name"] for f in doc["hosts"][0]["files"]] == ["tiny"]
+    status = run("status", "--host", "claude")
     assert status.stdout.startswith("claude  project  tiny 1.0.0  (1 hook, 0 env)  ")
 
 
@@ -75,9 +90,8 @@ def test_case1_codex_in_a_subfolder_installs_at_the_git_root(run, project, monke
     bundle = _bundle(project / "tools" / "tiny")
     result = run("install", str(bundle), "--host", "codex", "--trust")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[:2] == [
-        f"codex project {project}/.codex/hooks.json: installed tiny 1.0.0 (1 hook)",
-        f"  note: project folder: {project}, the one Codex reads project settings from when started here"]
+    assert result.stdout.splitlines()[:1] == [f"codex project {project}/.codex/hooks.json: installed tiny 1.0.0 (1 hook)"]
+    assert result.stderr == f"note: project: {project} (the git root)\n"  # Codex reads it from here
     assert (project / ".codex" / "hooks.json").read_text() == (
         '{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "hooks": [\n          {\n'
         '            "type": "command",\n'

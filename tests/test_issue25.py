@@ -44,7 +44,7 @@ def test_verify_puts_problems_first_says_cross_agent_facts_once_and_counts(run) 
                          "run hooks install with --trust, or trust it in Codex's /hooks")
     # each agent's own notes on one line, the bundle's files too: one screen (179 lines with 14 hosts, then 61)
     assert "notes: 18 more, from 14 agents; hooks verify --verbose shows them one by one" in lines
-    assert "example-guard 1.0.0: all hooks ok in 14 agents; hooks status lists their files" in lines
+    assert "example-guard 1.0.0: all hooks ok in 11 agents; hooks status lists their files" in lines  # not Codex, Copilot, Gemini: their problems stop it
     assert len(lines) <= 24
 
 
@@ -56,9 +56,9 @@ def test_verify_verbose_folds_nothing(run) -> None:
     assert lines[1:3] == [f"  problem: example-guard/{hook}: not trusted: Codex skips it silently; run hooks install "
                           "with --trust, or trust it in Codex's /hooks" for hook in ("destructive-guard", "clean-tree")]
     assert sum(1 for line in lines if line.startswith("  note: ")) == 20  # every note, one by one
-    assert "copilot      project  example-guard 1.0.0  2 hooks ok  .claude/settings.json (Claude Code's, which " \
-           "Copilot CLI runs)" in lines
-    assert "claude       project  example-guard 1.0.0  2 hooks ok  .claude/settings.json" in lines
+    assert "copilot      project  example-guard 1.0.0  2 hooks in place, 1 problem above   .claude/settings.json " \
+           "(Claude Code's, which Copilot CLI runs)" in lines
+    assert "claude       project  example-guard 1.0.0  2 hooks ok                          .claude/settings.json" in lines
     assert lines[-1] == run("verify").stdout.splitlines()[-1]
     assert len(lines) < 70  # was 179 with 14 hosts
 
@@ -234,7 +234,14 @@ def test_install_in_a_subfolder_names_the_manifest_above(run, project, monkeypat
 
 def test_status_and_uninstall_in_a_subfolder_name_the_roots_bundles(run, project, monkeypatch) -> None:
     run("install", "example-guard", "--host", "claude", "--host", "gemini")
-    _repo(project, monkeypatch)
+    sub = _repo(project, monkeypatch)
+    # issue 36: src/pkg holds nothing of a project, so the project is the git root, for every agent
+    status = run("status")
+    assert status.stdout == (f"claude  project  example-guard 1.0.0  (2 hooks, 1 env)  {project}/.claude/settings.json\n"
+                             f"gemini  project  example-guard 1.0.0  (2 hooks, 0 env)  {project}/.gemini/settings.json\n")
+    assert status.stderr.startswith(f"note: project: {project} (the git root); Antigravity CLI, Claude Code, ")
+    # a subfolder with an agent's folder is a project of its own: the root's bundles are named
+    (sub / ".qwen").mkdir()
     tail = (f"the git root {project} has example-guard (claude project, gemini project), which Claude Code, Gemini CLI "
             f"started here does not run (it reads project settings from the folder it starts in): start it in {project}, ")
     assert run("status").stdout == (f"nothing installed here; {tail}or run hooks status --host claude --host gemini "
@@ -243,6 +250,9 @@ def test_status_and_uninstall_in_a_subfolder_name_the_roots_bundles(run, project
     assert (gone.exit_code, gone.stderr) == (1, "hooks: example-guard is not installed at claude project; installed: "
                                                 f"nothing; {tail.replace(', gemini project', '').replace(', Gemini CLI', '')}"
                                                 f"or run hooks uninstall example-guard --host claude --project {project}\n")
+    (sub / ".qwen").rmdir()
+    done = run("uninstall", "example-guard", "--host", "claude", "--yes")
+    assert done.exit_code == 0 and not (project / ".claude").exists(), done.output
 
 
 def test_completion_offers_scope_values(monkeypatch) -> None:

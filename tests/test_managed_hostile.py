@@ -142,7 +142,8 @@ def test_a_fifo_among_the_drop_ins_hangs_no_command_and_is_named(run, bundle, la
     else:  # Copilot skips it and runs the rest
         assert verify.exit_code == 0, verify.output
         assert f"  note: {pipe}: Copilot CLI skips this policy file, as it is not a regular file\n" in verify.stdout
-    assert f"{host}  managed  guard 1.0.0  1 hook ok  {drop_in}\n" in verify.stdout
+    state = "1 hook in place, 1 problem above" if host == "claude" else "1 hook ok"  # Claude does not start
+    assert f"{host}  managed  guard 1.0.0  {state}  {drop_in}\n" in verify.stdout
     assert f"{host}  managed  guard 1.0.0  (1 hook, 0 env)  {drop_in}\n" in status.stdout
     assert (upgrade.exit_code, uninstall.exit_code) == (0, 0), upgrade.output + uninstall.output
     assert not drop_in.exists() and stat.S_ISFIFO(os.lstat(pipe).st_mode)
@@ -183,7 +184,7 @@ def test_an_administrators_claude_drop_in_that_does_not_parse_is_named_and_ours_
         "claude (Claude Code)\n"
         f"  problem: {broken}:1:22: trailing comma; remove the comma (Claude Code refuses to "
         "start while a managed settings file does not parse, and runs no hooks)\n"), verify.stdout
-    assert f"claude  managed  guard 1.0.0  1 hook ok  {drop_in}\n" in verify.stdout
+    assert f"claude  managed  guard 1.0.0  1 hook in place, 1 problem above  {drop_in}\n" in verify.stdout
     assert "nothing installed" not in verify.stdout
     assert drop_in.read_text() == CLAUDE_OURS
 

@@ -85,7 +85,7 @@ def install(
     if not (asked and not yes and not dry_run):
         _notes(done.notes)
     hosts = done.hosts
-    common.show("install", done.plans, dry_run, as_json, patch)
+    common.show("install", done.plans, dry_run, as_json, patch, notes=done.notes)
     if trust and not any(h.needs_trust for h in hosts):  # said once the install stands: it changed nothing
         trusting = [h.name for h in registry.resolve(["all"]) if h.needs_trust]
         console.err(f"warning: --trust: {', '.join(h.name for h in hosts)} {'has' if len(hosts) == 1 else 'have'} no "
@@ -133,6 +133,9 @@ def uninstall(
             targets = [installer.target(h, chosen_scope, folder[h.name]) for h in hosts]
             plans = installer.uninstall_all(targets, folder, force=force, dry_run=dry_run)
             projects.annotate(plans, folder, explicit=bool(project))
+            where = projects.project_notes(plans, folder, explicit=bool(project))
+            _notes(where)
+            notes = where + notes
         else:
             run = functools.partial(api.uninstall, name, host or [h.name for h in hosts], scope=chosen_scope,
                                     project=project, force=force, by_marker=by_marker, registry=registry)
@@ -143,11 +146,11 @@ def uninstall(
                     return interactive.nothing_written()
             done = run(dry_run=dry_run)
             _notes(done.notes)
-            plans = done.plans
+            plans, notes = done.plans, done.notes
     except NotInstalled as exc:
         hint = projects.root_hint(hosts, folder, bool(project), name, "uninstall")
         raise NotInstalled(f"{exc}{hint}") from None
-    common.show("uninstall", plans, dry_run, as_json, patch)
+    common.show("uninstall", plans, dry_run, as_json, patch, notes=notes)
 
 
 def _notes(notes) -> None:
@@ -202,23 +205,25 @@ def _verify(host: list[str] | None, scope: str | None, project: str | None, quie
     for n, h in enumerate(hosts, 1):
         console.progress(f"verify: {h.name} ({n} of {len(hosts)})")
         rep = hostreport.verify_host(h, chosen[h.name], folder[h.name], repo=repo)
-        rep.findings[:0] = projects.location_notes(h, folder[h.name], bool(project)) + hostreport.scope_notes(h, scope)
+        rep.findings[:0] = hostreport.scope_notes(h, scope)
         rep.findings[:0] = hostreport.machine_scope_notes(h, chosen[h.name], folder[h.name]) if repo and scope else []
         if not rep.files:
             rep.findings += projects.elsewhere_note(h, folder[h.name], bool(project))
         reports.append(rep)
     console.progress(None)
+    where = projects.location_note(hosts, folder, bool(project))
     if as_json:
         from hookweave.core.cli import report
 
-        console.json_out(report.verify_json(reports, mode="repo" if repo else "machine"))
+        console.json_out(report.verify_json(reports, mode="repo" if repo else "machine", where=where))
     else:
         from hookweave.core.cli import verifytext
 
         if repo and not quiet:
             console.out(f"verify --repo: only the files in {paths.printable(project)} are judged; what this machine "
                         "decides (trust, switches, user settings) is a warning", "note")
-        verifytext.render(reports, quiet=quiet, verbose=verbose)
+        every_host = {h.name for h in hosts} == set(common.registry().names())
+        verifytext.render(reports, quiet=quiet, verbose=verbose, complete=every_host and scope is None, where=where)
     if any(r.problems for r in reports):
         raise typer.Exit(1)
 

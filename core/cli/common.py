@@ -65,10 +65,11 @@ def patch_needs_dry_run(patch: bool, dry_run: bool) -> None:
         raise BadInput("--patch prints the JSON Patch of a dry run and nothing else: add --dry-run (--json always carries it)")
 
 
-def show(command: str, plans, dry_run: bool, as_json: bool, patch: bool = False) -> None:
+def show(command: str, plans, dry_run: bool, as_json: bool, patch: bool = False, notes=()) -> None:
+    """``notes``: the command's own (the project, the hosts left out), said on stderr; ``--json`` has them too."""
     from hookweave.core.cli import report
 
     if as_json:
-        console.json_out(report.plans_json(command, plans, dry_run=dry_run))
+        console.json_out(report.plans_json(command, plans, dry_run=dry_run, notes=notes))
     else:
         report.print_plans(plans, dry_run=dry_run, patch=patch)

@@ -69,7 +69,7 @@ def bundle_names(incomplete: str) -> list[str]:
         start = paths.project_dir(None)
         for name in registry.names():
             host = registry.get(name)
-            for _, _, rec in scopes.installed(host, projects.project_for(host, start)):
+            for _, _, rec in scopes.installed(host, projects.project_root(start)):
                 found.update(rec.bundles)
     except Exception:  # noqa: BLE001 - a completion never fails the shell; it offers less
         pass

@@ -44,7 +44,7 @@ def host_row(host: Host, origin: str, start: Path, explicit: Path | None) -> dic
 
     name = BINARIES.get(host.name, host.name)
     binary = shutil.which(os.environ.get(f"HOOKWEAVE_{host.name.upper()}_BIN") or name)
-    folder = explicit or projects.project_for(host, start)
+    folder = explicit or projects.project_root(start)
     files = []
     for scope in host.verify_scopes:
         path = host.settings_path(scope, folder)

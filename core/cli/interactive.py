@@ -40,7 +40,7 @@ def choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: 
         from hookweave.core.reading import projects
 
         start = paths.project_dir(None)
-        choices = [(n, registry.info(n).cls.title, detected(registry.get(n), projects.project_for(registry.get(n), start)))
+        choices = [(n, registry.info(n).cls.title, detected(registry.get(n), projects.project_root(start)))
                    for n in registry.names()]
         chosen = registry.resolve(prompts.ask_hosts(choices, "Install into which agents?", "not detected"))
         default = "project"
@@ -60,7 +60,7 @@ def installed_scopes(registry, bundle: str) -> dict[str, list[str]]:
     for name in registry.names():
         host = registry.get(name)
         try:
-            out[name] = [s for s, _, rec in scopes.installed(host, projects.project_for(host, start)) if bundle in rec.bundles]
+            out[name] = [s for s, _, rec in scopes.installed(host, projects.project_root(start)) if bundle in rec.bundles]
         except BadInput:
             out[name] = []  # a record it cannot read: not offered ticked; uninstall names the problem
     return out

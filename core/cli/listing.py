@@ -26,9 +26,12 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
         for b in standins.borrowed(h, folder[h.name]):  # run from another host's file, as installed for it
             rows.append({"host": h.name, "scope": b.scope, "path": b.shown, "bundle": b.bundle, "version": b.version,
                          "hooks": len(b.ids), "env": 0, "runs_from": b.source.name})
+    where = projects.location_note(chosen, folder, bool(project))
     if as_json:
-        console.json_out({"installed": rows})
+        console.json_out({"installed": rows, "findings": [where.as_json()] if where else []})
         return
+    if where is not None:
+        console.err(f"note: {where.message}")
     table = []
     for r in rows:
         hooks = f"{r['hooks']} hook{'' if r['hooks'] == 1 else 's'}"

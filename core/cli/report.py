@@ -91,7 +91,7 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, fo
             console.out(f"Restart running sessions of {', '.join(sorted(titles))}: {reason}.")
 
 
-def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[str, Any]:
+def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool, notes=()) -> dict[str, Any]:
     files = [
         {
             "host": p.target.host.name,
@@ -107,7 +107,7 @@ def plans_json(command: str, plans: list[FilePlan], *, dry_run: bool) -> dict[st
         for p in plans
     ]
     return {"command": command, "dry_run": dry_run, "changed": any(p.changed for p in plans),
-            "active": not _inactive(plans), "files": files}
+            "active": not _inactive(plans), "notes": list(notes), "files": files}
 
 
 def _hook_json(h) -> dict[str, Any]:
@@ -116,11 +116,13 @@ def _hook_json(h) -> dict[str, Any]:
     return {**h.as_json(), "level": "ok"} if h.status == "ok" else h.as_json()
 
 
-def verify_json(reports: list[HostReport], mode: str = "machine") -> dict[str, Any]:
+def verify_json(reports: list[HostReport], mode: str = "machine", where: Finding | None = None) -> dict[str, Any]:
     """``mode``: ``machine`` (plain verify: every scope, this machine's gates as problems) or ``repo``
-    (``verify --repo``: the repository's files only; a finding with ``machine`` true is at most a warning)."""
+    (``verify --repo``: the repository's files only; a finding with ``machine`` true is at most a warning).
+    ``where``: the project and the agents that do not read it from here, said once (``findings``)."""
     return {
         "mode": mode,
+        "findings": [where.as_json()] if where else [],
         "ok": not any(r.problems for r in reports),
         "problems": sum(r.problems for r in reports),
         "hosts": [

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from hookweave.core.model.findings import Finding
-    from hookweave.core.verify.reports import HostReport
+    from hookweave.core.verify.reports import FileReport, HookStatus, HostReport
 
 
 def finding_line(f: Finding) -> str:
@@ -44,27 +44,47 @@ def notes_line(count: int, hosts: int) -> str:
     return f"notes: {count} more, from {hosts} agents; hooks verify --verbose shows them one by one"
 
 
+def problems_touching(rep: HostReport, file: FileReport, bundle: str) -> int:
+    """The problems besides its hooks' statuses that stop ``bundle`` in this host's ``file`` from
+    running as asked: those about the bundle, and those about no bundle (a gate, an untrusted
+    folder: every hook there is stopped), in the file and host-wide."""
+    return sum(1 for f in dict.fromkeys([*file.findings, *rep.findings])
+               if f.level == "problem" and f.bundle in (None, bundle))
+
+
+def bundle_state(hooks: list[HookStatus], problems: int) -> str:
+    """What a bundle's row says: "ok" only when verify found no problem about it, so the row never
+    reads as fine under a problem that stops it."""
+    good = sum(1 for h in hooks if h.status == "ok")
+    count = f"{len(hooks)} hook{'' if len(hooks) == 1 else 's'}"
+    more = f"{problems} problem{'' if problems == 1 else 's'} above"
+    if good == len(hooks):
+        return f"{count} ok" if not problems else f"{count} in place, {more}"
+    return f"{good} of {count} ok" + (f", {problems} more problem{'' if problems == 1 else 's'} above" if problems else "")
+
+
 def inventory(reports: list[HostReport], fold: bool) -> list[str]:
-    """Per host, file and bundle one line: how many of its hooks verify found as recorded. With
-    ``fold``, a bundle whose hooks are all ok in two or more agents is one line instead (``hooks
-    status`` lists their files); a row with a hook not ok is always shown."""
-    rows: list[tuple[tuple[str, ...], str | None]] = []  # (columns, "bundle version" when all its hooks are ok)
+    """Per host, file and bundle one line: how many of its hooks verify found as recorded, and the
+    problems that stop it. With ``fold``, a bundle whose hooks are all ok, with no problem, in two
+    or more agents is one line instead (``hooks status`` lists their files); a row with a hook not
+    ok or a problem is always shown."""
+    rows: list[tuple[tuple[str, ...], str | None]] = []  # (columns, "bundle version" when it is ok)
     for rep in reports:
         for file in rep.files:
             for b in file.bundles or [None]:
                 if b is None:
                     rows.append(((rep.host.name, file.scope, "(no bundle recorded)", "", file.shown), None))
                     continue
-                good = sum(1 for h in b.hooks if h.status == "ok")
-                count = f"{len(b.hooks)} hook{'' if len(b.hooks) == 1 else 's'}"
-                state = f"{count} ok" if good == len(b.hooks) else f"{good} of {count} ok"
+                problems = problems_touching(rep, file, b.name)
+                state = bundle_state(b.hooks, problems)
                 name = f"{b.name} {b.version}"
-                rows.append(((rep.host.name, file.scope, name, state, file.shown), name if good == len(b.hooks) else None))
-    fine: dict[str, set[str]] = {}
+                fine = not problems and all(h.status == "ok" for h in b.hooks)
+                rows.append(((rep.host.name, file.scope, name, state, file.shown), name if fine else None))
+    fine_in: dict[str, set[str]] = {}
     for columns, name in rows:
         if name is not None:
-            fine.setdefault(name, set()).add(columns[0])
-    folded = {name: len(hosts) for name, hosts in fine.items() if fold and len(hosts) > 1}
+            fine_in.setdefault(name, set()).add(columns[0])
+    folded = {name: len(hosts) for name, hosts in fine_in.items() if fold and len(hosts) > 1}
     kept = [columns for columns, name in rows if name not in folded]
     return (console.columns(kept) if kept else []) + [
         f"{name}: all hooks ok in {n} agents; hooks status lists their files" for name, n in folded.items()]

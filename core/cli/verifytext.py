@@ -65,10 +65,12 @@ def host_count(rep: HostReport, level: str, shared: dict) -> int:
     return hooks + found + sum(1 for f in dict.fromkeys(rep.findings) if f.level == level and f not in shared)
 
 
-def shared_blocks(reports: list[HostReport], level: str, shared: dict,
-                  merge: bool = False) -> list[tuple[str, list[str], int]]:
+def shared_blocks(reports: list[HostReport], level: str, shared: dict, merge: bool = False,
+                  complete: bool = True) -> list[tuple[str, list[str], int]]:
     """The shared findings of ``level``, grouped by bundle and by the hosts that report them:
-    (heading, lines, how many findings the lines say)."""
+    (heading, lines, how many findings the lines say). The heading says "all N agents it is
+    installed in" only when verify read every host and scope (``complete``); a narrower run knows
+    only the agents it read, so it names them."""
     installed: dict[str, set[str]] = {}
     for rep in reports:
         for file in rep.files:
@@ -80,16 +82,22 @@ def shared_blocks(reports: list[HostReport], level: str, shared: dict,
             groups.setdefault((f.bundle, tuple(names)), []).append(f)
     out = []
     for (bundle, names), found in groups.items():
-        every = set(names) >= installed.get(bundle, set())
+        every = complete and set(names) >= installed.get(bundle, set())
         who = f"all {len(names)} agents it is installed in" if every else ", ".join(names)
         out.append((f"{bundle} ({who})", ["  " + line for line in verifyfold.said(found, level, merge)], len(found)))
     return out
 
 
-def render(reports: list[HostReport], *, quiet: bool = False, verbose: bool = False) -> None:
+def render(reports: list[HostReport], *, quiet: bool = False, verbose: bool = False, complete: bool = True,
+           where: Finding | None = None) -> None:
+    """``where``: the project and the agents that do not read it from here, said once, first."""
     shared = shared_findings(reports)
     fold = not verbose
     counts = dict.fromkeys(LEVELS, 0)
+    if where is not None:
+        counts[where.level] += 1
+        if not quiet:
+            console.out(finding_line(where), where.level)
     first: str | None = None
     last_head = None  # a heading right under the same heading is not said again (one host: one heading)
 
@@ -115,7 +123,7 @@ def render(reports: list[HostReport], *, quiet: bool = False, verbose: bool = Fa
                 first = first_fix(rep)
             if lines and not folded and not (quiet and level != "problem"):
                 say(f"{rep.host.name} ({rep.host.title})", lines, level)
-        for head, lines, n in groups + shared_blocks(reports, level, shared, fold):
+        for head, lines, n in groups + shared_blocks(reports, level, shared, fold, complete):
             counts[level] += n
             if not (quiet and level != "problem"):
                 say(head, lines, level)

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hookweave.core.errors import BadInput
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def home() -> Path:
@@ -94,6 +98,19 @@ def within(path: Path, folder: Path) -> bool:
         return os.path.commonpath([real_path, real_folder]) == real_folder
     except ValueError:  # different drives on Windows
         return False
+
+
+def nearest_up(start: Path, holds: Callable[[Path], bool]) -> Path | None:
+    """The nearest folder from ``start`` upwards, not above the git root (every folder above, outside
+    a repository), for which ``holds`` is true: the one walk by which ``hooks sync`` finds
+    ``.hookweave.toml`` and every command finds the project (core/reading/projects.py)."""
+    top = git_root(start)
+    for folder in [start, *start.parents]:
+        if holds(folder):
+            return folder
+        if folder == top:
+            return None
+    return None
 
 
 def git_root(folder: Path) -> Path | None:

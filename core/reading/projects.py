@@ -1,20 +1,25 @@
-"""Which folder each host takes as "the project" when it starts in the current folder.
+"""Where "the project" is: one folder for every host, and the agents that do not read it from here.
 
-Measured on the real binaries started in ``src/pkg`` of a git repository whose root holds the
-hooks (tests/e2e/test_project_root_real.py):
+The rule: the nearest folder from the current one up to the git root that holds ``.hookweave.toml``
+or an agent's project folder (``MARKERS``), else the git root; outside a git repository, the
+current folder (every agent then reads the folder it starts in). Never the home folder from below
+it: its ``~/.claude`` and ``~/.codex`` are the user's own. ``--project`` wins. ``hooks sync`` finds
+``.hookweave.toml`` with the same walk (``paths.nearest_up``).
 
-- Claude Code 2.1.197 and Gemini CLI 0.61 read project settings from the folder they start in;
-  the root's hooks did not fire from the subfolder (``project_lookup = "cwd"``, the default).
-- Codex 0.169 loads ``.codex/`` of every folder from the project root (the nearest ``.git``) down
-  to the folder it starts in: the root's hooks fired, with the hook's cwd the subfolder
-  (``"codex"``: the nearest folder with a ``.codex`` below the root, else the root).
-- Cursor opens a workspace folder, in practice the repository (``"git"``) [not measured].
+What the agents do, measured on the real binaries started in ``src/pkg`` of a git repository whose
+root holds the hooks (tests/e2e/test_project_root_real.py), is named beside the folder when one of
+them would not read it from here (``project_lookup``):
 
-An explicit ``--project`` wins for every host.
+- ``"cwd"`` (the default): Claude Code 2.1.197 and Gemini CLI 0.61 read project settings from the
+  folder they start in only; the root's hooks did not fire from the subfolder.
+- ``"codex"``: Codex 0.169 loads ``.codex/`` of every folder from the git root down to the folder it
+  starts in: the root's hooks fired from the subfolder.
+- ``"git"``: Cursor and Windsurf open a workspace, in practice the repository [not measured].
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,62 +29,106 @@ from hookweave.core.model.findings import Finding
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
 
+# The folders the built-in agents keep project settings in (tests/test_verify_consistent.py holds
+# them to the registry): one of them, or .hookweave.toml, makes a folder a project.
+MARKERS = (".agents", ".claude", ".cline", ".clinerules", ".codex", ".cursor", ".factory", ".gemini",
+           ".github/hooks", ".letta", ".openhands", ".qwen", ".windsurf")
+
 
 def lookup(host: Host) -> str:
     return getattr(host, "project_lookup", "cwd")
 
 
-def project_for(host: Host, start: Path) -> Path:
-    """The folder ``host`` reads project settings from when started in ``start``."""
+def _marked(folder: Path) -> bool:
+    try:
+        return (folder / ".hookweave.toml").is_file() or any((folder / marker).is_dir() for marker in MARKERS)
+    except OSError:  # a folder we may not look into marks nothing
+        return False
+
+
+def project_root(start: Path) -> Path:
+    """The project for a command run in ``start`` (the module's rule)."""
+    root = paths.git_root(start)
+    if root is None:
+        return start
+    found = paths.nearest_up(start, lambda folder: folder == root or _marked(folder)) or root
+    home = os.environ.get("HOME")
+    if found != start and home and (Path(home) == found or found in Path(home).parents):
+        return start  # nothing marked below the home folder: its agent folders are the user's
+    return found
+
+
+def reads(host: Host, start: Path, project: Path) -> bool:
+    """Whether ``host``, started in ``start``, reads the project settings of ``project``."""
     how = lookup(host)
     if how == "cwd":
-        return start
+        return project == start
     root = paths.git_root(start)
-    if how == "codex" and root is not None:
-        for folder in [start, *start.parents]:
-            if (folder / ".codex").is_dir() or folder == root:
-                return folder
-    return root or start
+    if how == "codex":  # every .codex/ from the git root down to where it starts
+        top = root or start
+        return (project == start or project in start.parents) and (project == top or top in project.parents)
+    return project == (root or start)
 
 
 def folders(hosts: list[Host], explicit: str | None) -> dict[str, Path]:
-    """Per host name, its project folder: ``--project`` when given, else the host's own lookup."""
-    if explicit:
-        folder = paths.project_dir(explicit)
-        return {h.name: folder for h in hosts}
-    start = paths.project_dir(None)
-    return {h.name: project_for(h, start) for h in hosts}
+    """Per host name, its project folder: ``--project`` when given, else the one project of the rule."""
+    folder = paths.project_dir(explicit) if explicit else project_root(paths.project_dir(None))
+    return {h.name: folder for h in hosts}
 
 
-def location_notes(host: Host, folder: Path, explicit: bool) -> list[Finding]:
-    """Name the project folder when it is not simply the current one, or when a host that takes the
-    folder it starts in is run from below a git root: the hooks then land (or are looked for) here,
-    and a session started at the root will not see them."""
-    if explicit:
-        return []
+def _why(project: Path) -> str:
+    """Which part of the rule chose ``project`` (docs/cli.md says the rule whole)."""
+    if project == paths.git_root(project):
+        return "the git root"
+    held = [m for m in (".hookweave.toml", *MARKERS) if (project / m).exists()]
+    return f"the nearest folder above with {held[0]}" if held else "the folder given"
+
+
+def _titles(hosts: list[Host]) -> str:
+    return ", ".join(h.title for h in hosts)
+
+
+def location_note(hosts: list[Host], folders: dict[str, Path], explicit: bool) -> Finding | None:
+    """Said once per command: the project, when it is not the current folder, and the agents that,
+    started here, do not read it, each with what to do. None with ``--project`` or when every agent
+    reads the current folder's project."""
+    if explicit or not folders:
+        return None
     start = paths.project_dir(None)
-    if folder != start:
-        return [Finding("note", f"project folder: {paths.printable(str(folder))}, the one {host.title} "
-                                "reads project settings from when started here")]
-    root = paths.git_root(start)
-    if lookup(host) == "cwd" and root is not None and root != start:
-        return [Finding("note", f"{host.title} reads project settings from the folder it starts in, here "
-                                f"({paths.printable(str(start))}), not the git root {paths.printable(str(root))}; "
-                                f"to use the root's, start it there or pass --project {paths.printable(str(root))}")]
-    return []
+    project = next(iter(folders.values()))
+    own = [h for h in hosts if "project" in h.scopes and not reads(h, start, project)]
+    shown = paths.printable(str(project))
+    said = [f"project: {shown} ({_why(project)})"] if project != start else []
+    here = [h for h in own if lookup(h) == "cwd"]
+    if here:
+        one = len(here) == 1
+        said.append(f"{_titles(here)} read{'s' if one else ''} project settings only from the folder "
+                    f"{'it starts' if one else 'they start'} in: start {'it' if one else 'them'} in {shown}")
+    workspace = [h for h in own if lookup(h) != "cwd"]
+    if workspace:
+        one = len(workspace) == 1
+        said.append(f"{_titles(workspace)} read{'s' if one else ''} the workspace {'it opens' if one else 'they open'}, "
+                    f"taken to be the git root: open {shown} as the workspace")
+    return Finding("note", "; ".join(said)) if said else None
 
 
 def annotate(plans: list, folders: dict[str, Path], explicit: bool) -> None:
-    """Put the location notes on each project-scope plan (once per host)."""
+    """Local settings: say once per host whether git would pick them (and their record) up."""
     seen: set[str] = set()
     for plan in plans:
         host = plan.target.host
-        if plan.target.scope == "user" or plan.target.record_path is None or host.name in seen:
+        if plan.target.scope != "local" or plan.target.record_path is None or host.name in seen:
             continue
         seen.add(host.name)
-        plan.findings[:0] = location_notes(host, folders[host.name], explicit)
-        if plan.target.scope == "local":
-            plan.findings += git_hint([plan.target.path, plan.target.record_path])
+        plan.findings += git_hint([plan.target.path, plan.target.record_path])
+
+
+def project_notes(plans: list, folders: dict[str, Path], explicit: bool) -> list[str]:
+    """The location note of install and uninstall, once, when they write at project or local scope."""
+    hosts = list({p.target.host.name: p.target.host for p in plans
+                  if p.target.scope != "user" and p.target.record_path is not None}.values())
+    note = location_note(hosts, folders, explicit) if hosts else None
+    return [note.message] if note else []
 
 
 def git_hint(files: list[Path]) -> list[Finding]:
@@ -138,8 +187,8 @@ def root_bundles(hosts: list[Host], folders: dict[str, Path], explicit: bool) ->
         return None, {}
     found: dict[str, list[str]] = {}
     for host in hosts:
-        if folders.get(host.name) == root:
-            continue  # this host reads the root from here: status and uninstall already look there
+        if folders.get(host.name) == root or reads(host, start, root):
+            continue  # status and uninstall already look at the root, or this host runs its hooks from here
         try:
             for scope, _, rec in scopes.installed(host, root):
                 if host.settings_path(scope, root) != host.settings_path(scope, folders[host.name]):

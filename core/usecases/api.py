@@ -123,7 +123,8 @@ def install(bundle: str | Bundle | None, hosts: Sequence[str], *, scope: str | N
     chosen = [t.host for t in targets]
     plans = installer.install(targets, loaded, folder, force=force, dry_run=dry_run, trust=trust)
     projects.annotate(plans, folder, explicit=bool(project))
-    return Outcome("install", plans, chosen, no_project + left_out + machine_only, dry_run)
+    where = projects.project_notes(plans, folder, explicit=bool(project))
+    return Outcome("install", plans, chosen, where + no_project + left_out + machine_only, dry_run)
 
 
 def uninstall(name: str, hosts: Sequence[str], *, scope: str | None = None, project: str | None = None,
@@ -139,15 +140,19 @@ def uninstall(name: str, hosts: Sequence[str], *, scope: str | None = None, proj
     targets = [installer.target(h, scope, folder[h.name]) for h in chosen]
     plans = installer.uninstall(targets, name, folder, force=force, dry_run=dry_run, by_marker=by_marker)
     projects.annotate(plans, folder, explicit=bool(project))
-    return Outcome("uninstall", plans, chosen, no_project, dry_run)
+    where = projects.project_notes(plans, folder, explicit=bool(project))
+    return Outcome("uninstall", plans, chosen, where + no_project, dry_run)
 
 
 class Verified:
     """verify's reports, and every finding flattened to one dict each, for a caller to assert on."""
 
-    def __init__(self, reports: list[HostReport]) -> None:
+    def __init__(self, reports: list[HostReport], where: Finding | None = None) -> None:
         self.reports = reports
+        self.where = where  # the project and the agents that do not read it from here, said once
         self.findings = [item for rep in reports for item in _flat(rep)]
+        if where is not None:
+            self.findings.insert(0, {"host": None, "scope": None, "path": None, **where.as_json(), "status": None})
 
     def level(self, level: str) -> list[dict[str, Any]]:
         return [f for f in self.findings if f["level"] == level]
@@ -183,8 +188,8 @@ def verify(hosts: Sequence[str] = ("all",), *, scope: str | None = None, project
     reports = []
     for h in chosen:
         rep = hostreport.verify_host(h, scopes[h.name], folder[h.name])
-        rep.findings[:0] = projects.location_notes(h, folder[h.name], bool(project)) + hostreport.scope_notes(h, scope)
+        rep.findings[:0] = hostreport.scope_notes(h, scope)
         if not rep.files:
             rep.findings += projects.elsewhere_note(h, Path(folder[h.name]), bool(project))
         reports.append(rep)
-    return Verified(reports)
+    return Verified(reports, projects.location_note(chosen, folder, bool(project)))

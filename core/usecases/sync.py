@@ -42,13 +42,7 @@ class Outcome:
 
 def find_root(start: Path) -> Path | None:
     """The folder holding ``.hookweave.toml``, from ``start`` upwards, not above the git root."""
-    top = paths.git_root(start)
-    for folder in [start, *start.parents]:
-        if (folder / projectfile.FILE_NAME).is_file():
-            return folder
-        if folder == top:
-            return None
-    return None
+    return paths.nearest_up(start, lambda folder: (folder / projectfile.FILE_NAME).is_file())
 
 
 def root_or_fail(start: Path) -> Path:

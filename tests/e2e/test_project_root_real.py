@@ -79,3 +79,21 @@ def test_codex_from_a_subfolder(run, codex_env, project, repo, monkeypatch) -> N
     run_agent(argv, sub, codex_env)
     # measured on 0.169: the root's .codex/ loads from the subfolder, and the hook runs in the subfolder
     assert _calls(log) == [{"cwd": str(sub), "claude": None, "gemini": None}]
+
+
+def test_claude_installed_from_a_subfolder_runs_where_the_note_says(run, mock, home, project, repo, monkeypatch) -> None:
+    """Issue 36 item 3: install in src/pkg, no --project, writes the project's (the git root's) file,
+    as for Codex, and says once that Claude Code reads it only when started there: true of the real agent."""
+    sub, bundle, log = repo
+    monkeypatch.chdir(sub)
+    install = run("install", str(bundle), "--host", "claude")
+    assert install.exit_code == 0, install.output
+    assert install.stdout.startswith(f"claude project {project}/.claude/settings.json: installed where 1.0.0 (1 hook)\n")
+    assert install.stderr == (f"note: project: {project} (the git root); Claude Code reads project settings only from "
+                              f"the folder it starts in: start it in {project}\n")
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
+           "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    run_agent([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], sub, env)
+    assert _calls(log) == []  # started in the subfolder: as the note says, not read
+    run_agent([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], project, env)
+    assert _calls(log) == [{"cwd": str(project), "claude": str(project), "gemini": None}]
