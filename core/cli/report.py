@@ -141,6 +141,7 @@ def verify_json(reports: list[HostReport], mode: str = "machine") -> dict[str, A
                     for f in r.files
                 ],
                 "findings": [x.as_json() for x in r.findings],
+                "plugin_hooks": [h.as_json() for h in r.plugin_hooks],
             }
             for r in reports
         ],
