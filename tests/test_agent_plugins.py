@@ -44,14 +44,86 @@ def _enable(settings: Path, plugin: str, on: bool = True) -> None:
     _write(settings, doc)
 
 
+def _directory_plugin(tmp: Path, home: Path, hooks: dict) -> Path:
+    """``fmt@local`` from a marketplace folder (``claude plugin marketplace add ./folder``): Claude
+    reads it in place there, not the cache copy installed_plugins.json also names."""
+    source = tmp / "marketplace" / "plugins" / "fmt"
+    _write(tmp / "marketplace" / ".claude-plugin" / "marketplace.json",
+           {"name": "local", "owner": {"name": "ops"}, "plugins": [{"name": "fmt", "source": "./plugins/fmt"}]})
+    _write(source / ".claude-plugin" / "plugin.json", {"name": "fmt", "version": "1.0.0"})
+    _write(source / "hooks" / "hooks.json", hooks)
+    plugins = home / ".claude" / "plugins"
+    copy = plugins / "cache" / "local" / "fmt" / "1.0.0"
+    _write(copy / "hooks" / "hooks.json", _hooks("echo the stale copy"))
+    _write(plugins / "known_marketplaces.json", {"local": {
+        "source": {"source": "directory", "path": str(tmp / "marketplace")},
+        "installLocation": str(tmp / "marketplace"), "lastUpdated": "2026-11-27T23:55:30.050Z"}})
+    _write(plugins / "installed_plugins.json", {"version": 2, "plugins": {"fmt@local": [
+        {"scope": "user", "installPath": str(copy), "version": "1.0.0",
+         "installedAt": "2026-11-27T23:55:30.050Z", "lastUpdated": "2026-11-27T23:55:30.050Z"}]}})
+    return source
+
+
 def test_a_plugin_that_runs_our_command_too_fires_it_twice(run, write_bundle, home, project) -> None:
     assert run("install", str(write_bundle(GUARD)), "--host", "claude", "--scope", "user").exit_code == 0
     copy = _cached_plugin(home, _hooks("echo guard"))
     _enable(home / ".claude" / "settings.json", "lint@tools")
+    hooks_file = copy / "hooks" / "hooks.json"
 
     result = run("verify", "--host", "claude")
-    assert result.exit_code == 1, result.stdout
-    print(result.stdout)
-    doc = json.loads(run("verify", "--host", "claude", "--json").stdout)
-    print(json.dumps(doc["hosts"][0]["plugin_hooks"], indent=1))
-    print(json.dumps(doc["hosts"][0]["findings"], indent=1))
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "claude (Claude Code)\n"
+        f"  problem: guard/check: fires twice per PreToolUse: plugin lint@tools runs the same command from {hooks_file}, "
+        "and Claude Code runs a plugin's hook and a settings hook both, even word for word the same; turn the plugin "
+        "off (enabledPlugins) or uninstall the bundle\n"
+        "  note: Claude starts all of an event's matching hooks at once and does not wait for one before the next, "
+        "so file order is not execution order\n"
+        f"  note: plugin lint@tools adds hooks Claude Code runs too: PreToolUse (Bash), SessionStart, from {hooks_file}; "
+        "hookweave reads them and never changes them\n"
+        "  note: PreToolUse: Claude Code starts the hooks of lint@tools at once with the user, project and local "
+        "settings' hooks, hookweave's included, in no fixed order (prependPlugins in user settings does not change "
+        "that)\n"
+        f"claude  user  guard 1.0.0  1 hook ok  {home}/.claude/settings.json\n"
+        "verify: 1 problem, 3 notes; start with claude guard/check: turn the plugin off (enabledPlugins) or uninstall "
+        "the bundle\n")
+    listed = json.loads(run("verify", "--host", "claude", "--json").stdout)["hosts"][0]["plugin_hooks"]
+    assert listed == [
+        {"source": "plugin", "name": "lint@tools", "file": str(hooks_file), "event": "PreToolUse", "matcher": "Bash",
+         "command": "echo guard", "type": "command"},
+        {"source": "plugin", "name": "lint@tools", "file": str(hooks_file), "event": "SessionStart", "matcher": None,
+         "command": f"{copy}/start.sh", "type": "command"}]  # ${CLAUDE_PLUGIN_ROOT}: the plugin's folder
+
+    # false in the project's local settings wins over the user's true (measured): the plugin is off
+    _enable(project / ".claude" / "settings.local.json", "lint@tools", on=False)
+    result = run("verify", "--host", "claude", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
+
+
+def test_another_matcher_or_command_is_listed_but_runs_once(run, write_bundle, home, tmp_path) -> None:
+    assert run("install", str(write_bundle(GUARD)), "--host", "claude", "--scope", "user").exit_code == 0
+    source = _directory_plugin(tmp_path, home, _hooks("echo guard", matcher="Edit|Write"))
+    _enable(home / ".claude" / "settings.json", "fmt@local")
+
+    result = run("verify", "--host", "claude", "--json")
+    assert result.exit_code == 0  # Bash and Edit|Write never meet in one call
+    listed = json.loads(result.stdout)["hosts"][0]["plugin_hooks"]
+    assert [(h["file"], h["event"], h["matcher"], h["command"]) for h in listed] == [
+        (str(source / "hooks" / "hooks.json"), "PreToolUse", "Edit|Write", "echo guard"),  # in place, not the cache
+        (str(source / "hooks" / "hooks.json"), "SessionStart", None, f"{source}/start.sh")]
+
+
+def test_a_plugin_is_read_only_when_enabled_and_never_written(run, write_bundle, home) -> None:
+    assert run("install", str(write_bundle(GUARD)), "--host", "claude", "--scope", "user").exit_code == 0
+    copy = _cached_plugin(home, _hooks("echo guard"))
+    before = {p: p.read_bytes() for p in (home / ".claude" / "plugins").rglob("*") if p.is_file()}
+    result = run("verify", "--host", "claude", "--json")  # installed, never enabled: Claude loads nothing of it
+    assert result.exit_code == 0 and json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
+    _enable(home / ".claude" / "settings.json", "lint@tools", on="1.0.0")  # only true turns one on
+    assert json.loads(run("verify", "--host", "claude", "--json").stdout)["hosts"][0]["plugin_hooks"] == []
+    _enable(home / ".claude" / "settings.json", "lint@tools")
+    assert run("verify", "--host", "claude").exit_code == 1
+    assert run("uninstall", "guard", "--host", "claude", "--scope", "user").exit_code == 0
+    assert {p: p.read_bytes() for p in (home / ".claude" / "plugins").rglob("*") if p.is_file()} == before
+    assert (copy / "hooks" / "hooks.json").exists()

@@ -1,0 +1,126 @@
+"""Issue 34 item 1, the real Claude Code 2.1.332 offline: the hooks of its own plugins, and verify
+held to what it did. The plugin is installed by the real ``claude plugin marketplace add`` and
+``claude plugin install`` from a local marketplace folder; a probe logs every hook that runs.
+
+Measured here: an enabled plugin's ``hooks/hooks.json`` runs, read in place from a ``directory``
+marketplace (the cache copy is not read) or from the installed copy for any other marketplace;
+``${CLAUDE_PLUGIN_ROOT}`` is that folder; a plugin hook with a settings hook's very command runs
+as well as it (twice per call); plugin and settings hooks start at once; ``false`` in the
+project's local settings turns a user's plugin off."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from realhosts import HERE, agent_binary, overlap, run_agent
+
+
+def _bundle(probe) -> str:
+    (probe.folder / "hookweave.toml").write_text(
+        '[bundle]\nname = "guard"\nversion = "1.0.0"\n\n[[hooks]]\nid = "pre"\nevent = "pre_tool_use"\n'
+        f'matcher = ["shell"]\ncommand = ["python3", "{{bundle_dir}}/probe.py", "probe-pre", "{probe.log}", "2"]\n')
+    return str(probe.folder)
+
+
+def _marketplace(folder: Path, probe, same_command: str) -> Path:
+    """A marketplace folder with one plugin whose PreToolUse runs our command word for word, and a
+    probe of its own through ``${CLAUDE_PLUGIN_ROOT}`` that logs the folder it was given."""
+    plugin = folder / "plugins" / "guardplug"
+    (folder / ".claude-plugin").mkdir(parents=True)
+    (folder / ".claude-plugin" / "marketplace.json").write_text(json.dumps(
+        {"name": "local", "owner": {"name": "ops"}, "plugins": [{"name": "guardplug", "source": "./plugins/guardplug"}]}))
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "guardplug", "version": "1.0.0"}))
+    (plugin / "hooks").mkdir()
+    shutil.copy(HERE / "probe.py", plugin / "probe.py")
+    own = f"python3 ${{CLAUDE_PLUGIN_ROOT}}/probe.py plug-pre {probe.log} 2 ${{CLAUDE_PLUGIN_ROOT}}"
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": same_command}, {"type": "command", "command": own}]}]}}))
+    return plugin
+
+
+def _install_plugin(home: Path, project: Path, marketplace: Path) -> Path:
+    """``claude plugin marketplace add`` and ``install``, as an operator does; the cache copy it
+    makes is changed to log ``cache-pre``, so a run tells which copy Claude read."""
+    claude = str(agent_binary("claude"))
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    run_agent([claude, "plugin", "marketplace", "add", str(marketplace)], project, env)
+    run_agent([claude, "plugin", "install", "guardplug@local"], project, env)
+    cached = home / ".claude" / "plugins" / "cache" / "local" / "guardplug" / "1.0.0" / "hooks" / "hooks.json"
+    cached.write_text(cached.read_text().replace("plug-pre", "cache-pre"))
+    return cached
+
+
+def _our_command(home: Path) -> str:
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    return settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].rsplit(" # hookweave:", 1)[0]
+
+
+def _count(calls: list[dict]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for call in calls:
+        out[call["id"]] = out.get(call["id"], 0) + 1
+    return out
+
+
+def test_claude_runs_a_plugins_hooks_beside_ours_and_verify_says_so(run, claude, probe, home, project,
+                                                                     tmp_path) -> None:
+    assert run("install", _bundle(probe), "--host", "claude", "--scope", "user").exit_code == 0
+    plugin = _marketplace(tmp_path / "marketplace", probe, _our_command(home))
+    _install_plugin(home, project, tmp_path / "marketplace")
+
+    result = run("verify", "--host", "claude", "--json")
+    assert result.exit_code == 1
+    host = json.loads(result.stdout)["hosts"][0]
+    assert [(h["name"], h["file"], h["event"]) for h in host["plugin_hooks"]] == \
+        [("guardplug@local", str(plugin / "hooks" / "hooks.json"), "PreToolUse")] * 2  # in place, not the cache
+    assert [f["message"].split(":", 1)[0] for f in host["findings"] if f["level"] == "problem"] == \
+        ["fires twice per PreToolUse"]
+
+    claude()
+    calls = probe.calls()
+    assert _count(calls) == {"probe-pre": 2, "plug-pre": 1}  # ours and the plugin's word-for-word copy: both ran
+    plug = next(c for c in calls if c["id"] == "plug-pre")
+    assert plug["argv"][3] == str(plugin)  # ${CLAUDE_PLUGIN_ROOT}: the marketplace folder's plugin
+    times = [(c["id"], round(c["start"] - plug["start"], 2), round(c["end"] - plug["start"], 2)) for c in calls]
+    # started at once: the plugin's hook runs while ours does (any, not all: a loaded machine may start one late)
+    assert any(overlap(plug, c) for c in calls if c["id"] == "probe-pre"), times
+
+    # false in the project's local settings turns the user's plugin off
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / "settings.local.json").write_text(json.dumps({"enabledPlugins": {"guardplug@local": False}}))
+    result = run("verify", "--host", "claude", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
+    claude()
+    assert _count(probe.calls()) == {"probe-pre": 1}
+
+
+def test_claude_runs_the_installed_copy_of_a_remote_marketplaces_plugin(run, claude, probe, home, project,
+                                                                        tmp_path) -> None:
+    """A marketplace registered from GitHub (here: its record says so; nothing is fetched): Claude
+    runs the copy installed_plugins.json names, and verify lists that copy's file."""
+    assert run("install", _bundle(probe), "--host", "claude", "--scope", "user").exit_code == 0
+    _marketplace(tmp_path / "marketplace", probe, "true")
+    cached = _install_plugin(home, project, tmp_path / "marketplace")
+    plugins = home / ".claude" / "plugins"
+    clone = plugins / "marketplaces" / "local"
+    shutil.move(str(tmp_path / "marketplace"), clone)  # where Claude clones a GitHub marketplace
+    (plugins / "known_marketplaces.json").write_text(json.dumps({"local": {
+        "source": {"source": "github", "repo": "example/local"}, "installLocation": str(clone),
+        "lastUpdated": "2026-11-27T23:55:30.050Z"}}))
+    settings = home / ".claude" / "settings.json"
+    doc = json.loads(settings.read_text())
+    del doc["extraKnownMarketplaces"]
+    settings.write_text(json.dumps(doc, indent=2))
+
+    result = run("verify", "--host", "claude", "--json")
+    assert result.exit_code == 0  # the plugin's command is not ours
+    host = json.loads(result.stdout)["hosts"][0]
+    assert {h["file"] for h in host["plugin_hooks"]} == {str(cached)}
+
+    claude()
+    calls = probe.calls()
+    assert _count(calls) == {"probe-pre": 1, "cache-pre": 1}
+    assert next(c for c in calls if c["id"] == "cache-pre")["argv"][3] == str(cached.parent.parent)
