@@ -101,9 +101,12 @@ def inline_hooks(manifest: Any) -> Any:
     return {"hooks": named} if isinstance(named, dict) else None
 
 
-def hooks_of(name: str, file: str, doc: Any, root: str, source: str = "plugin") -> list[PluginHook]:
-    """Each handler of a Claude-shaped hooks file (``{"hooks": {event: [{matcher, hooks: [...]}]}}``),
-    ``${CLAUDE_PLUGIN_ROOT}`` replaced by the plugin's folder as Claude does before it runs one."""
+def hooks_of(name: str, file: str, doc: Any, root: str, source: str = "plugin",
+             variables: dict[str, str] | None = None) -> list[PluginHook]:
+    """Each handler of a hooks file in the settings' shape (``{"hooks": {event: [{matcher, hooks:
+    [...]}]}}``; Claude's plugins and Gemini's extensions alike), its ``variables`` filled in as the
+    agent does before it runs one: by default Claude's ``${CLAUDE_PLUGIN_ROOT}``, the plugin's folder."""
+    variables = {PLUGIN_ROOT: root} if variables is None else variables
     hooks = doc.get("hooks") if isinstance(doc, dict) else None
     out: list[PluginHook] = []
     for event, groups in hooks.items() if isinstance(hooks, dict) else ():
@@ -111,12 +114,14 @@ def hooks_of(name: str, file: str, doc: Any, root: str, source: str = "plugin") 
             handlers = group.get("hooks") if isinstance(group, dict) else None
             for handler in handlers if isinstance(handlers, list) else ():
                 if isinstance(handler, dict):
-                    out.append(PluginHook(source, name, file, event, group.get("matcher"), _expanded(handler, root)))
+                    out.append(PluginHook(source, name, file, event, group.get("matcher"), _filled(handler, variables)))
     return out
 
 
-def _expanded(handler: dict, root: str) -> dict:
+def _filled(handler: dict, variables: dict[str, str]) -> dict:
     command = handler.get("command")
-    if isinstance(command, str) and PLUGIN_ROOT in command:
-        return {**handler, "command": command.replace(PLUGIN_ROOT, root)}
-    return handler
+    if not isinstance(command, str):
+        return handler
+    for word, value in variables.items():
+        command = command.replace(word, value)
+    return {**handler, "command": command}

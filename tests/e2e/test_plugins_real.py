@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 from realhosts import HERE, agent_binary, overlap, run_agent
+from test_gemini_real import gemini  # noqa: F401  (fixture)
 
 
 def _bundle(probe) -> str:
@@ -124,3 +125,40 @@ def test_claude_runs_the_installed_copy_of_a_remote_marketplaces_plugin(run, cla
     calls = probe.calls()
     assert _count(calls) == {"probe-pre": 1, "cache-pre": 1}
     assert next(c for c in calls if c["id"] == "cache-pre")["argv"][3] == str(cached.parent.parent)
+
+
+def test_gemini_runs_an_extensions_hooks_beside_ours_and_verify_says_so(run, gemini, probe, home, project) -> None:
+    """Gemini CLI 0.61.0: an extension folder in ~/.gemini/extensions with hooks/hooks.json; its
+    hook with our command word for word runs as well as ours; ``${extensionPath}`` is its folder;
+    a ``!`` rule for this project in extension-enablement.json turns it off."""
+    assert run("install", _bundle(probe), "--host", "gemini", "--scope", "user").exit_code == 0
+    settings = json.loads((home / ".gemini" / "settings.json").read_text())
+    ours = settings["hooks"]["BeforeTool"][0]["hooks"][0]["command"].rsplit(" # hookweave:", 1)[0]
+    extension = home / ".gemini" / "extensions" / "guardext"
+    (extension / "hooks").mkdir(parents=True)
+    (extension / "gemini-extension.json").write_text(json.dumps({"name": "guardext", "version": "1.0.0"}))
+    shutil.copy(HERE / "probe.py", extension / "probe.py")
+    own = f"python3 ${{extensionPath}}${{/}}probe.py ext-pre {probe.log} 2 ${{extensionPath}}"
+    (extension / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"BeforeTool": [
+        {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": ours},
+                                                   {"type": "command", "command": own}]}]}}))
+
+    result = run("verify", "--host", "gemini", "--json")
+    host = json.loads(result.stdout)["hosts"][0]
+    assert [(h["source"], h["name"], h["file"], h["event"]) for h in host["plugin_hooks"]] == \
+        [("extension", "guardext", str(extension / "hooks" / "hooks.json"), "BeforeTool")] * 2
+    assert [f["message"].split(":", 1)[0] for f in host["findings"] if f["level"] == "problem"] == \
+        ["fires twice per BeforeTool"]
+    assert result.exit_code == 1
+
+    gemini()
+    calls = probe.calls()
+    assert _count(calls) == {"probe-pre": 2, "ext-pre": 1}
+    assert next(c for c in calls if c["id"] == "ext-pre")["argv"][3] == str(extension)
+
+    (home / ".gemini" / "extensions" / "extension-enablement.json").write_text(
+        json.dumps({"guardext": {"overrides": [f"!{project}/*"]}}))
+    result = run("verify", "--host", "gemini", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
+    gemini()
+    assert _count(probe.calls()) == {"probe-pre": 1}
