@@ -76,7 +76,7 @@ def test_a_plugin_that_runs_our_command_too_fires_it_twice(run, write_bundle, ho
         "claude (Claude Code)\n"
         f"  problem: guard/check: fires twice per PreToolUse: plugin lint@tools runs the same command from {hooks_file}, "
         "and Claude Code runs a plugin's hook and a settings hook both, even word for word the same; turn the plugin "
-        "off (enabledPlugins) or uninstall the bundle\n"
+        "off (\"lint@tools\": false under enabledPlugins) or uninstall the bundle\n"
         "  note: Claude starts all of an event's matching hooks at once and does not wait for one before the next, "
         "so file order is not execution order\n"
         f"  note: plugin lint@tools adds hooks Claude Code runs too: PreToolUse (Bash), SessionStart, from {hooks_file}; "
@@ -85,8 +85,8 @@ def test_a_plugin_that_runs_our_command_too_fires_it_twice(run, write_bundle, ho
         "settings' hooks, hookweave's included, in no fixed order (prependPlugins in user settings does not change "
         "that)\n"
         f"claude  user  guard 1.0.0  1 hook ok  {home}/.claude/settings.json\n"
-        "verify: 1 problem, 3 notes; start with claude guard/check: turn the plugin off (enabledPlugins) or uninstall "
-        "the bundle\n")
+        "verify: 1 problem, 3 notes; start with claude guard/check: turn the plugin off (\"lint@tools\": false under "
+        "enabledPlugins) or uninstall the bundle\n")
     listed = json.loads(run("verify", "--host", "claude", "--json").stdout)["hosts"][0]["plugin_hooks"]
     assert listed == [
         {"source": "plugin", "name": "lint@tools", "file": str(hooks_file), "event": "PreToolUse", "matcher": "Bash",
@@ -127,3 +127,50 @@ def test_a_plugin_is_read_only_when_enabled_and_never_written(run, write_bundle,
     assert run("uninstall", "guard", "--host", "claude", "--scope", "user").exit_code == 0
     assert {p: p.read_bytes() for p in (home / ".claude" / "plugins").rglob("*") if p.is_file()} == before
     assert (copy / "hooks" / "hooks.json").exists()
+
+
+def _extension(folder: Path, name: str, hooks: dict) -> Path:
+    _write(folder / "gemini-extension.json", {"name": name, "version": "1.0.0"})
+    _write(folder / "hooks" / "hooks.json", hooks)
+    return folder
+
+
+def test_gemini_extensions_linked_or_switched_off_per_folder(run, write_bundle, home, project, tmp_path,
+                                                              monkeypatch) -> None:
+    """Gemini 0.61.0 (tests/e2e/test_plugins_real.py): a linked extension is read from its source;
+    extension-enablement.json's last matching rule decides; ``${extensionPath}`` is filled in."""
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    assert run("install", str(write_bundle(GUARD)), "--host", "gemini", "--scope", "user").exit_code == 0
+    extensions = home / ".gemini" / "extensions"
+    hooks = {"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+        {"type": "command", "command": "echo guard"}, {"type": "command", "command": "${extensionPath}${/}lint.sh"}]}]}}
+    source = _extension(tmp_path / "checkout", "linted", hooks)
+    _write(extensions / "linted" / ".gemini-extension-install.json", {"source": str(source), "type": "link"})
+    _extension(extensions / "elsewhere", "elsewhere", {"hooks": {"AfterAgent": [{"hooks": [
+        {"type": "command", "command": "echo other"}]}]}})
+    _write(extensions / "extension-enablement.json", {"elsewhere": {"overrides": [f"!{project.parent}/*", f"{project}/"]},
+                                                      "linted": {"overrides": ["!/nowhere/*"]}})
+
+    result = run("verify", "--host", "gemini")
+    assert result.exit_code == 1
+    hooks_file = source / "hooks" / "hooks.json"
+    other = extensions / "elsewhere" / "hooks" / "hooks.json"
+    assert result.stdout == (
+        "gemini (Gemini CLI)\n"
+        f"  problem: guard/check: fires twice per BeforeTool: extension linted runs the same command from {hooks_file}, "
+        "and Gemini CLI runs an extension's hook and a settings hook both, even word for word the same; turn the "
+        "extension off (`gemini extensions disable linted`) or uninstall the bundle\n"
+        "  note: Gemini runs an event's hooks in parallel unless any matching group sets \"sequential\": true; then "
+        "all of them run one after another in file order, user scope before project scope\n"
+        f"  note: extension elsewhere adds hooks Gemini CLI runs too: AfterAgent, from {other}; hookweave reads them "
+        "and never changes them\n"
+        "  note: extension linted adds hooks Gemini CLI runs too: BeforeTool (run_shell_command), from "
+        f"{hooks_file}; hookweave reads them and never changes them\n"
+        "  note: BeforeTool: Gemini CLI also runs the hooks of linted; their order against hookweave's is unmeasured\n"
+        f"gemini  user  guard 1.0.0  1 hook ok  {home}/.gemini/settings.json\n"
+        "verify: 1 problem, 4 notes; start with gemini guard/check: turn the extension off (`gemini extensions "
+        "disable linted`) or uninstall the bundle\n")
+    listed = json.loads(run("verify", "--host", "gemini", "--json").stdout)["hosts"][0]["plugin_hooks"]
+    assert [(h["name"], h["file"], h["command"]) for h in listed] == [
+        ("elsewhere", str(other), "echo other"),  # off under the project's parent, back on for the project itself
+        ("linted", str(hooks_file), "echo guard"), ("linted", str(hooks_file), f"{source}/lint.sh")]

@@ -79,10 +79,21 @@ def _twice(host: Host, hooks: list[PluginHook], ours: dict) -> list[Finding]:
         if twin is not None:
             out.append(Finding("problem", paths.printable(
                 f"fires twice per {event}: {twin.source} {twin.name} runs the same command from "
-                f"{paths.display(Path(twin.file))}, and {host.title} runs a plugin's hook and a settings hook "
-                f"both, even word for word the same; turn the {twin.source} off (enabledPlugins) or uninstall "
-                "the bundle"), bundle, hook_id, machine=True))
+                f"{paths.display(Path(twin.file))}, and {host.title} runs {_a(twin.source)} hook and a settings "
+                f"hook both, even word for word the same; {_turn_off(host, twin)} or uninstall the bundle"),
+                bundle, hook_id, machine=True))
     return out
+
+
+def _a(source: str) -> str:
+    return f"{'an' if source[0] in 'aeiou' else 'a'} {source}'s"
+
+
+def _turn_off(host: Host, hook: PluginHook) -> str:
+    """How the operator turns the plugin off (measured on both agents)."""
+    if hook.source == "extension":
+        return f"turn the extension off (`{host.name} extensions disable {hook.name}`)"
+    return f'turn the plugin off ("{hook.name}": false under enabledPlugins)'
 
 
 def _meet(a: frozenset[str] | None, b: frozenset[str] | None) -> bool:
