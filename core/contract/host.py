@@ -17,7 +17,6 @@ from hookweave.core.model.findings import Finding
 from hookweave.core.model.render import marker, portable_ref, shell_command, through_a_shell
 
 if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
-    from hookweave.core.model.agentplugins import PluginHook
     from hookweave.core.model.bundle import Bundle, HookForHost
 
 
@@ -205,11 +204,6 @@ class Host(ABC):
 
     def verify_extra(self, project: Path, scopes: list[str]) -> list[Finding]:
         """Checks that ask the host itself (e.g. ``codex app-server``); may run a program."""
-        return []
-
-    def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
-        """The hooks the agent loads from its own plugins or extensions (read, never written), with
-        the plugin and file each comes from; ``docs`` as for ``gates``. The default: none."""
         return []
 
     def event_for(self, native: str, hook: HookForHost) -> tuple[str | None, str]:
