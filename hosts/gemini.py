@@ -127,9 +127,11 @@ class GeminiHost(host_class(GEMINI)):  # type: ignore[misc]  # built like a plug
 
     def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
         """The hooks of the enabled extensions (0.61.0: tests/e2e/test_plugins_real.py)."""
-        from hookweave.hosts import gemini_extensions  # read only by verify
+        from hookweave.core.model.extensions import GEMINI
+        from hookweave.hosts import extension_folders  # read only by verify
 
-        return gemini_extensions.extension_hooks(self.settings_path("user", project).parent / "extensions", project)
+        return extension_folders.extension_hooks(GEMINI, self.settings_path("user", project).parent / "extensions",
+                                                 project)
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         from hookweave.hosts import gemini_trust as gt
