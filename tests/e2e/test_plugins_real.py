@@ -16,6 +16,7 @@ from pathlib import Path
 
 from realhosts import HERE, agent_binary, overlap, run_agent
 from test_gemini_real import gemini  # noqa: F401  (fixture)
+from test_qwen_real import qwen  # noqa: F401  (fixture)
 
 
 def _bundle(probe) -> str:
@@ -162,3 +163,32 @@ def test_gemini_runs_an_extensions_hooks_beside_ours_and_verify_says_so(run, gem
     assert result.exit_code == 0 and json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
     gemini()
     assert _count(probe.calls()) == {"probe-pre": 1}
+
+
+def test_qwen_runs_an_extensions_hooks_beside_ours_and_verify_says_so(run, qwen, probe, home, project) -> None:
+    """Qwen Code 0.24.4: hooks written into an extension's qwen-extension.json itself; its hook
+    with our command word for word runs as well as ours; ``${CLAUDE_PLUGIN_ROOT}`` is its folder."""
+    assert run("install", _bundle(probe), "--host", "qwen", "--scope", "user").exit_code == 0
+    settings = json.loads((home / ".qwen" / "settings.json").read_text())
+    event, groups = next((e, g) for e, g in settings["hooks"].items())
+    ours = groups[0]["hooks"][0]["command"].rsplit(" # hookweave:", 1)[0]
+    extension = home / ".qwen" / "extensions" / "guardext"
+    extension.mkdir(parents=True)
+    shutil.copy(HERE / "probe.py", extension / "probe.py")
+    own = f"python3 ${{CLAUDE_PLUGIN_ROOT}}/probe.py ext-pre {probe.log} 2 ${{CLAUDE_PLUGIN_ROOT}}"
+    (extension / "qwen-extension.json").write_text(json.dumps({"name": "guardext", "version": "1.0.0", "hooks": {
+        event: [{"matcher": groups[0].get("matcher", ""), "hooks": [{"type": "command", "command": ours},
+                                                                    {"type": "command", "command": own}]}]}}))
+
+    result = run("verify", "--host", "qwen", "--json")
+    host = json.loads(result.stdout)["hosts"][0]
+    assert [(h["source"], h["name"], h["file"], h["event"]) for h in host["plugin_hooks"]] == \
+        [("extension", "guardext", str(extension / "qwen-extension.json"), event)] * 2
+    assert [f["message"].split(":", 1)[0] for f in host["findings"] if f["level"] == "problem"] == \
+        [f"fires twice per {event}"]
+    assert result.exit_code == 1
+
+    qwen()
+    calls = probe.calls()
+    assert _count(calls) == {"probe-pre": 2, "ext-pre": 1}
+    assert next(c for c in calls if c["id"] == "ext-pre")["argv"][3] == str(extension)
