@@ -35,7 +35,8 @@ class PluginHook(NamedTuple):
 
     @property
     def command(self) -> str | None:
-        return self.handler.get("command") if isinstance(self.handler.get("command"), str) else None
+        """The shell command it runs (Copilot's is under ``bash``)."""
+        return next((self.handler[k] for k in ("command", "bash") if isinstance(self.handler.get(k), str)), None)
 
     def as_json(self) -> dict[str, Any]:
         return {"source": self.source, "name": self.name, "file": self.file, "event": self.event,
@@ -112,6 +113,8 @@ def hooks_of(name: str, file: str, doc: Any, root: str, source: str = "plugin",
     for event, groups in hooks.items() if isinstance(hooks, dict) else ():
         for group in groups if isinstance(groups, list) else ():
             handlers = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(group, dict) and not isinstance(handlers, list):
+                handlers = [group]  # Copilot's flat entries: the entry is the handler
             for handler in handlers if isinstance(handlers, list) else ():
                 if isinstance(handler, dict):
                     out.append(PluginHook(source, name, file, event, group.get("matcher"), _filled(handler, variables)))
@@ -119,9 +122,19 @@ def hooks_of(name: str, file: str, doc: Any, root: str, source: str = "plugin",
 
 
 def _filled(handler: dict, variables: dict[str, str]) -> dict:
-    command = handler.get("command")
-    if not isinstance(command, str):
+    key = next((k for k in ("command", "bash") if isinstance(handler.get(k), str)), None)
+    if key is None:
         return handler
+    command = handler[key]
     for word, value in variables.items():
         command = command.replace(word, value)
-    return {**handler, "command": command}
+    return {**handler, key: command}
+
+
+def copilot_plugins(config: Any) -> list[tuple[str, str]]:
+    """``(name, folder)`` of each plugin Copilot CLI 1.0.102 runs: ``installedPlugins`` in its
+    config.json with ``enabled`` true (``copilot plugin disable`` sets it false), from ``cache_path``."""
+    found = config.get("installedPlugins") if isinstance(config, dict) else None
+    return [(p["name"] + (f"@{p['marketplace']}" if p.get("marketplace") else ""), p["cache_path"])
+            for p in found if isinstance(p, dict) and p.get("enabled") is True and isinstance(p.get("name"), str)
+            and isinstance(p.get("cache_path"), str)] if isinstance(found, list) else []

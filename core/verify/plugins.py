@@ -56,7 +56,8 @@ def _ours(host: Host, docs: Mapping[str, Any], records: Mapping[str, Record], pr
             for entry in entries if isinstance(entries, list) else ():
                 owner = host.owner(entry)
                 handler = host.handler_of(entry) if owner and owner[0] in recorded else None
-                command = handler.get("command") if handler else None
+                keys = getattr(host, "command_keys", ("command",))  # Copilot's command is under "bash"
+                command = next((handler[k] for k in keys if isinstance(handler.get(k), str)), None) if handler else None
                 if isinstance(command, str):
                     out.setdefault((owner[0], event, owner[1]), []).append(
                         (scope, without_marker(command, host.runs), duplicates.named_tools(entry.get("matcher"), tools)))

@@ -14,9 +14,10 @@ import json
 import shutil
 from pathlib import Path
 
-from realhosts import HERE, agent_binary, overlap, run_agent
+from realhosts import HERE, HOSTS, agent_binary, overlap, run_agent
 from test_gemini_real import gemini  # noqa: F401  (fixture)
 from test_qwen_real import qwen  # noqa: F401  (fixture)
+from test_copilot_real import copilot  # noqa: F401  (fixture)
 
 
 def _bundle(probe) -> str:
@@ -192,3 +193,39 @@ def test_qwen_runs_an_extensions_hooks_beside_ours_and_verify_says_so(run, qwen,
     calls = probe.calls()
     assert _count(calls) == {"probe-pre": 2, "ext-pre": 1}
     assert next(c for c in calls if c["id"] == "ext-pre")["argv"][3] == str(extension)
+
+
+def test_copilot_runs_a_plugins_hooks_beside_ours_and_verify_says_so(run, copilot, probe, home, project,
+                                                                      tmp_path) -> None:
+    """Copilot CLI 1.0.102: ``copilot plugin install <folder>`` copies the plugin under
+    ~/.copilot/installed-plugins and lists it in config.json; its hooks/hooks.json (Copilot's own
+    shape) runs, a word-for-word copy of our command as well as ours; ``plugin disable`` stops it."""
+    assert run("install", _bundle(probe), "--host", "copilot", "--scope", "user").exit_code == 0
+    ours = json.loads((home / ".copilot" / "hooks" / "hookweave.json").read_text())["hooks"]["preToolUse"][0]
+    source = tmp_path / "guardplug"
+    (source / "hooks").mkdir(parents=True)
+    (source / "plugin.json").write_text(json.dumps({"name": "guardplug", "version": "1.0.0"}))
+    own = f"python3 {HERE / 'probe.py'} plug-pre {probe.log} 2"
+    (source / "hooks" / "hooks.json").write_text(json.dumps({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": ours["bash"].rsplit(" # hookweave:", 1)[0]}, {"type": "command", "bash": own}]}}))
+    binary = str(HOSTS / "copilot" / "node_modules" / ".bin" / "copilot")
+    env = {"HOME": str(home), "COPILOT_OFFLINE": "1", "COPILOT_AUTO_UPDATE": "false"}
+    run_agent([binary, "plugin", "install", str(source)], project, env)
+    copy = home / ".copilot" / "installed-plugins" / "_direct" / "guardplug" / "hooks" / "hooks.json"
+
+    result = run("verify", "--host", "copilot", "--json")
+    host = json.loads(result.stdout)["hosts"][0]
+    assert [(h["source"], h["name"], h["file"], h["event"]) for h in host["plugin_hooks"]] == \
+        [("plugin", "guardplug", str(copy), "preToolUse")] * 2
+    assert [f["message"].split(":", 1)[0] for f in host["findings"] if f["level"] == "problem"] == \
+        ["fires twice per preToolUse"]
+    assert result.exit_code == 1
+
+    copilot()
+    assert _count(probe.calls()) == {"probe-pre": 2, "plug-pre": 1}
+
+    run_agent([binary, "plugin", "disable", "guardplug"], project, env)
+    result = run("verify", "--host", "copilot", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
+    copilot()
+    assert _count(probe.calls()) == {"probe-pre": 1}
