@@ -174,3 +174,29 @@ def test_gemini_extensions_linked_or_switched_off_per_folder(run, write_bundle, 
     assert [(h["name"], h["file"], h["command"]) for h in listed] == [
         ("elsewhere", str(other), "echo other"),  # off under the project's parent, back on for the project itself
         ("linted", str(hooks_file), "echo guard"), ("linted", str(hooks_file), f"{source}/lint.sh")]
+
+
+def test_copilot_plugins_enabled_in_its_commented_config(run, write_bundle, home, tmp_path) -> None:
+    """Copilot CLI 1.0.102 (tests/e2e/test_plugins_real.py): config.json, which Copilot writes with a
+    comment, lists the installed plugins; one with ``enabled`` false runs nothing."""
+    assert run("install", str(write_bundle(GUARD)), "--host", "copilot", "--scope", "user").exit_code == 0
+    plugins = home / ".copilot" / "installed-plugins" / "_direct"
+    for name, command in (("guardplug", "echo guard"), ("offplug", "echo guard")):
+        _write(plugins / name / "hooks" / "hooks.json",
+               {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": command}]}})
+    entries = [{"name": name, "marketplace": "", "version": "1.0.0", "cache_path": str(plugins / name),
+                "enabled": name == "guardplug", "source": {"source": "local", "path": str(tmp_path / name)}}
+               for name in ("guardplug", "offplug")]
+    (home / ".copilot" / "config.json").write_text("// User settings belong in settings.json.\n"
+                                                   + json.dumps({"installedPlugins": entries}, indent=2) + "\n")
+    result = run("verify", "--host", "copilot", "--json")
+    assert result.exit_code == 1
+    host = json.loads(result.stdout)["hosts"][0]
+    hooks_file = plugins / "guardplug" / "hooks" / "hooks.json"
+    assert host["plugin_hooks"] == [{"source": "plugin", "name": "guardplug", "file": str(hooks_file),
+                                     "event": "preToolUse", "matcher": None, "command": "echo guard",
+                                     "type": "command"}]
+    assert [f["message"] for f in host["findings"] if f["level"] == "problem"] == [
+        f"fires twice per preToolUse: plugin guardplug runs the same command from {hooks_file}, and Copilot CLI runs "
+        "a plugin's hook and a settings hook both, even word for word the same; turn the plugin off "
+        "(`copilot plugin disable guardplug`) or uninstall the bundle"]

@@ -92,9 +92,10 @@ def _a(source: str) -> str:
 
 def _turn_off(host: Host, hook: PluginHook) -> str:
     """How the operator turns the plugin off (measured on both agents)."""
-    if hook.source == "extension":
-        return f"turn the extension off (`{host.name} extensions disable {hook.name}`)"
-    return f'turn the plugin off ("{hook.name}": false under enabledPlugins)'
+    if host.name == "claude":
+        return f'turn the plugin off ("{hook.name}": false under enabledPlugins)'
+    command = "extensions" if hook.source == "extension" else "plugin"  # Gemini and Qwen; Copilot
+    return f"turn the {hook.source} off (`{host.name} {command} disable {hook.name}`)"
 
 
 def _meet(a: frozenset[str] | None, b: frozenset[str] | None) -> bool:
