@@ -89,7 +89,7 @@ def plugin_folder(plugin_id: str, folder: str | None, catalogue: Any, installed:
 
 def hook_files(manifest: Any) -> list[str]:
     """The files of hooks a plugin holds, relative to its folder: ``hooks/hooks.json``, and those
-    its ``plugin.json`` names under ``hooks`` (a path or a list of them)."""
+    its ``plugin.json`` names under ``hooks`` (a path, measured, or a list of them)."""
     named = manifest.get("hooks") if isinstance(manifest, dict) else None
     named = [named] if isinstance(named, str) else named if isinstance(named, list) else []
     extra = [posixpath.normpath(p) for p in named if isinstance(p, str)]

@@ -72,19 +72,26 @@ def test_claude_runs_a_plugins_hooks_beside_ours_and_verify_says_so(run, claude,
                                                                      tmp_path) -> None:
     assert run("install", _bundle(probe), "--host", "claude", "--scope", "user").exit_code == 0
     plugin = _marketplace(tmp_path / "marketplace", probe, _our_command(home))
+    # plugin.json's "hooks" names one more file, loaded beside hooks/hooks.json
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps(
+        {"name": "guardplug", "version": "1.0.0", "hooks": "./extra/more.json"}))
+    (plugin / "extra").mkdir()
+    (plugin / "extra" / "more.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": probe.command("extra-pre")}]}]}}))
     _install_plugin(home, project, tmp_path / "marketplace")
 
     result = run("verify", "--host", "claude", "--json")
     assert result.exit_code == 1
     host = json.loads(result.stdout)["hosts"][0]
     assert [(h["name"], h["file"], h["event"]) for h in host["plugin_hooks"]] == \
-        [("guardplug@local", str(plugin / "hooks" / "hooks.json"), "PreToolUse")] * 2  # in place, not the cache
+        [("guardplug@local", str(plugin / "hooks" / "hooks.json"), "PreToolUse")] * 2 + \
+        [("guardplug@local", str(plugin / "extra" / "more.json"), "PreToolUse")]  # in place, not the cache
     assert [f["message"].split(":", 1)[0] for f in host["findings"] if f["level"] == "problem"] == \
         ["fires twice per PreToolUse"]
 
     claude()
     calls = probe.calls()
-    assert _count(calls) == {"probe-pre": 2, "plug-pre": 1}  # ours and the plugin's word-for-word copy: both ran
+    assert _count(calls) == {"probe-pre": 2, "plug-pre": 1, "extra-pre": 1}  # ours and the plugin's copy: both ran
     plug = next(c for c in calls if c["id"] == "plug-pre")
     assert plug["argv"][3] == str(plugin)  # ${CLAUDE_PLUGIN_ROOT}: the marketplace folder's plugin
     times = [(c["id"], round(c["start"] - plug["start"], 2), round(c["end"] - plug["start"], 2)) for c in calls]
