@@ -200,3 +200,26 @@ def test_copilot_plugins_enabled_in_its_commented_config(run, write_bundle, home
         f"fires twice per preToolUse: plugin guardplug runs the same command from {hooks_file}, and Copilot CLI runs "
         "a plugin's hook and a settings hook both, even word for word the same; turn the plugin off "
         "(`copilot plugin disable guardplug`) or uninstall the bundle"]
+
+
+def test_the_copy_installed_for_this_project_and_none_under_repo(run, write_bundle, home, project) -> None:
+    """installed_plugins.json keeps one entry per scope (``claude plugin install --scope project``
+    adds one with ``projectPath``, measured): the one for this project is the copy read. ``verify
+    --repo`` reads nothing of this machine's, plugins included."""
+    assert run("install", str(write_bundle(GUARD)), "--host", "claude", "--scope", "project").exit_code == 0
+    copy = _cached_plugin(home, _hooks("echo other"))
+    mine = copy.with_name("2.0.0")
+    _write(mine / "hooks" / "hooks.json", _hooks("echo mine"))
+    installed = home / ".claude" / "plugins" / "installed_plugins.json"
+    doc = json.loads(installed.read_text())
+    doc["plugins"]["lint@tools"] += [{"scope": "project", "installPath": str(mine), "version": "2.0.0",
+                                      "projectPath": str(project)},
+                                     {"scope": "project", "installPath": str(copy), "projectPath": "/elsewhere"}]
+    _write(installed, doc)
+    _enable(project / ".claude" / "settings.json", "lint@tools")
+
+    listed = json.loads(run("verify", "--host", "claude", "--json").stdout)["hosts"][0]["plugin_hooks"]
+    assert [(h["file"], h["command"]) for h in listed] == [(str(mine / "hooks" / "hooks.json"), "echo mine"),
+                                                           (str(mine / "hooks" / "hooks.json"), f"{mine}/start.sh")]
+    result = run("verify", "--repo", "--host", "claude", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
