@@ -82,7 +82,7 @@ def test_a_plugin_that_runs_our_command_too_fires_it_twice(run, write_bundle, ho
         f"  note: plugin lint@tools adds hooks Claude Code runs too: PreToolUse (Bash), SessionStart, from {hooks_file}; "
         "hookweave reads them and never changes them\n"
         "  note: PreToolUse: Claude Code starts the hooks of lint@tools at once with the user, project and local "
-        "settings' hooks, hookweave's included, in no fixed order (prependPlugins in user settings does not change "
+        "settings' hooks, hookweave's included, in no fixed order (prependPlugins and appendPlugins do not change "
         "that)\n"
         f"claude  user  guard 1.0.0  1 hook ok  {home}/.claude/settings.json\n"
         "verify: 1 problem, 3 notes; start with claude guard/check: turn the plugin off (\"lint@tools\": false under "

@@ -5,7 +5,9 @@ and the order across them. hookweave reads these hooks and never writes them.
 Claude Code 2.1.332, measured (tests/e2e/test_plugins_real.py): a plugin's hook whose command is
 the same as a settings hook's runs as well (its key holds the plugin's folder, so Claude's
 de-duplication never joins the two), and an event's plugin and settings hooks all start at once,
-in no fixed order, ``prependPlugins`` in user settings or not.
+in no fixed order, whatever ``prependPlugins`` and ``appendPlugins`` say in user or managed settings
+(those order the plugins' hooks modules); a plugin that managed settings enable does not run first as
+managed hooks do.
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ def _order(host: Host, hooks: list[PluginHook], ours: dict) -> list[Finding]:
         scopes = {scope for (_, e, _), copies in ours.items() if e == event for scope, *_ in copies}
         if host.order == "parallel":
             said = (f"{host.title} starts the hooks of {', '.join(names)} at once with the user, project and local "
-                    "settings' hooks, hookweave's included, in no fixed order (prependPlugins in user settings does "
+                    "settings' hooks, hookweave's included, in no fixed order (prependPlugins and appendPlugins do "
                     "not change that)")
             if "managed" in scopes:  # managed hooks run before the others start: measured for settings only
                 said += "; where they start against managed hooks is unmeasured"

@@ -18,6 +18,7 @@ from realhosts import HERE, HOSTS, agent_binary, overlap, run_agent
 from test_gemini_real import gemini  # noqa: F401  (fixture)
 from test_qwen_real import qwen  # noqa: F401  (fixture)
 from test_copilot_real import copilot  # noqa: F401  (fixture)
+from test_managed_real import etc, in_overlay  # noqa: F401  (fixture)
 
 
 def _bundle(probe) -> str:
@@ -236,3 +237,44 @@ def test_copilot_runs_a_plugins_hooks_beside_ours_and_verify_says_so(run, copilo
     assert result.exit_code == 0 and json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
     copilot()
     assert _count(probe.calls()) == {"probe-pre": 1}
+
+
+def test_claude_managed_plugin_order_keys_leave_command_hooks_at_once(run, mock, probe, home, project, tmp_path,
+                                                                      etc, monkeypatch) -> None:
+    """Managed settings enable two plugins and set ``prependPlugins`` / ``appendPlugins`` (their
+    schema: "whose hooks run first, outermost"): the plugins' hooks.json command hooks still start
+    at once with ours, and a plugin the organization enables does not run first as managed hooks do.
+    /etc is an overlay in a private mount namespace (``etc``, as tests/e2e/test_managed_real.py)."""
+    assert run("install", _bundle(probe), "--host", "claude", "--scope", "user").exit_code == 0
+    marketplace = tmp_path / "marketplace"
+    _marketplace(marketplace, probe, "true")
+    catalogue = json.loads((marketplace / ".claude-plugin" / "marketplace.json").read_text())
+    other = marketplace / "plugins" / "other"
+    shutil.copytree(marketplace / "plugins" / "guardplug", other)
+    (other / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "other", "version": "1.0.0"}))
+    hooks = other / "hooks" / "hooks.json"
+    hooks.write_text(hooks.read_text().replace("plug-pre", "other-pre"))
+    catalogue["plugins"].append({"name": "other", "source": "./plugins/other"})
+    (marketplace / ".claude-plugin" / "marketplace.json").write_text(json.dumps(catalogue))
+    _install_plugin(home, project, marketplace)
+    managed = etc / "claude-code"
+    managed.mkdir()
+    (managed / "managed-settings.json").write_text(json.dumps({
+        "enabledPlugins": {"guardplug@local": True, "other@local": True},
+        "extraKnownMarketplaces": {"local": {"source": {"source": "directory", "path": str(marketplace)}}},
+        "prependPlugins": ["other@local"], "appendPlugins": ["guardplug@local"]}))
+    monkeypatch.setenv("HOOKWEAVE_CLAUDE_MANAGED_DIR", str(managed))
+
+    result = run("verify", "--host", "claude")
+    assert "note: PreToolUse: Claude Code starts the hooks of guardplug@local, other@local at once with the user, " \
+           "project and local settings' hooks, hookweave's included, in no fixed order (prependPlugins and " \
+           "appendPlugins do not change that)\n" in result.stdout, result.stdout
+
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
+           "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    run_agent(in_overlay([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], etc), project, env)
+    calls = probe.calls()
+    assert _count(calls) == {"probe-pre": 1, "plug-pre": 1, "other-pre": 1}
+    ours = next(c for c in calls if c["id"] == "probe-pre")
+    times = [(c["id"], round(c["start"] - ours["start"], 2), round(c["end"] - ours["start"], 2)) for c in calls]
+    assert all(overlap(ours, c) for c in calls), times  # none waits for another: no order among them
