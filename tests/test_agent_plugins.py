@@ -223,3 +223,16 @@ def test_the_copy_installed_for_this_project_and_none_under_repo(run, write_bund
                                                            (str(mine / "hooks" / "hooks.json"), f"{mine}/start.sh")]
     result = run("verify", "--repo", "--host", "claude", "--json")
     assert result.exit_code == 0 and json.loads(result.stdout)["hosts"][0]["plugin_hooks"] == []
+
+
+def test_ours_at_managed_scope_runs_before_the_plugins_hooks(run, write_bundle, home) -> None:
+    """Measured on 2.1.332 (tests/e2e/test_plugins_real.py): managed hooks run first; plugin hooks
+    start when the last managed one has ended, with the user, project and local ones."""
+    assert run("install", str(write_bundle(GUARD)), "--host", "claude", "--scope", "managed").exit_code == 0
+    _cached_plugin(home, _hooks("echo other"))
+    _enable(home / ".claude" / "settings.json", "lint@tools")
+    notes = [f["message"] for f in json.loads(run("verify", "--host", "claude", "--json").stdout)["hosts"][0]["findings"]
+             if f["message"].startswith("PreToolUse:")]
+    assert notes == ["PreToolUse: Claude Code runs hookweave's managed hooks first, and starts the hooks of lint@tools "
+                     "only when the last managed hook has ended, at once with the user, project and local settings' "
+                     "hooks"]

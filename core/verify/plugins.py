@@ -113,12 +113,14 @@ def _order(host: Host, hooks: list[PluginHook], ours: dict) -> list[Finding]:
         if not names:
             continue
         scopes = {scope for (_, e, _), copies in ours.items() if e == event for scope, *_ in copies}
-        if host.order == "parallel":
+        if host.order == "parallel" and "managed" in scopes:  # measured: managed hooks end before others start
+            said = (f"{host.title} runs hookweave's managed hooks first, and starts the hooks of {', '.join(names)} "
+                    "only when the last managed hook has ended, at once with the user, project and local settings' "
+                    "hooks")
+        elif host.order == "parallel":
             said = (f"{host.title} starts the hooks of {', '.join(names)} at once with the user, project and local "
                     "settings' hooks, hookweave's included, in no fixed order (prependPlugins and appendPlugins do "
                     "not change that)")
-            if "managed" in scopes:  # managed hooks run before the others start: measured for settings only
-                said += "; where they start against managed hooks is unmeasured"
         else:
             said = f"{host.title} also runs the hooks of {', '.join(names)}; their order against hookweave's is unmeasured"
         out.append(Finding("note", f"{event}: {said}", machine=True))

@@ -278,3 +278,16 @@ def test_claude_managed_plugin_order_keys_leave_command_hooks_at_once(run, mock,
     ours = next(c for c in calls if c["id"] == "probe-pre")
     times = [(c["id"], round(c["start"] - ours["start"], 2), round(c["end"] - ours["start"], 2)) for c in calls]
     assert all(overlap(ours, c) for c in calls), times  # none waits for another: no order among them
+
+    # ours at managed scope instead: it runs first, and the plugins' hooks start only when it has ended
+    assert run("uninstall", "guard", "--host", "claude", "--scope", "user").exit_code == 0
+    assert run("install", _bundle(probe), "--host", "claude", "--scope", "managed").exit_code == 0
+    result = run("verify", "--host", "claude")
+    assert "note: PreToolUse: Claude Code runs hookweave's managed hooks first, and starts the hooks of " \
+           "guardplug@local, other@local only when the last managed hook has ended, at once with the user, project " \
+           "and local settings' hooks\n" in result.stdout, result.stdout
+    run_agent(in_overlay([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], etc), project, env)
+    calls = probe.calls()
+    assert _count(calls) == {"probe-pre": 1, "plug-pre": 1, "other-pre": 1}
+    ours = next(c for c in calls if c["id"] == "probe-pre")
+    assert all(c["start"] >= ours["end"] for c in calls if c is not ours), calls
