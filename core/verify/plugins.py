@@ -6,8 +6,8 @@ Claude Code 2.1.332, measured (tests/e2e/test_plugins_real.py): a plugin's hook 
 the same as a settings hook's runs as well (its key holds the plugin's folder, so Claude's
 de-duplication never joins the two), and an event's plugin and settings hooks all start at once,
 in no fixed order, whatever ``prependPlugins`` and ``appendPlugins`` say in user or managed settings
-(those order the plugins' hooks modules); a plugin that managed settings enable does not run first as
-managed hooks do.
+(by the binary's messages those place the plugins' hooks modules); a plugin that managed settings
+enable does not run first as managed hooks do: those end before any plugin hook starts.
 """
 
 from __future__ import annotations
