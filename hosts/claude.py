@@ -10,13 +10,16 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from hookweave.core.contract.describe import host_class
 from hookweave.core.contract.description import Description
 from hookweave.core.files import layerfiles
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
+
+if TYPE_CHECKING:  # read only by verify
+    from hookweave.core.model.agentplugins import PluginHook
 
 MANAGED_DIR_ENV = "HOOKWEAVE_CLAUDE_MANAGED_DIR"  # where managed-settings.json is looked for (Claude reads no variable)
 DROP_INS = "managed-settings.d"
@@ -111,6 +114,12 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         return claude_gates(docs, os.environ, installed_scopes)
+
+    def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
+        """The hooks of the enabled plugins (measured on 2.1.332: tests/e2e/test_plugins_real.py)."""
+        from hookweave.hosts import claude_plugins  # read only by verify
+
+        return claude_plugins.plugin_hooks(self.settings_path("user", project).parent / "plugins", docs, project)
 
 
 GATE_KEYS = ("disableAllHooks", "allowManagedHooksOnly")

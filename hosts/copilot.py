@@ -36,6 +36,7 @@ from hookweave.core.model.runnable import unguarded
 from hookweave.hosts import copilot_policy as policy
 
 if TYPE_CHECKING:
+    from hookweave.core.model.agentplugins import PluginHook
     from hookweave.core.model.bundle import Bundle, HookForHost
 
 FILE_NAME = "hookweave.json"
@@ -120,6 +121,12 @@ class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a pl
             raise BadInput(f"{path}: /version is {json.dumps(doc['version'])}, and Copilot reads only version 1; "
                            "fix the file by hand")
         super().check_document(doc, path)
+
+    def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
+        """The hooks of the enabled plugins (1.0.102, measured: tests/e2e/test_plugins_real.py)."""
+        from hookweave.hosts import copilot_plugins  # read only by verify
+
+        return copilot_plugins.plugin_hooks(_user_dir())
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found: list[Finding] = []

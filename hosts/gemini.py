@@ -24,6 +24,7 @@ from hookweave.core.model import hookenv, names
 from hookweave.core.model.findings import UNREAD, Finding
 
 if TYPE_CHECKING:
+    from hookweave.core.model.agentplugins import PluginHook
     from hookweave.core.model.bundle import Bundle, HookForHost
 
 
@@ -123,6 +124,14 @@ class GeminiHost(host_class(GEMINI)):  # type: ignore[misc]  # built like a plug
             return set()
         prefix = hook_name(bundle, "")
         return {n[len(prefix):] for n in disabled if isinstance(n, str) and n.startswith(prefix)}
+
+    def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
+        """The hooks of the enabled extensions (0.61.0: tests/e2e/test_plugins_real.py)."""
+        from hookweave.core.model.extensions import GEMINI
+        from hookweave.hosts import extension_folders  # read only by verify
+
+        return extension_folders.extension_hooks(GEMINI, self.settings_path("user", project).parent / "extensions",
+                                                 project)
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         from hookweave.hosts import gemini_trust as gt

@@ -30,6 +30,7 @@ from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
 if TYPE_CHECKING:
+    from hookweave.core.model.agentplugins import PluginHook
     from hookweave.core.model.bundle import Bundle, HookForHost
 
 LEGACY_MS = 1000  # Qwen reads a timeout of this many or more as milliseconds
@@ -77,6 +78,14 @@ class QwenHost(host_class(QWEN)):  # type: ignore[misc]  # built like a plugin's
         if hook.timeout is not None:  # seconds, except where Qwen would read the number as ms
             handler["timeout"] = hook.timeout if hook.timeout < LEGACY_MS else hook.timeout * 1000
         return group_with(self, hook, bundle, handler)
+
+    def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
+        """The hooks of the enabled extensions (0.24.4: tests/e2e/test_plugins_real.py)."""
+        from hookweave.core.model.extensions import QWEN
+        from hookweave.hosts import extension_folders  # read only by verify
+
+        return extension_folders.extension_hooks(QWEN, self.settings_path("user", project).parent / "extensions",
+                                                 project)
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         found = []

@@ -143,6 +143,7 @@ def verify_json(reports: list[HostReport], mode: str = "machine", where: Finding
                     for f in r.files
                 ],
                 "findings": [x.as_json() for x in r.findings],
+                "plugin_hooks": [h.as_json() for h in r.plugin_hooks],
             }
             for r in reports
         ],

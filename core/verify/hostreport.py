@@ -84,6 +84,13 @@ def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = Fa
         if host.execution:
             tail = ", except in a chain, which runs its members in declared order" if chained else ""
             report.findings.append(Finding("note", host.execution + tail))
+    if not repo:  # the agent's own plugins live in this machine's folders
+        read = getattr(host, "plugin_hooks", None)  # optional (docs/host-reference.md): most agents have none
+        report.plugin_hooks = read(docs, project) if read is not None else []
+        if report.files:
+            from hookweave.core.verify import plugins
+
+            report.findings += plugins.findings(host, report.plugin_hooks, docs, records, project)
     if repo:
         report.findings = [for_repository(f) for f in report.findings]
         for file in report.files:

@@ -8,6 +8,7 @@ from hookweave.core.model.findings import Finding
 
 if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
+    from hookweave.core.model.agentplugins import PluginHook
 
 
 class HookStatus:
@@ -52,12 +53,13 @@ class FileReport:
 class HostReport:
     """What verify found for one host: a report per scope file, and the host-wide findings."""
 
-    __slots__ = ("host", "files", "findings")
+    __slots__ = ("host", "files", "findings", "plugin_hooks")
 
     def __init__(self, host: Host) -> None:
         self.host = host
         self.files: list[FileReport] = []
         self.findings: list[Finding] = []
+        self.plugin_hooks: list[PluginHook] = []  # the agent's own plugins' hooks: read, never written
 
     @property
     def problems(self) -> int:
