@@ -84,7 +84,7 @@ def test_a_plugin_that_runs_our_command_too_fires_it_twice(run, write_bundle, ho
         "  note: PreToolUse: Claude Code starts the hooks of lint@tools at once with the user, project and local "
         "settings' hooks, hookweave's included, in no fixed order (prependPlugins and appendPlugins do not change "
         "that)\n"
-        f"claude  user  guard 1.0.0  1 hook ok  {home}/.claude/settings.json\n"
+        f"claude  user  guard 1.0.0  1 hook in place, 1 problem above  {home}/.claude/settings.json\n"
         "verify: 1 problem, 3 notes; start with claude guard/check: turn the plugin off (\"lint@tools\": false under "
         "enabledPlugins) or uninstall the bundle\n")
     listed = json.loads(run("verify", "--host", "claude", "--json").stdout)["hosts"][0]["plugin_hooks"]
@@ -167,7 +167,7 @@ def test_gemini_extensions_linked_or_switched_off_per_folder(run, write_bundle, 
         "  note: extension linted adds hooks Gemini CLI runs too: BeforeTool (run_shell_command), from "
         f"{hooks_file}; hookweave reads them and never changes them\n"
         "  note: BeforeTool: Gemini CLI also runs the hooks of linted; their order against hookweave's is unmeasured\n"
-        f"gemini  user  guard 1.0.0  1 hook ok  {home}/.gemini/settings.json\n"
+        f"gemini  user  guard 1.0.0  1 hook in place, 1 problem above  {home}/.gemini/settings.json\n"
         "verify: 1 problem, 4 notes; start with gemini guard/check: turn the extension off (`gemini extensions "
         "disable linted`) or uninstall the bundle\n")
     listed = json.loads(run("verify", "--host", "gemini", "--json").stdout)["hosts"][0]["plugin_hooks"]
