@@ -6,7 +6,8 @@
 # each of Cline's hook files, before its dispatcher, which it hands over to the same way:
 #   - a member printed on stdout, timed out, or its exit code is one the table cannot decide alone
 #     (a hook error, whose note quotes its stderr; an exit whose meaning depends on stderr's text);
-#   - a matcher that is not a plain list of names, or a payload whose field sh cannot read as the
+#   - a matcher that is not a list of names (a|b, or anchored: ^(a|b)$, ^(?:a|b)$, ^a$; on Cline a list
+#     of tool names, tested on its call's toolName), or a payload whose field sh cannot read as the
 #     Python runner's json does (a nested field, an escape in it, anything Python's strict scanner
 #     refuses: then Python runs every member), or a payload past 64 KiB.
 # The Python runner then judges that member from the files it left here and runs the rest; the
