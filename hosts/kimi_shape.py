@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from hookweave.core.errors import BadInput
-from hookweave.core.formats.jsonedit import split_pointer
+from hookweave.core.formats.jsontext import split_pointer
 from hookweave.core.formats.patch import escape
 
 FIELDS = ("event", "matcher", "command", "timeout")

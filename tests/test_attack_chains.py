@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -30,7 +31,8 @@ from tests.conftest import attack_size
 
 EVENTS = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
 TOOLS = ("Bash", "Read", "Write")
-MATCHERS = ("", "Bash", "Read", "Write", "Bash|Write", "Read|Write")
+MATCHERS = ("", "Bash", "Read", "Write", "Bash|Write", "Read|Write",
+            "^(Bash|Write)$", "^(?:Read)$", "^Write$", "^Bash|Write$")  # anchored name lists stay in sh (issue 38)
 RANK = {"allow": 0, "ask": 1, "deny": 2}
 
 
@@ -91,6 +93,13 @@ def plain_member(folder: Path, name: str, log: Path, result: tuple, script: str 
             "interpreter": f'sh "$CHAIN_DIR/{name}.sh"'}[script]
 
 
+def runs_on(matcher: str, tool: str) -> bool:
+    """These hosts' tool matchers: a list of plain names, else a regex searched in the name."""
+    if not matcher or set(matcher) <= set("BashReadWrite|"):
+        return not matcher or tool in matcher.split("|")
+    return re.search(matcher, tool) is not None
+
+
 def model(host: str, event: str, tool: str, members: list) -> tuple[list[str], int, object]:
     """What the chain must do: (members that run, exit code, stdout as bytes or as a parsed answer)."""
     ran: list[str] = []
@@ -99,7 +108,7 @@ def model(host: str, event: str, tool: str, members: list) -> tuple[list[str], i
     objects = texts = 0
     plain: list[str] = []
     silent = True  # every member run so far allowed, printing nothing
-    runs = [m for m in members if not m[1] or tool in m[1].split("|")]
+    runs = [m for m in members if runs_on(m[1], tool)]
     for at, (name, matcher, (out, err, code, timed_out)) in enumerate(runs):
         ran.append(name)
         if silent and at == len(runs) - 1 and not timed_out:

@@ -24,7 +24,8 @@ from tests.conftest import attack_size
 pytestmark = pytest.mark.attack
 EVENTS = ("PreToolUse", "PostToolUse", "TaskStart", "UserPromptSubmit")
 TOOLS = ("run_commands", "execute_command", "write_to_file")
-MATCHERS = (None, None, "run_commands", "execute_command|run_commands", "write_to_file")
+MATCHERS = (None, None, "run_commands", "execute_command|run_commands", "write_to_file",
+            "*", "run_commands||write_to_file", "execute_command|", "^(run_commands)$")  # names, "*" a name
 OUTCOMES = {
     "silent": ("", "", 0), "context": ('{"contextModification": "ctx-N"}', "", 0),
     "cancel": ('{"cancel": true, "errorMessage": "no-N"}', "", 0), "error": ('{"errorMessage": "msg-N"}', "", 0),
@@ -59,6 +60,26 @@ def member(rng: random.Random, folder: Path, n: int) -> tuple[dict, str]:
     return hook, kind
 
 
+def cline_payload(rng: random.Random, event: str, tool: str) -> bytes:
+    """As Cline sends one, or with the call bent where the dispatcher reads it (``preToolUse or
+    postToolUse``, then ``toolName``): an empty or null call, a duplicate, a toolName not a string."""
+    key = "preToolUse" if event == "PreToolUse" else "postToolUse"
+    call = {"toolName": tool, "parameters": {"command": "ls"}}
+    shape = rng.choice(["plain", "plain", "empty-first", "null-first", "false-first", "dup", "no-name", "null-name",
+                        "empty-name", "number-name", "array", "nested", "escaped"])
+    text = json.dumps({"hookName": event, key: call})
+    other = rng.choice(TOOLS)
+    return {"plain": text, "empty-first": json.dumps({"preToolUse": {}, "postToolUse": call}),
+            "null-first": json.dumps({"preToolUse": None, "postToolUse": call}),
+            "false-first": json.dumps({"preToolUse": False, "postToolUse": {}}),
+            "dup": text[:-1] + f', "{key}": {{"toolName": "{other}"}}}}',
+            "no-name": json.dumps({key: {"parameters": {}}}), "null-name": json.dumps({key: {"toolName": None}}),
+            "empty-name": json.dumps({key: {"toolName": ""}}), "number-name": json.dumps({key: {"toolName": 7}}),
+            "array": json.dumps({key: [call]}), "nested": json.dumps({key: {"x": {"toolName": other}, "toolName": tool}}),
+            "escaped": json.dumps({key: call}).replace('"toolName"', '"tool\\u004eame"'),
+            }[shape].encode()
+
+
 def test_the_sh_part_answers_cline_exactly_as_the_python_part(tmp_path: Path, attack_report, monkeypatch) -> None:
     monkeypatch.setenv("PATH", str(Path(sys.executable).resolve().parent) + os.pathsep + os.environ["PATH"])
     rng = random.Random(24)
@@ -73,8 +94,7 @@ def test_the_sh_part_answers_cline_exactly_as_the_python_part(tmp_path: Path, at
         text = cline_dispatcher.render(event, hooks, 0)
         path.write_text(text, encoding="utf-8")
         fast += "hw_facts" in text
-        key = "preToolUse" if event == "PreToolUse" else "postToolUse"
-        payload = json.dumps({"hookName": event, key: {"toolName": tool, "parameters": {}}}).encode()
+        payload = cline_payload(rng, event, tool)
         seen = {}
         for how, argv in (("sh", ["sh", str(path)]), ("py", ["python3", "-S", str(path)])):
             log = folder / f"log.{how}"

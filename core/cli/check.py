@@ -37,9 +37,7 @@ def check(
     from hookweave.core.cli import checkreport
     from hookweave.core.files import fileio
     from hookweave.core.runtime import checking, checktargets, payloads
-    from hookweave.core.standalone.protocol import HOSTS, known
-
-    JUDGED = known()
+    from hookweave.core.standalone.verdicts import HOSTS, JUDGED
 
     from hookweave.core.usecases import selection
 

@@ -32,9 +32,9 @@ def host_class_of(registered: object) -> type[Host]:
 
 
 def checked_description(description: Description) -> None:
-    from hookweave.core.standalone.protocol import known  # the answer protocols a description may name
+    from hookweave.core.standalone.verdicts import JUDGED  # the answer protocols a description may name
 
-    problem = check(description, set(names.EVENTS), set(names.TOOLS), set(known()))
+    problem = check(description, set(names.EVENTS), set(names.TOOLS), set(JUDGED))
     if problem:
         raise BadInput(f"description {getattr(description, 'name', '?')!r}: {problem}")
 

@@ -263,9 +263,7 @@ def check_ids(bundle: Bundle, events: list[str], host: Host | None = None) -> No
     """Refuse a chain the runner could not run: an id taken by the chain's registration, or a host
     whose way of reading a hook's answer is not in the protocol table (the runner must know it to
     tell a block from an allow: a plugin host)."""
-    from hookweave.core.standalone.protocol import HOSTS, known
-
-    JUDGED = known()
+    from hookweave.core.standalone.verdicts import HOSTS, JUDGED  # names only: no judge is loaded
 
     if events and host is not None and host.answer_protocol() not in JUDGED:
         chained = [h for h in HOSTS if h not in DISPATCHED]  # the built-in hosts, as the message names hosts

@@ -6,7 +6,8 @@
 # each of Cline's hook files, before its dispatcher, which it hands over to the same way:
 #   - a member printed on stdout, timed out, or its exit code is one the table cannot decide alone
 #     (a hook error, whose note quotes its stderr; an exit whose meaning depends on stderr's text);
-#   - a matcher that is not a plain list of names, or a payload whose field sh cannot read as the
+#   - a matcher that is not a list of names (a|b, or anchored: ^(a|b)$, ^(?:a|b)$, ^a$; on Cline a list
+#     of tool names, tested on its call's toolName), or a payload whose field sh cannot read as the
 #     Python runner's json does (a nested field, an escape in it, anything Python's strict scanner
 #     refuses: then Python runs every member), or a payload past 64 KiB.
 # The Python runner then judges that member from the files it left here and runs the rest; the
@@ -151,7 +152,7 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
   hw_cc=${hw_s%%|*} hw_s=${hw_s#*|}
   [ ${#hw_s} -le 65536 ] || return 1
   case $hw_s in *[$hw_cc]*) return 1 ;; esac  # never JSON, anywhere (a NUL is read as \377)
-  hw_stack= hw_want=v hw_key= hw_query=
+  hw_stack= hw_want=v hw_key= hw_query= hw_in= hw_pk= hw_pt= hw_ok= hw_ot=
   hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}
   case $hw_s in '{'*) ;; *) return 1 ;; esac
   while :; do
@@ -160,11 +161,13 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
     hw_c=${hw_s%"${hw_s#?}"}
     case $hw_want$hw_c in
       [va]'{'|[va]'[')
+        hw_call "$hw_c" || return 1
         hw_stack=$hw_stack$hw_c hw_s=${hw_s#?}
         [ ${#hw_stack} -le 200 ] || return 1
         case $hw_c in '{') hw_want=k ;; *) hw_want=a ;; esac ;;
       [kc]'}'|[ac]']')
         case ${hw_stack#"${hw_stack%?}"}$hw_c in '{}'|'[]') ;; *) return 1 ;; esac
+        [ -z "$hw_in" ] || [ ${#hw_stack} -ne 2 ] || hw_called
         hw_stack=${hw_stack%?} hw_s=${hw_s#?} hw_want=c
         [ -n "$hw_stack" ] || hw_want= ;;
       c,) hw_s=${hw_s#?}
@@ -186,11 +189,17 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
         done
         case $hw_want in
           [kK]) [ ${#hw_stack} -gt 1 ] || [ -z "$hw_esc" ] || return 1  # a top-level key sh cannot read
-                hw_key=$hw_str hw_want=: ;;
+                if [ ${#hw_stack} -eq 1 ]; then hw_key=$hw_str
+                elif [ -n "$hw_in" ] && [ ${#hw_stack} -eq 2 ]; then  # a key of Cline's call: read as Python reads it
+                  [ -z "$hw_esc" ] || return 1
+                  hw_ck=o hw_key2=$hw_str
+                fi
+                hw_want=: ;;
           *) if [ ${#hw_stack} -eq 1 ] && [ "$hw_key" = "$hw_field" ]; then
                [ -z "$hw_esc" ] || return 1
                hw_query=$hw_str
              fi
+             hw_scalar "$hw_esc" s || return 1
              hw_want=c ;;
         esac ;;
       [va]*)
@@ -206,11 +215,48 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
              [ -z "$hw_num" ] || return 1 ;;
         esac
         [ ${#hw_stack} -gt 1 ] || [ "$hw_key" != "$hw_field" ] || hw_query=
+        hw_scalar "" "$hw_tok" || return 1
         hw_want=c ;;
       *) return 1 ;;
     esac
   done
-  [ -z "$hw_want" ]
+  [ -z "$hw_want" ] || return 1
+  # Cline's dispatcher: call = preToolUse or postToolUse (an empty object is false), its toolName
+  if [ "$hw_pk" = o ]; then hw_qs=$hw_pt hw_query=${hw_pq-}
+  elif [ -n "$hw_ok" ]; then hw_qs=$hw_ot hw_query=${hw_oq-}
+  else hw_qs=; fi
+}
+
+hw_cline_key() {  # whether the top-level key being read is one Cline's dispatcher takes its call from
+  [ "$hw_host" = cline ] && [ ${#hw_stack} -eq 1 ] && { [ "$hw_key" = preToolUse ] || [ "$hw_key" = postToolUse ]; }
+}
+
+hw_call() {  # $1 { or [ opening a value: Cline's call object starts (an array there: Python's to read)
+  if hw_cline_key; then
+    [ "$1" = '{' ] || return 1
+    hw_in=1 hw_ck=e hw_ct= hw_cq= hw_key2=
+  elif [ -n "$hw_in" ] && [ ${#hw_stack} -eq 2 ] && [ "$hw_key2" = toolName ]; then
+    return 1  # a toolName that is no string: Python's to judge
+  fi
+  return 0
+}
+
+hw_called() {  # Cline's call object ends: the last of its key wins, as in Python's json
+  if [ "$hw_key" = preToolUse ]; then hw_pk=$hw_ck hw_pt=$hw_ct hw_pq=$hw_cq; else hw_ok=$hw_ck hw_ot=$hw_ct hw_oq=$hw_cq; fi
+  hw_in=
+}
+
+hw_scalar() {  # $1 escaped, $2 s (a string, in hw_str) or the token: Cline's call and toolName values
+  if hw_cline_key; then  # null or false is no call (as absent); any other value: Python's to judge
+    case $2 in null|false) if [ "$hw_key" = preToolUse ]; then hw_pk= hw_pt=; else hw_ok= hw_ot=; fi; return 0 ;; esac
+    return 1
+  fi
+  [ -n "$hw_in" ] && [ ${#hw_stack} -eq 2 ] && [ "$hw_key2" = toolName ] || return 0
+  case $2 in
+    s) [ -z "$1" ] || return 1; hw_ct=s hw_cq=$hw_str ;;
+    null) hw_ct= hw_cq= ;;
+    *) return 1 ;;
+  esac
 }
 
 hw_has() {  # $1 matcher (plain names), $2 query, $3 exact|part|some: whether a name is it or in it
@@ -226,25 +272,45 @@ hw_has() {  # $1 matcher (plain names), $2 query, $3 exact|part|some: whether a 
   return 1
 }
 
-hw_matches() {  # $1 matcher: 0 runs, 1 skips, 2 needs Python (Cline's dispatcher reads a nested tool
-  case $hw_host:$1 in  # name, on whatever event carries one, and takes "*" for a name)
+hw_matches() {  # $1 matcher: 0 runs, 1 skips, 2 needs Python
+  case $hw_host:$1 in
     *:) return 0 ;;
-    cline:*) return 2 ;;
+    cline:*[!A-Za-z0-9_\|]*) return 2 ;;  # Cline's dispatcher takes "*" or any other word as a tool name
+    cline:*) if [ -z "$hw_read" ]; then hw_read_query || return 2; hw_read=1; fi
+             [ -n "$hw_qs" ] || return 0  # no call, or no toolName in it: every member runs
+             hw_has "$1" "$hw_query" exact; return ;;  # its tool is one of the names split on "|"
     *:'*') return 0 ;;
-    *:*[!A-Za-z0-9_\|]*) return 2 ;;
+  esac
+  hw_nl=$1 hw_mode=
+  case $1 in  # a regex that is exactly a list of names, anchored (^(a|b)$): the name equals one of them
+    '^'*'$') hw_exact "$1" || return 2 ;;
+    *[!A-Za-z0-9_\|]*) return 2 ;;
   esac
   [ -n "$hw_field" ] || return 0
   [ "$hw_field" != - ] || return 2
   if [ -z "$hw_read" ]; then hw_read_query || return 2; hw_read=1; fi
   case $hw_host in
-    claude|cursor|copilot) hw_has "$1" "$hw_query" exact ;;
-    gemini) case $hw_event in BeforeTool|AfterTool) hw_has "$1" "$hw_query" part ;; *) [ "$1" = "$hw_query" ] ;; esac ;;
-    codex) hw_has "$1" "$hw_query" part || { [ "$hw_query" = apply_patch ] &&
-             { hw_has "$1" Write part || hw_has "$1" Edit part; }; } ;;
-    qwen) [ "$1" = "$hw_query" ] || hw_has "$1" "$hw_query" some ;;
-    factory|auggie) [ "$1" = "$hw_query" ] || hw_has "$1" "$hw_query" part ;;
+    claude|cursor|copilot) hw_has "$hw_nl" "$hw_query" exact ;;
+    gemini) case $hw_event in BeforeTool|AfterTool) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;
+              *) [ "$1" = "$hw_query" ] ;; esac ;;
+    codex) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" || { [ "$hw_query" = apply_patch ] &&
+             { hw_has "$hw_nl" Write "${hw_mode:-part}" || hw_has "$hw_nl" Edit "${hw_mode:-part}"; }; } ;;
+    qwen) [ "$1" = "$hw_query" ] || hw_has "$hw_nl" "$hw_query" "${hw_mode:-some}" ;;
+    factory) [ "$1" = "$hw_query" ] || hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;
+    auggie) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;  # a regex search only (a plain list: the same)
     *) return 2 ;;
   esac
+}
+
+hw_exact() {  # $1 ^(a|b)$, ^(?:a|b)$ or ^a$ -> hw_nl the names, hw_mode exact; 1 for any other regex.
+  hw_nl=${1#^} hw_nl=${hw_nl%?}  # Names are letters, digits and _, none empty: each is itself in every
+  case $hw_nl in                 # regex dialect, and a name read here has no newline for $ to stop before
+    '(?:'*')') hw_nl=${hw_nl#???} hw_nl=${hw_nl%?} ;;
+    '('*')') hw_nl=${hw_nl#?} hw_nl=${hw_nl%?} ;;
+    *'|'*) return 1 ;;  # ^a|b$ is ^a or b$, no list
+  esac
+  case $hw_nl in ''|*[!A-Za-z0-9_\|]*|'|'*|*'|'|*'||'*) return 1 ;; esac
+  hw_mode=exact
 }
 
 hw_last() {  # $1 the member just run, then the members' words: 0 when no later member's matcher takes

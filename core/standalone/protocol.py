@@ -43,6 +43,7 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
         BLOCKS,
         CONTEXT,
         HOSTS,
+        JUDGED,
         UNMEASURED_NOTES,
         VERSIONS,
         ChainVerdict,
@@ -76,7 +77,7 @@ _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini,
 
 def known() -> tuple[str, ...]:
     """Every answer protocol judged here: the built-in hosts' and those a plugin's description may name."""
-    return tuple(_JUDGES)
+    return JUDGED  # the judges' names (a test holds them equal), importable without the judges
 
 
 # -- chains ---------------------------------------------------------------------------------------

@@ -111,8 +111,13 @@ def findings(host: Host, project: Path, *, bundle: str | None = None, planned: d
     found = places(hosts.values(), project, planned, parsed)
     from hookweave.core.reading.standins import borrowed
 
-    used = in_use(agents, hosts, project, found)
-    used |= {h.title for h in hosts.values() if getattr(h, "also_reads", ()) and borrowed(h, project)}
+    # Whether an agent is in use matters only for one that runs a copy of ours (``judge`` passes
+    # over the others): asking every agent (its program looked for on PATH, its folders) cost a
+    # verify of one host a few milliseconds for agents nothing of ours runs in.
+    running = [a for a in agents if any(readers.runs(a, copies) for copies in found.values())]
+    used = in_use(running, hosts, project, found)
+    used |= {h.title for h in hosts.values() if h.title in {a.title for a in running}
+             and getattr(h, "also_reads", ()) and borrowed(h, project)}
 
     # the hooks it runs from another host's file, as installed for it, are its own here too
     ran = {(b.bundle, i) for b in borrowed(host, project) for i in b.ids}

@@ -1,0 +1,72 @@
+"""Start-up (issue 38): an everyday command on a JSON-only host loads no heavy module, no protocol judge
+and no editor it does not use; what it skips at run time (the built-in hosts' admission, the judges'
+names) is held here instead.
+
+Each command runs in a fresh ``python`` as ``hooks`` runs it (``entry.main``, which ends with
+``os._exit`` after the ``atexit`` functions): an ``atexit`` function writes the modules it loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookweave.core.contract import admission
+from hookweave.core.contract.builtin import BUILT_IN
+from hookweave.core.contract.registry import HostRegistry
+from hookweave.core.standalone import protocol, verdicts
+
+HEAVY = ("questionary", "tomlkit", "jsonpatch", "pluggy", "pydantic", "rich", "email", "importlib.metadata")
+# Ours, loaded only by the commands that use them: the fifteen judges (``hooks check``, the chain
+# runner), the editor's span chain (install with something to write), TOML writers.
+UNUSED = ("hookweave.core.standalone.protocol", "hookweave.core.standalone.protocol_claude",
+          "hookweave.core.standalone.protocol_qwen", "hookweave.core.formats.jsonedit",
+          "hookweave.core.formats.jsonspans", "hookweave.core.formats.tomlkitedit")
+
+PROBE = """
+import atexit, json, sys
+sys.argv = ["hooks", *json.loads(sys.argv[1])]
+atexit.register(lambda: open({out!r}, "w").write(json.dumps(sorted(sys.modules))))
+from hookweave.core.cli.entry import main
+main()
+"""
+
+
+def loaded(project: Path, tmp_path: Path, *argv: str) -> set[str]:
+    out = tmp_path / "modules.json"
+    done = subprocess.run([sys.executable, "-c", PROBE.format(out=str(out)), json.dumps(argv)], cwd=project,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(out.read_text()))
+
+
+@pytest.fixture
+def installed(run, project: Path) -> Path:
+    result = run("install", "example-guard", "--host", "claude")
+    assert result.exit_code == 0, result.output
+    return project
+
+
+@pytest.mark.parametrize("argv", [["verify", "--host", "claude"], ["status"],
+                                  ["install", "example-guard", "--host", "claude"]])
+def test_everyday_commands_on_a_json_host_load_nothing_heavy(installed, tmp_path, argv):
+    modules = loaded(installed, tmp_path, *argv)
+    assert "hookweave.hosts.claude" in modules  # the probe saw the command run
+    assert sorted(m for m in (*HEAVY, *UNUSED) if m in modules) == []
+
+
+def test_the_judged_protocols_names_are_the_judges():
+    """``verdicts.JUDGED`` lets a command know the names without loading the judges."""
+    assert protocol.known() == verdicts.JUDGED and set(verdicts.JUDGED) == set(protocol._JUDGES)
+
+
+def test_every_built_in_host_passes_the_admission_a_plugin_host_gets():
+    """The registry no longer checks built-in hosts on every command: this test does."""
+    registry = HostRegistry()
+    for name in BUILT_IN:
+        cls = registry.info(name).cls
+        assert admission.checked(cls) is cls
