@@ -5,6 +5,9 @@ test_codex_real)."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,3 +48,107 @@ def test_letta_false_zero_and_null_read_as_no_hooks(run, write_bundle, home) -> 
     user.parent.mkdir()
     user.write_text(json.dumps({"hooks": {"Stop": False, "Notification": 0, "PreCompact": None, "disabled": False}}))
     assert run("verify", "--host", "letta").exit_code == 0
+
+
+# -- item 2: Auggie, a matcher JavaScript's new RegExp() refuses ------------------------------------
+
+AUGGIE = Path(__file__).parent / "plugin" / "hookweave-auggie" / "hookweave_auggie" / "__init__.py"
+HOOKS = str(Path(sys.executable).parent / "hooks")
+STAR = ('/hooks/PreToolUse/0/matcher: "*" is not a regex Auggie CLI takes (Nothing to repeat): it drops the file\'s '
+        'whole PreToolUse list for it, so none of those hooks run; write a JavaScript regex (".*" for every tool) or '
+        'leave the matcher out')
+
+
+@pytest.fixture
+def auggie(tmp_path: Path, project: Path):
+    """``auggie(*args, code=0)``: the ``hooks`` command with the Auggie description plugin on its path,
+    laid out as pip installs it; returns (stdout, stderr)."""
+    site = tmp_path / "site"
+    meta = site / "hookweave_auggie-0.1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: hookweave-auggie\nVersion: 0.1.0\n")
+    (meta / "entry_points.txt").write_text("[hookweave]\nauggie = hookweave_auggie:AUGGIE\n")
+    (site / "hookweave_auggie.py").write_text(AUGGIE.read_text())
+    (project / ".git").mkdir()  # Auggie's project is the git root
+
+    def call(*args: str, code: int = 0) -> tuple[str, str]:
+        done = subprocess.run([HOOKS, *args, "--host", "auggie"], cwd=project, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(site)}, timeout=60)
+        assert done.returncode == code, done.stdout + done.stderr
+        return done.stdout, done.stderr
+
+    return call
+
+
+def _operator(settings: Path, event: str, matcher: object) -> None:
+    doc = json.loads(settings.read_text()) if settings.exists() else {}
+    doc.setdefault("hooks", {}).setdefault(event, []).insert(0, {"matcher": matcher, "hooks": [
+        {"type": "command", "command": "echo op"}]})
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def test_auggie_a_star_matcher_beside_ours_is_a_problem(auggie, write_bundle, project) -> None:
+    auggie("install", str(write_bundle(PROBE)))
+    settings = project / ".augment" / "settings.json"
+    _operator(settings, "PreToolUse", "*")
+    out, _ = auggie("verify", code=1)
+    assert [line.strip() for line in out.splitlines() if line.strip().startswith(("problem", "warning"))] == [
+        f"problem: .augment/settings.json: {STAR}"]
+    auggie("uninstall", "probe")  # taking ours out of a dropped list is no harm: uninstall goes on
+    assert json.loads(settings.read_text()) == {"hooks": {"PreToolUse": [
+        {"matcher": "*", "hooks": [{"type": "command", "command": "echo op"}]}]}}
+
+
+def test_auggie_install_refuses_a_list_auggie_drops_and_warns_of_another(auggie, write_bundle, project) -> None:
+    settings = project / ".augment" / "settings.json"
+    _operator(settings, "PreToolUse", "*")
+    before = settings.read_text()
+    _, err = auggie("install", str(write_bundle(PROBE)), code=2)
+    assert err == f"hooks: .augment/settings.json: {STAR}\n" and settings.read_text() == before
+    settings.unlink()
+    _operator(settings, "PostToolUse", 3)
+    out, _ = auggie("install", str(write_bundle(PROBE)))
+    said = ("/hooks/PostToolUse/0/matcher: 3 is not a regex Auggie CLI takes (not a string): it drops the file's "
+            "whole PostToolUse list for it")
+    assert f"  warning: {said}" in out
+    verified, _ = auggie("verify")  # another event's list: the operator's loss, not ours
+    assert f"warning: .augment/settings.json: {said}" in verified
+
+
+@pytest.mark.parametrize("matcher", ["launch-process", "^view$|^save-file$", ".*", "(?<n>a)\\k<n>", "a{,3}", "]"])
+def test_auggie_a_matcher_javascript_takes_is_no_finding(matcher, auggie, write_bundle, project) -> None:
+    auggie("install", str(write_bundle(PROBE)))
+    _operator(project / ".augment" / "settings.json", "PreToolUse", matcher)
+    out, _ = auggie("verify")
+    assert "is not a regex" not in out
+
+
+KNOWN = ["*", "+", "?", "launch-process", "^launch-process$", "Bash|Edit", "a**", "a*?", "{2}", "a{2}{3}", "a{3,2}",
+         "a{,3}", "{", "}", "]", "(", ")", "(?=a)*", "(?<=a)*", "(?<n>a)\\k<n>", "(?<n>a)\\k<m>", "\\k<x>",
+         "(?<n>a)(?<n>b)", "(?i)a", "(?P<n>a)", "[z-a]", "[\\d-z]", "[]", "[^]", "[a", "a\\", "[\\", "\\b*", "^*",
+         "a|*", "[\\x41-\\x40]", "[\\c1-\\c0]", "mcp__.*", "(?<a", "(?<n>a)[\\k<m>]", "x{2,}?*"]
+
+
+def test_js_regex_error_says_what_node_says(tmp_path: Path) -> None:
+    """On the patterns above and 3000 random ones over regex syntax, the same answer as Node's
+    ``new RegExp`` (which Auggie calls), message and all."""
+    import random
+    import shutil
+
+    from hookweave.core.model.jsregex import js_regex_error
+
+    if not shutil.which("node"):
+        pytest.skip("node is not installed")
+    rng = random.Random(34)
+    patterns = KNOWN + ["".join(rng.choice("a*+?{}()[]^$|\\-:=!<>,019bdkcx.") for _ in range(rng.randint(1, 7)))
+                        for _ in range(3000)]
+    (tmp_path / "patterns.json").write_text(json.dumps(patterns))
+    script = ("const out = {}; for (const p of require(process.argv[1])) { try { new RegExp(p); out[p] = null } "
+              "catch (e) { out[p] = e.message.replace(/^Invalid regular expression: \\/.*\\/: /s, '') } } "
+              "console.log(JSON.stringify(out))")
+    node = json.loads(subprocess.run(["node", "-e", script, str(tmp_path / "patterns.json")], capture_output=True,
+                                     text=True, check=True).stdout)
+    differ = {p: (said, js_regex_error(p)) for p, said in node.items() if js_regex_error(p) != said}
+    assert differ == {}
+    assert sum(said is not None for said in node.values()) > 1000  # both kinds, many of each
