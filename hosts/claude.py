@@ -140,20 +140,20 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
         return found + [Finding("problem", "managed settings set disableAllHooks: Claude runs no hooks at all",
                                 machine=True)]
     if managed.get("allowManagedHooksOnly") is True:
-        found.append(Finding("problem", "managed settings set allowManagedHooksOnly: Claude runs only managed hooks",
-                             machine=True))
+        found.append(_managed_only("managed settings set allowManagedHooksOnly", installed_scopes, True,
+                                   "Claude runs only managed hooks"))
     elif strict is True or (isinstance(strict, list) and "hooks" in strict):
-        found.append(Finding("problem", "managed settings set strictPluginOnlyCustomization for hooks: "
-                             f"{ONLY_MANAGED}", machine=True))
+        found.append(_managed_only("managed settings set strictPluginOnlyCustomization for hooks", installed_scopes,
+                                   True))
     elif value is True and _personal_kept(docs, environ):
         level = "note" if installed_scopes and installed_scopes <= {"user"} else "problem"
         found.append(Finding(level, f"{winner} settings set disableAllHooks, but CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG "
                              "is set in this shell: a Claude started from it runs only the user and managed settings' hooks",
                              machine=True))
     elif value is True:
-        found.append(Finding("problem", f"{winner} settings set disableAllHooks: {ONLY_MANAGED}; remove the key or "
-                             "set it to false" + (f" (it overrides {' and '.join(overridden)})" if overridden else ""),
-                             machine=winner in MACHINE))
+        found.append(_managed_only(f"{winner} settings set disableAllHooks", installed_scopes, winner in MACHINE,
+                                   fix="; remove the key or set it to false"
+                                   + (f" (it overrides {' and '.join(overridden)})" if overridden else "")))
     for scope in overridden if value is False else ():
         found.append(Finding("note", f"{scope} settings set disableAllHooks, but {winner} settings set it to false, "
                              "which Claude uses: hooks run", machine=winner in MACHINE))
@@ -163,6 +163,22 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
                                  "managed settings: it changes nothing here", machine=scope in MACHINE))
     found += _environment_gates(environ)
     return found
+
+
+def _managed_only(cause: str, installed: set[str] | frozenset[str], machine: bool, said: str = ONLY_MANAGED,
+                  fix: str = "") -> Finding:
+    """A switch that leaves Claude running managed hooks only (measured on 2.1.332, issue 34:
+    hookweave's at managed scope ran under a project ``disableAllHooks`` and a managed
+    ``allowManagedHooksOnly``): a note when every scope hookweave installed in is managed, else a
+    problem naming the scopes whose hooks stop."""
+    stopped = [scope for scope in PRECEDENCE if scope in installed and scope != "managed"]
+    if installed and not stopped:
+        return Finding("note", f"{cause}: Claude runs only managed hooks, and hookweave's are all at managed scope, "
+                       "so they run", machine=machine)
+    if "managed" in installed:
+        return Finding("problem", f"{cause}: Claude runs only managed hooks: hookweave's at {' and '.join(stopped)} "
+                       f"scope do not run, those at managed scope do{fix}", machine=machine)
+    return Finding("problem", f"{cause}: {said}{fix}", machine=machine)
 
 
 def _merged(docs: Mapping[str, Any], key: str) -> tuple[bool | None, str, list[str]]:

@@ -152,3 +152,27 @@ def test_js_regex_error_says_what_node_says(tmp_path: Path) -> None:
     differ = {p: (said, js_regex_error(p)) for p, said in node.items() if js_regex_error(p) != said}
     assert differ == {}
     assert sum(said is not None for said in node.values()) > 1000  # both kinds, many of each
+
+
+# -- item 2: Claude, managed hooks under the switches that stop the rest ----------------------------
+
+@pytest.mark.parametrize("switch", ["project", "managed"])
+def test_claude_managed_hooks_run_under_a_switch_that_stops_the_rest(switch, run, write_bundle, project,
+                                                                      tmp_path) -> None:
+    assert run("install", str(write_bundle(PROBE)), "--host", "claude", "--scope", "managed").exit_code == 0
+    if switch == "project":
+        (project / ".claude").mkdir()
+        (project / ".claude" / "settings.json").write_text('{"disableAllHooks": true}\n')
+        cause = "project settings set disableAllHooks"
+    else:
+        (tmp_path / "managed" / "managed-settings.json").write_text('{"allowManagedHooksOnly": true}\n')
+        cause = "managed settings set allowManagedHooksOnly"
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 0 and f"  note: {cause}: Claude runs only managed hooks, and hookweave's are all at " \
+        "managed scope, so they run\n" in result.stdout
+    assert run("install", str(write_bundle(PROBE.replace('"probe"', '"team"'))), "--host", "claude").exit_code == 0
+    result = run("verify", "--host", "claude")
+    fix = "; remove the key or set it to false" if switch == "project" else ""
+    assert result.exit_code == 1 and _problems(result) == [
+        f"problem: {cause}: Claude runs only managed hooks: hookweave's at project scope do not run, those at "
+        f"managed scope do{fix}"]
