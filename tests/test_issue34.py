@@ -176,3 +176,20 @@ def test_claude_managed_hooks_run_under_a_switch_that_stops_the_rest(switch, run
     assert result.exit_code == 1 and _problems(result) == [
         f"problem: {cause}: Claude runs only managed hooks: hookweave's at project scope do not run, those at "
         f"managed scope do{fix}"]
+
+
+# -- item 4: Codex, the same bundle at user and project scope in an untrusted project --------------
+
+def test_codex_an_untrusted_projects_copy_is_a_warning_when_the_user_copy_runs(run, write_bundle, home) -> None:
+    """The project copy installed without --trust: Codex loads no .codex/ here, so its hooks' trust
+    decides nothing; the user copy runs once, as asked (measured: tests/e2e/test_codex_real.py)."""
+    (home / ".codex").mkdir()
+    (Path.cwd() / ".git").mkdir()
+    bundle = str(write_bundle(PROBE))
+    assert run("install", bundle, "--host", "codex", "--scope", "user", "--trust").exit_code == 0
+    assert run("install", bundle, "--host", "codex", "--scope", "project").exit_code == 0
+    result = run("verify", "--host", "codex")
+    assert result.exit_code == 0, result.stdout
+    assert [line for line in result.stdout.splitlines() if line.startswith(("  problem", "  warning"))] == [
+        "  warning: this project is not trusted in the user config.toml, so Codex ignores .codex/ here: hookweave's "
+        "project copies do not run, and the user layer's copies of them run instead"]
