@@ -193,3 +193,36 @@ def test_codex_an_untrusted_projects_copy_is_a_warning_when_the_user_copy_runs(r
     assert [line for line in result.stdout.splitlines() if line.startswith(("  problem", "  warning"))] == [
         "  warning: this project is not trusted in the user config.toml, so Codex ignores .codex/ here: hookweave's "
         "project copies do not run, and the user layer's copies of them run instead"]
+
+
+# -- item 5: Claude's PreSkillShellCommand answers, in check ---------------------------------------
+
+SKILL = ('[bundle]\nname = "skill"\nversion = "1.0.0"\n[[hooks]]\nid = "gate"\nevent = "pre_tool_use"\n'
+         'command = "cat {bundle_dir}/answer.json"\n[hooks.host.claude]\nevent = "PreSkillShellCommand"\n')
+
+
+@pytest.mark.parametrize(("answer", "action", "note"), [
+    ({"permissionDecision": "allow"}, "allow", "allow adds nothing: the command runs unless another hook refuses it"),
+    ({"permissionDecision": "deny", "permissionDecisionReason": "no"}, "block", None),
+    ({"permissionDecision": "ask"}, "block", "ask keeps a skill's shell command from running, as deny does"),
+    ({"permissionDecision": "defer"}, "block", "defer keeps a skill's shell command from running, as deny does"),
+    ({"permissionDecision": "allow", "updatedInput": {"command": "ls -l"}}, "block",
+     "updatedInput is never applied to a skill's shell command: any value keeps it from running"),
+    ({"updatedInput": {}}, "block", "updatedInput is never applied to a skill's shell command: any value keeps it "
+                                    "from running"),
+])
+def test_claude_pre_skill_shell_command_answers_as_its_schema_says(answer, action, note, run, write_bundle,
+                                                                    tmp_path) -> None:
+    """Read in 2.1.332's bundle, not run (documents only): allow adds nothing, deny, ask and defer all
+    keep the command from running, and so does any updatedInput."""
+    reply = json.dumps({"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", **answer}})
+    bundle = write_bundle(SKILL, **{"answer.json": reply})
+    payload = tmp_path / "skill.json"
+    payload.write_text(json.dumps({"hook_event_name": "PreSkillShellCommand", "session_id": "s", "cwd": str(tmp_path),
+                                   "transcript_path": str(tmp_path / "t.jsonl"), "tool_name": "Bash",
+                                   "tool_input": {"command": "ls"}, "tool_use_id": "t", "command_name": "skill"}))
+    result = run("check", str(bundle), "--host", "claude", "--payload", str(payload), "--json")
+    [hook] = json.loads(result.stdout)["hooks"]
+    [ran] = hook["runs"]
+    assert ran["action"] == action, ran
+    assert (note in ran["notes"]) if note else not any("skill" in n for n in ran["notes"]), ran["notes"]
