@@ -110,7 +110,7 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
         return super().record_path(settings)
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        return claude_gates(docs, os.environ, installed_scopes)
+        return claude_gates(docs, os.environ, installed_scopes) + managed_first(docs)
 
 
 GATE_KEYS = ("disableAllHooks", "allowManagedHooksOnly")
@@ -163,6 +163,16 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
                                  "managed settings: it changes nothing here", machine=scope in MACHINE))
     found += _environment_gates(environ)
     return found
+
+
+def managed_first(docs: Mapping[str, Any]) -> list[Finding]:
+    """Where the managed layer holds hooks, the order across layers (2.1.332, measured:
+    tests/e2e/test_managed_real.py): managed hooks first, the others after the last one ends."""
+    hooks = docs["managed"].get("hooks") if isinstance(docs.get("managed"), dict) else None
+    if not isinstance(hooks, dict) or not any(isinstance(groups, list) and groups for groups in hooks.values()):
+        return []
+    return [Finding("note", "Claude runs an event's managed hooks first, all at once, and starts the user, project and "
+                    "local ones only after the last managed one has ended", machine=True)]
 
 
 def _managed_only(cause: str, installed: set[str] | frozenset[str], machine: bool, said: str = ONLY_MANAGED,

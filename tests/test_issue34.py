@@ -226,3 +226,15 @@ def test_claude_pre_skill_shell_command_answers_as_its_schema_says(answer, actio
     [ran] = hook["runs"]
     assert ran["action"] == action, ran
     assert (note in ran["notes"]) if note else not any("skill" in n for n in ran["notes"]), ran["notes"]
+
+
+# -- item 3: the arguable cases, decided ------------------------------------------------------------
+
+def test_claude_verify_says_managed_hooks_run_first_where_the_managed_layer_has_hooks(run, write_bundle) -> None:
+    order = "Claude runs an event's managed hooks first, all at once, and starts the user, project and local ones"
+    assert run("install", str(write_bundle(PROBE)), "--host", "claude").exit_code == 0
+    assert order not in run("verify", "--verbose", "--host", "claude").stdout
+    assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", "claude",
+               "--scope", "managed").exit_code == 0
+    assert f"  note: {order} only after the last managed one has ended\n" in run("verify", "--verbose", "--host",
+                                                                                  "claude").stdout

@@ -67,6 +67,8 @@ def test_claude_runs_our_managed_drop_in_before_user_and_project_hooks(run, mock
     assert run("install", _probe_bundle(probe, 1), "--host", "claude", "--scope", "managed").exit_code == 0
     verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 0, verify.output
+    assert ("note: Claude runs an event's managed hooks first, all at once, and starts the user, project and local ones "
+            "only after the last managed one has ended") in verify.output  # issue 34: as measured below
     env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
            "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
     claude = [str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"]
