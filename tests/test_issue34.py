@@ -238,3 +238,14 @@ def test_claude_verify_says_managed_hooks_run_first_where_the_managed_layer_has_
                "--scope", "managed").exit_code == 0
     assert f"  note: {order} only after the last managed one has ended\n" in run("verify", "--verbose", "--host",
                                                                                   "claude").stdout
+
+
+def test_check_takes_an_openharness_payload_as_openharness_sends_it(run, write_bundle, tmp_path) -> None:
+    """OpenHarness 0.1.9 names the event in ``event`` (no hook_event_name): the payload it sent, as
+    sent, is one ``hooks check --payload`` reads (tests/e2e/test_openharness_real.py feeds it a real one)."""
+    sent = tmp_path / "sent.json"
+    sent.write_text(json.dumps({"tool_name": "bash", "tool_input": {"command": "rm -rf /"}, "event": "pre_tool_use"}))
+    bundle = write_bundle(PROBE.replace('"echo pre"', '"exit 2"'))
+    result = run("check", str(bundle), "--host", "openharness", "--payload", str(sent), "--json")
+    [hook] = json.loads(result.stdout)["hooks"]
+    assert [(r["payload"], r["action"]) for r in hook["runs"]] == [("your payload sent.json", "block")]
