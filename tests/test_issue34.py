@@ -249,3 +249,22 @@ def test_check_takes_an_openharness_payload_as_openharness_sends_it(run, write_b
     result = run("check", str(bundle), "--host", "openharness", "--payload", str(sent), "--json")
     [hook] = json.loads(result.stdout)["hooks"]
     assert [(r["payload"], r["action"]) for r in hook["runs"]] == [("your payload sent.json", "block")]
+
+
+@pytest.mark.parametrize(("host", "matcher", "named"), [
+    ("claude", "Bash|run_shell_command", "run_shell_command"), ("gemini", "^Bash$", "Bash"),
+    ("codex", "Write|Read", "Write or Read"), ("claude", "Bash|Grep|mcp__x__y", None), ("claude", "edit", None),
+    ("claude", "run_.*", None)])
+def test_a_native_matcher_naming_another_agents_tool_is_warned_of(host, matcher, named, run, write_bundle,
+                                                                   project) -> None:
+    """Another agent's tool name in a host's own matcher never fires there; a name no built-in agent
+    has (Grep, an MCP tool), one this agent has in another case, or a regex are not judged."""
+    (project / ".git").mkdir()
+    bundle = write_bundle(PROBE.replace('matcher = ["shell"]\n', "") + f'[hooks.host.{host}]\nmatcher = "{matcher}"\n')
+    result = run("install", str(bundle), "--host", host)
+    assert result.exit_code == 0, result.stdout
+    warned = [line for line in result.stdout.splitlines() if "another agent's tool name" in line]
+    title = {"claude": "Claude Code", "gemini": "Gemini CLI", "codex": "Codex"}[host]
+    assert warned == ([f"  warning: probe/pre: {named}: another agent's tool name, not one {title} has, so this hook "
+                       f"never fires on {'them' if ' or ' in named else 'it'} there (hooks (pre).host.{host}.matcher in "
+                       f"{bundle}/hookweave.toml); use {title}'s name, or a neutral tool list"] if named else [])
