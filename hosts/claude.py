@@ -113,7 +113,7 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
         return super().record_path(settings)
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        return claude_gates(docs, os.environ, installed_scopes)
+        return claude_gates(docs, os.environ, installed_scopes) + managed_first(docs)
 
     def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
         """The hooks of the enabled plugins (measured on 2.1.332: tests/e2e/test_plugins_real.py)."""
@@ -149,20 +149,20 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
         return found + [Finding("problem", "managed settings set disableAllHooks: Claude runs no hooks at all",
                                 machine=True)]
     if managed.get("allowManagedHooksOnly") is True:
-        found.append(Finding("problem", "managed settings set allowManagedHooksOnly: Claude runs only managed hooks",
-                             machine=True))
+        found.append(_managed_only("managed settings set allowManagedHooksOnly", installed_scopes, True,
+                                   "Claude runs only managed hooks"))
     elif strict is True or (isinstance(strict, list) and "hooks" in strict):
-        found.append(Finding("problem", "managed settings set strictPluginOnlyCustomization for hooks: "
-                             f"{ONLY_MANAGED}", machine=True))
+        found.append(_managed_only("managed settings set strictPluginOnlyCustomization for hooks", installed_scopes,
+                                   True))
     elif value is True and _personal_kept(docs, environ):
         level = "note" if installed_scopes and installed_scopes <= {"user"} else "problem"
         found.append(Finding(level, f"{winner} settings set disableAllHooks, but CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG "
                              "is set in this shell: a Claude started from it runs only the user and managed settings' hooks",
                              machine=True))
     elif value is True:
-        found.append(Finding("problem", f"{winner} settings set disableAllHooks: {ONLY_MANAGED}; remove the key or "
-                             "set it to false" + (f" (it overrides {' and '.join(overridden)})" if overridden else ""),
-                             machine=winner in MACHINE))
+        found.append(_managed_only(f"{winner} settings set disableAllHooks", installed_scopes, winner in MACHINE,
+                                   fix="; remove the key or set it to false"
+                                   + (f" (it overrides {' and '.join(overridden)})" if overridden else "")))
     for scope in overridden if value is False else ():
         found.append(Finding("note", f"{scope} settings set disableAllHooks, but {winner} settings set it to false, "
                              "which Claude uses: hooks run", machine=winner in MACHINE))
@@ -172,6 +172,32 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
                                  "managed settings: it changes nothing here", machine=scope in MACHINE))
     found += _environment_gates(environ)
     return found
+
+
+def managed_first(docs: Mapping[str, Any]) -> list[Finding]:
+    """Where the managed layer holds hooks, the order across layers (2.1.332, measured:
+    tests/e2e/test_managed_real.py): managed hooks first, the others after the last one ends."""
+    hooks = docs["managed"].get("hooks") if isinstance(docs.get("managed"), dict) else None
+    if not isinstance(hooks, dict) or not any(isinstance(groups, list) and groups for groups in hooks.values()):
+        return []
+    return [Finding("note", "Claude runs an event's managed hooks first, all at once, and starts the user, project and "
+                    "local ones only after the last managed one has ended", machine=True)]
+
+
+def _managed_only(cause: str, installed: set[str] | frozenset[str], machine: bool, said: str = ONLY_MANAGED,
+                  fix: str = "") -> Finding:
+    """A switch that leaves Claude running managed hooks only (measured on 2.1.332, issue 34:
+    hookweave's at managed scope ran under a project ``disableAllHooks`` and a managed
+    ``allowManagedHooksOnly``): a note when every scope hookweave installed in is managed, else a
+    problem naming the scopes whose hooks stop."""
+    stopped = [scope for scope in PRECEDENCE if scope in installed and scope != "managed"]
+    if installed and not stopped:
+        return Finding("note", f"{cause}: Claude runs only managed hooks, and hookweave's are all at managed scope, "
+                       "so they run", machine=machine)
+    if "managed" in installed:
+        return Finding("problem", f"{cause}: Claude runs only managed hooks: hookweave's at {' and '.join(stopped)} "
+                       f"scope do not run, those at managed scope do{fix}", machine=machine)
+    return Finding("problem", f"{cause}: {said}{fix}", machine=machine)
 
 
 def _merged(docs: Mapping[str, Any], key: str) -> tuple[bool | None, str, list[str]]:

@@ -195,6 +195,8 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
         state = _get(config, "hooks", "state")
         state = state if isinstance(state, dict) else {}
         read = "user-config" in docs  # not under verify --repo: each operator's trust is then unknown
+        level = codex_layers.project_trust(docs, project)  # its own entry, else the project or repository root's
+        ignored = read and level != "trusted"  # Codex loads no .codex/ here: its hooks' trust decides nothing
         for scope in sorted(installed_scopes):
             path = self.settings_path(scope, project)
             machine = not paths.within(path, project)
@@ -204,6 +206,8 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
                                      "Codex cannot read the file and runs none of its hooks; fix that string", machine=machine))
             for h in _trust().handler_keys(docs.get(scope), codex_layers.trust_source(path, scope), self.owner,
                                            self.native_events):
+                if scope == "project" and ignored:
+                    continue  # said once below, for the whole layer
                 if h.owner and read:
                     found += _trust_finding(state.get(h.key), h.digest, h.owner)
                 elif h.owner:
@@ -220,7 +224,6 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
                 found.append(Finding("warning", f"{paths.display(other)} also holds hooks from hookweave, which this "
                                      f"hookweave does not read while {path.name} holds some; uninstall the bundles "
                                      f"here, then those in {other.name} are found", machine=machine))
-        level = codex_layers.project_trust(docs, project)  # its own entry, else the project or repository root's
         if "project" in installed_scopes and not read:
             found.append(Finding("warning", "Codex loads .codex/ only in a project trusted in the user config.toml (not "
                                  f"read: {UNREAD}); on each machine trust it when Codex asks, or run codex exec --trust "
@@ -231,9 +234,10 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
                                                                    self.native_events) if h.owner}
                     for scope in ("user", "project")}
             covered = ours["project"] <= ours["user"]  # every hook of ours there runs from the user layer anyway
-            found.append(Finding("note" if covered else "problem", (
+            found.append(Finding("warning" if covered else "problem", (  # covered: each hook runs once, as asked
                 f"this project is {why} in the user config.toml, so Codex ignores .codex/ here" + (
-                    "; the user layer's copies of hookweave's hooks run instead" if covered else
+                    ": hookweave's project copies do not run, and the user layer's copies of them run instead"
+                    if covered else
                     "; trust it when Codex asks, or run codex exec --trust once")), machine=True))
         return found
 

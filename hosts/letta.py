@@ -22,6 +22,7 @@ against the mock model (tests/e2e/test_letta_real.py); docs/HOST-FACTS.md has ea
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -72,6 +73,7 @@ class LettaHost(host_class(LETTA)):  # type: ignore[misc]  # built like a plugin
         found = super().gates(docs, installed_scopes, project)
         if not installed_scopes:
             return found
+        found += self._unmergeable(docs, project)
         flags = {scope: _disabled(docs.get(scope)) for scope in self.verify_scopes}
         for scope in ("user", "project", "local"):
             if flags[scope] is True:
@@ -80,6 +82,31 @@ class LettaHost(host_class(LETTA)):  # type: ignore[misc]  # built like a plugin
                                      "remove it or set it to false",
                                      machine=not paths.within(self.settings_path(scope, project), project)))
         return found
+
+    def _unmergeable(self, docs: Mapping[str, Any], project: Path) -> list[Finding]:
+        """An object, a number or ``true`` where an event's list belongs, in any of the three files:
+        ``mergeHooksConfigs`` spreads every key's value (``...(value || [])``), which throws on a value
+        that is not iterable, and the caller swallows the error, so Letta runs no hook at all
+        (0.32.18, measured: tests/e2e/test_letta_real.py). ``false``, ``0`` and ``null`` read as none."""
+        found = []
+        for scope in ("local", "project", "user"):
+            hooks = docs.get(scope, {}).get("hooks") if isinstance(docs.get(scope), dict) else None
+            path = self.settings_path(scope, project)
+            for event, value in (hooks.items() if isinstance(hooks, dict) else ()):
+                if event == "disabled" and isinstance(value, bool) or not _breaks_merge(value):
+                    continue  # hooks.disabled is a switch, reported below
+                what = "an object" if isinstance(value, dict) else json.dumps(value)
+                found.append(Finding("problem", f"{paths.display(path)}: /hooks/{event} is {what}, not a list: Letta "
+                                     "Code fails to merge its settings on it and runs no hook at all, in every file; "
+                                     "make it a list of hook groups or remove it",
+                                     machine=not paths.within(path, project)))
+        return found
+
+
+def _breaks_merge(value: Any) -> bool:
+    """Whether JavaScript's spread of ``value || []`` throws: a truthy value that is not iterable."""
+    return isinstance(value, dict) or value is True or isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and value != 0
 
 
 def _disabled(doc: Any) -> bool | None:

@@ -156,5 +156,5 @@ def test_an_untrusted_project_is_a_note_when_the_user_layer_runs_the_same_hooks(
     assert run("install", BUNDLE, "--host", "codex", "--scope", "project", "--trust").exit_code == 0
     verify = run("verify", "--host", "codex")
     assert verify.exit_code == 0, verify.stdout
-    assert ("  note: this project is not trusted in the user config.toml, so Codex ignores .codex/ here; the user "
-            "layer's copies of hookweave's hooks run instead\n") in verify.stdout
+    assert ("  warning: this project is not trusted in the user config.toml, so Codex ignores .codex/ here: hookweave's "
+            "project copies do not run, and the user layer's copies of them run instead\n") in verify.stdout

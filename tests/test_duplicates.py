@@ -100,8 +100,8 @@ def test_codex_untrusted_project_runs_only_the_user_copy(run, write_bundle, code
     codex_config.write_text(codex_config.read_text().replace('trust_level = "trusted"', 'trust_level = "untrusted"'))
     result = run("verify", "--host", "codex")
     assert result.exit_code == 0, result.stdout  # the user copy runs once, as asked (issue 23 case 5)
-    assert ("  note: this project is marked untrusted in the user config.toml, so Codex ignores .codex/ here; the user "
-            "layer's copies of hookweave's hooks run instead\n") in result.stdout
+    assert ("  warning: this project is marked untrusted in the user config.toml, so Codex ignores .codex/ here: "
+            "hookweave's project copies do not run, and the user layer's copies of them run instead\n") in result.stdout
     assert "fires 2 times" not in result.stdout and "more than once" not in result.stdout
     assert ("  note: guard: installed at user and project scope; Codex does not run the project copy here (see above), "
             "so each hook fires once\n") in result.stdout

@@ -69,6 +69,7 @@ class Description:
     protocol: str = ""  # whose answer protocol the agent follows ("claude", ...; "" when not measured)
     loose_entries: str | None = None  # groups shapes: what the agent does with a handler outside a group (LOOSE)
     untyped_handlers: str | None = None  # groups shapes: what it does with a handler that has no "type" (skipped, refused)
+    bad_matchers: str | None = None  # groups shapes: what it does with a group whose matcher new RegExp() refuses (LOOSE)
     source: str = ""  # where these facts come from: a documentation page, a version measured
 
     def __init__(self, **facts: Any) -> None:
@@ -119,6 +120,7 @@ def check(description: object, known_events: set[str], known_tools: set[str],
         ("also_reads", all(isinstance(r, Reads) for r in d.also_reads), "holds a row that is not a Reads"),
         ("dedup", d.dedup in DEDUP, f"{d.dedup!r} is not one of {', '.join(DEDUP)}"),
         ("loose_entries", d.loose_entries in LOOSE, f"{d.loose_entries!r} is not skipped, event, refused or None"),
+        ("bad_matchers", d.bad_matchers in LOOSE, f"{d.bad_matchers!r} is not skipped, event, refused or None"),
         ("untyped_handlers", d.untyped_handlers in (None, "skipped", "refused"),
          f"{d.untyped_handlers!r} is not skipped, refused or None"),
         ("timeout_unit", d.timeout_unit in TIMEOUT_UNITS, f"{d.timeout_unit!r} is not s or ms"),

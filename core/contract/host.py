@@ -280,6 +280,11 @@ class Host(ABC):
         rest (``"<place>: <cause>"``): verify warns of each, install and adopt leave them as they are."""
         return []
 
+    def dropped_lists(self, doc: Any, path: str) -> list[tuple[str, str]]:
+        """``(event, sentence)`` for each event whose whole list in the settings file ``doc`` the host
+        drops for one bad entry while it runs the file's other events: a problem when ours is in it."""
+        return []
+
     def order_holds(self, event: str, docs: Mapping[str, Any]) -> bool:
         """Whether the file order of ``event``'s hooks decides anything when the host runs them.
 

@@ -69,6 +69,7 @@ class NestedGroupsHost(Host):
 
     loose_entries: str | None = None
     untyped_handlers: str | None = None  # a handler with no "type" in a group: "skipped", "refused" or not measured
+    bad_matchers: str | None = None  # a matcher JavaScript's new RegExp() refuses: as loose_entries; None: not checked
 
     def render(self, hook: HookForHost, native_event: str, bundle: Bundle) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": "command", "command": self.command(hook, bundle)}
@@ -153,6 +154,9 @@ class NestedGroupsHost(Host):
 
     def rejects(self, doc: Any, path: str) -> str | None:
         return skipped.rejects(self, doc, path)
+
+    def dropped_lists(self, doc: Any, path: str) -> list[tuple[str, str]]:
+        return skipped.dropped_lists(self, doc, path)
 
 
 def every_entry(doc: Any, key: str = "hooks") -> list[Any]:

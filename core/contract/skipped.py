@@ -6,7 +6,10 @@ say about it. ``host`` is a ``NestedGroupsHost``; its ``loose_entries`` says wha
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from hookweave.core.model.jsregex import js_regex_error
 
 GROUP = 'put it in a group ({"hooks": [it]})'
 
@@ -40,6 +43,8 @@ def skipped_entries(host: Any, doc: Any, path: str) -> list[str]:
                                                       for p, e in loose_pointers(host, doc)]
     if host.untyped_handlers == "skipped":
         said += [untyped_says(host, p, path) for p in untyped_pointers(host, doc)]
+    if host.bad_matchers == "skipped":
+        said += [bad_matcher_says(host, *bad, path=path) for bad in bad_matchers(host, doc)]
     if not host.loose_entries:
         return said  # not measured: nothing said of unknown events either
     return said + [f"{_shown(host, '/' + _escape(host.hooks_key) + '/' + _escape(event), path)}: not an event "
@@ -54,7 +59,43 @@ def rejects(host: Any, doc: Any, path: str) -> str | None:
     if found:
         return loose_entry_says(host, found[0][0], path, found[0][1])
     untyped = untyped_pointers(host, doc) if host.untyped_handlers == "refused" else []
-    return untyped_says(host, untyped[0], path) if untyped else None
+    if untyped:
+        return untyped_says(host, untyped[0], path)
+    bad = bad_matchers(host, doc) if host.bad_matchers == "refused" else []
+    return bad_matcher_says(host, *bad[0], path=path) if bad else None
+
+
+def dropped_lists(host: Any, doc: Any, path: str) -> list[tuple[str, str]]:
+    """``(event, sentence)`` per group whose matcher makes the host drop the file's whole list for its event."""
+    return [(bad[1], bad_matcher_says(host, *bad, path=path)) for bad in bad_matchers(host, doc)
+            ] if host.bad_matchers == "event" else []
+
+
+def bad_matchers(host: Any, doc: Any) -> list[tuple[str, str, Any, str]]:
+    """``(pointer, event, matcher, cause)`` for each group of a known event whose ``matcher`` the
+    host's ``new RegExp(matcher)`` refuses (Auggie 0.36.0 checks each so, a non-string too), in file order."""
+    if not host.bad_matchers:
+        return []
+    found = []
+    for event, groups in _events(host, doc):
+        for i, group in enumerate(groups if event in host.native_events and isinstance(groups, list) else []):
+            if not isinstance(group, dict) or "matcher" not in group:
+                continue
+            matcher = group["matcher"]
+            cause = js_regex_error(matcher) if isinstance(matcher, str) else "not a string"
+            if cause:
+                found.append((f"/{_escape(host.hooks_key)}/{_escape(event)}/{i}/matcher", event, matcher, cause))
+    return found
+
+
+def bad_matcher_says(host: Any, pointer: str, event: str, matcher: Any, cause: str, path: str = "") -> str:
+    what = f"{_shown(host, pointer, path)}: {json.dumps(matcher)} is not a regex {host.title} takes ({cause})"
+    fix = 'write a JavaScript regex (".*" for every tool) or leave the matcher out'
+    if host.bad_matchers == "refused":
+        return f"{what}: it refuses the whole file for it and runs none of its hooks; {fix}"
+    if host.bad_matchers == "event":
+        return f"{what}: it drops the file's whole {event} list for it, so none of those hooks run; {fix}"
+    return f"{what}, so it skips that group: its hooks never run; {fix}"
 
 
 def untyped_pointers(host: Any, doc: Any) -> list[str]:

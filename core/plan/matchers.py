@@ -9,10 +9,14 @@ lacks must never leave a hook with none.
   matcher is the host's own ``[hooks.host.<host>] matcher``), the install is refused instead: the
   author promised coverage the host cannot give. Nothing is written.
 
-A host-native matcher string is never looked into: it stays as the author wrote it.
+A host-native matcher string stays as the author wrote it; where it is a plain list of names
+(``a|b``, anchored or not), a name that is another agent's tool and none of this one's is warned of:
+the hook never fires on it there (issue 34: ``run_shell_command`` on Claude Code).
 """
 
 from __future__ import annotations
+
+import re
 
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
@@ -59,6 +63,29 @@ def narrowed(host: Host, hook: BundleHook, resolved: HookForHost,
         "warning", f"{lacks}: the hook runs on {', '.join(kept)} only there ({where}); to accept that and "
         f"silence this, set [hooks.host.{name}] matcher = {keep}, or leave {name} out with hosts = [...]",
         bundle.name, hook.id)
+
+
+LITERAL = re.compile(r"\^?([A-Za-z_][A-Za-z0-9_-]*)\$?")
+
+
+def foreign_names(host: Host, hook: BundleHook, matcher: object, bundle: Bundle) -> Finding | None:
+    """The warning for the names in a native ``matcher`` string that are another built-in agent's
+    tools and none of ``host``'s (compared without case: some agents fold it); ``None`` when there
+    are none, or the string is a regex hookweave does not read."""
+    if not isinstance(matcher, str):
+        return None
+    found = [LITERAL.fullmatch(alt.strip()) for alt in matcher.split("|")]
+    if not all(found):
+        return None
+    own = {n.lower() for tool in host.tools for n in host.native_tools(tool)}
+    others = {n for natives in names.TOOLS.values() for cell in natives if cell for n in cell.split("|")}
+    foreign = [m.group(1) for m in found if m and m.group(1) in others and m.group(1).lower() not in own]
+    if not foreign:
+        return None
+    return Finding("warning", f"{_either(tuple(foreign))}: another agent's tool name, not one {host.title} has, so "
+                   f"this hook never fires on {'it' if len(foreign) == 1 else 'them'} there (hooks ({hook.id}).host."
+                   f"{host.name}.matcher in {bundle.manifest}); use {host.title}'s name, or a neutral tool list",
+                   bundle.name, hook.id)
 
 
 def _either(tools: tuple[str, ...]) -> str:

@@ -98,6 +98,11 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
         runner = chain.runner_word(host, chain.runner_path(target.path), where)
     regs, findings = resolve.registrations(host, bundle, runner)
     findings += [Finding("warning", said) for said in host.skipped_entries(doc, target.shown)]
+    dropped = dict(host.dropped_lists(doc, target.shown))
+    hit = next((r.event for r in regs if r.event in dropped), None)
+    if hit:  # the agent would drop the list ours goes into; uninstall still takes ours out of it
+        raise BadInput(f"{target.shown}: {dropped[hit]}")
+    findings += [Finding("warning", said) for said in dropped.values()]
     env_wanted, env_notes = resolve.env_vars(host, bundle)
     findings += env_notes
     prev = rec.bundles.get(bundle.name)

@@ -34,6 +34,9 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
             notes.append(lacking)
         if resolved is None:
             continue
+        foreign = matchers.foreign_names(host, hook, resolved.matcher, bundle)
+        if foreign is not None:
+            notes.append(foreign)
         if resolved.event in host.events:  # a neutral event: the host may file it by the hook's tools
             native, why = host.event_for(native, resolved)
             if native is None:

@@ -125,7 +125,7 @@ def _no_constant(name: str):
 
 def load(path: Path | str, text: str, name: str | None = None) -> Payload:
     """An author's own payload (``--payload``): a JSON object naming its ``hook_event_name`` (Cline's
-    ``hookName``; Letta Code's and OpenHands' ``event_type``). ``path``: its file, or what errors call
+    ``hookName``; Letta Code's and OpenHands' ``event_type``; OpenHarness' ``event``). ``path``: its file, or what errors call
     it (``--payload (inline JSON)``); ``name``: what the report calls it (default: the file's name)."""
     from hookweave.core.errors import BadInput
     from hookweave.core.files.paths import printable
@@ -145,6 +145,8 @@ def load(path: Path | str, text: str, name: str | None = None) -> Payload:
         event = {name: native for native, name in CLINE_HOOK_NAMES.items()}.get(data["hookName"])
     if isinstance(data, dict) and event is None and isinstance(data.get("event_type"), str):
         event = data["event_type"]  # Letta Code's and OpenHands' own key: what they send, as sent, is a payload
+    if isinstance(data, dict) and event is None and isinstance(data.get("event"), str):
+        event = data["event"]  # OpenHarness 0.1.9 sends {tool_name, tool_input, event: "pre_tool_use"}
     if not isinstance(event, str):
         raise BadInput(f"{printable(str(path))}: hook_event_name: missing; add the host's event name, "
                        'e.g. "hook_event_name": "PreToolUse"')

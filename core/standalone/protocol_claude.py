@@ -26,6 +26,7 @@ CLAUDE_FIELDS = frozenset({"continue", "suppressOutput", "stopReason", "decision
                            "terminalSequence", "hookSpecificOutput"})
 CLAUDE_SPECIFIC = {
     "PreToolUse": ("permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"),
+    "PreSkillShellCommand": ("permissionDecision", "permissionDecisionReason", "updatedInput"),
     "UserPromptSubmit": ("additionalContext", "sessionTitle", "suppressOriginalPrompt"),
     "UserPromptExpansion": ("additionalContext",), "Setup": ("additionalContext",),
     "SessionStart": ("additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"),
@@ -36,6 +37,12 @@ CLAUDE_SPECIFIC = {
     "Elicitation": ("action", "content"), "ElicitationResult": ("action", "content"), "CwdChanged": ("watchPaths",),
     "FileChanged": ("watchPaths",), "WorktreeCreate": ("worktreePath",), "MessageDisplay": ("displayContent",),
 }
+CLAUDE_GATES = ("PreToolUse", "PreSkillShellCommand")  # the events a permissionDecision answers
+# PreSkillShellCommand (a skill's shell command, before it runs), as 2.1.332's schema describes the
+# answer (read in its bundle; no run here makes Claude run a skill's command offline): "allow adds
+# nothing: the command runs unless a hook refuses it. deny, ask and defer all keep it from running",
+# and updatedInput is "never applied. Any value keeps the command from running".
+CLAUDE_SKILL_BLOCKS = ("deny", "ask", "defer")
 _CLAUDE_TYPES = {"continue": bool, "suppressOutput": bool, "stopReason": str, "reason": str, "systemMessage": str,
                  "terminalSequence": str}
 
@@ -60,7 +67,7 @@ def _claude_problem(event: str, obj: dict) -> str:
     if name != event:
         return f"incorrect event name: expected '{event}' but got '{name}'"
     decision = specific.get("permissionDecision")
-    if name == "PreToolUse" and decision is not None and decision not in ("allow", "deny", "ask", "defer"):
+    if name in CLAUDE_GATES and decision is not None and decision not in ("allow", "deny", "ask", "defer"):
         return f"permissionDecision: {shown_json(decision)} is not allow, deny, ask or defer"
     return ""
 
@@ -119,6 +126,8 @@ def _claude_json(event: str, code, obj: dict, err: str, notes: tuple) -> Verdict
             notes += ("permissionDecisionReason on allow is shown to the user, never to the model",)
         if permission == "defer":
             notes += ("defer: Claude Code decides as if no hook had answered",)
+    if event == "PreSkillShellCommand":
+        action, reason, notes = _skill_command(specific, action, reason, notes)
     request = specific.get("decision") if event == "PermissionRequest" else None
     if isinstance(request, dict) and request.get("behavior"):
         action = "allow" if request.get("behavior") == "allow" else "block"
@@ -133,6 +142,21 @@ def _claude_json(event: str, code, obj: dict, err: str, notes: tuple) -> Verdict
         stderr_reason = code == 2 and reason == (err or "No stderr output")
         return block_verdict("claude", event, reason, obj, notes + _claude_told(event, stderr_reason))
     return Verdict(action, reason, obj, notes)
+
+
+def _skill_command(specific: dict, action: str, reason: str, notes: tuple) -> tuple[str, str, tuple]:
+    """A PreSkillShellCommand answer: any of deny, ask, defer or an updatedInput keeps the command
+    from running; allow adds nothing (another hook, or exit 2, can still refuse it)."""
+    permission = specific.get("permissionDecision")
+    if permission in CLAUDE_SKILL_BLOCKS:
+        notes += () if permission == "deny" else (f"{permission} keeps a skill's shell command from running, as deny does",)
+        return "block", specific.get("permissionDecisionReason") or reason or "Blocked by hook", notes
+    if specific.get("updatedInput") is not None:
+        return "block", reason or "Blocked by hook", notes + (
+            "updatedInput is never applied to a skill's shell command: any value keeps it from running",)
+    if permission == "allow":
+        notes += ("allow adds nothing: the command runs unless another hook refuses it",)
+    return action, reason, notes
 
 
 def _claude_told(event: str, from_stderr: bool) -> tuple:

@@ -71,7 +71,7 @@ class ChainVerdict(tuple):
 BLOCKS = {
     "claude": frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
                          "Stop", "SubagentStop", "TeammateIdle", "TaskCompleted", "ConfigChange", "Elicitation",
-                         "ElicitationResult", "WorktreeCreate"}),
+                         "ElicitationResult", "WorktreeCreate", "PreSkillShellCommand"}),
     "codex": frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"}),
     "gemini": frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel"}),
     "cursor": frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",

@@ -50,6 +50,10 @@ def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = Fa
         for said in host.skipped_entries(doc, str(host.settings_path(scope, project))) if doc is not None else ():
             shown = paths.display(host.settings_path(scope, project))
             report.findings.append(Finding("warning", paths.printable(f"{shown}: {said}")))
+        for event, said in host.dropped_lists(doc, str(host.settings_path(scope, project))) if doc is not None else ():
+            ours = scope in scopes and has_markers(host, {host.hooks_key: {event: doc[host.hooks_key][event]}})
+            shown = paths.display(host.settings_path(scope, project))
+            report.findings.append(Finding("problem" if ours else "warning", paths.printable(f"{shown}: {said}")))
         if not rec.empty:
             records[scope] = rec
         if scope in scopes and (not rec.empty or has_markers(host, doc)):

@@ -396,3 +396,29 @@ def test_a_flat_handler_where_a_group_belongs(flat, hooks, auggie, augment, proj
         refused = hooks("install", str(probe_bundle(tmp_path / "bundle", log)), "--host", "auggie", "--scope", "project",
                         code=2)
         assert said in refused.stderr and settings.read_text() == original
+
+
+@pytest.mark.parametrize("matcher", ["*", ".*"])
+def test_a_matcher_javascript_refuses_drops_the_events_list_ours_included(matcher, hooks, auggie, augment, project,
+                                                                          tmp_path) -> None:
+    """Issue 34: the operator's group with a ``"*"`` matcher, added beside ours after install, makes
+    Auggie drop the file's whole PreToolUse list: neither runs (the Stop hook does); verify exits 1
+    saying so. ``".*"`` in its place: both run, and verify exits 0."""
+    log = tmp_path / "probe.log"
+    hooks("install", str(probe_bundle(tmp_path / "bundle", log)), "--host", "auggie")
+    settings = project / ".augment" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["hooks"]["PreToolUse"].insert(0, {"matcher": matcher, "hooks": [
+        {"type": "command", "command": f"python3 {HERE / 'probe.py'} op-pre {log}"}]})
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    verify = hooks("verify", "--host", "auggie", code=1 if matcher == "*" else 0).stdout
+    augment.commands = ["touch ran-mode-pass"]
+    auggie()
+    ran = sorted(c["id"] for c in read_log(log))
+    print("auggie ran", ran, verify)
+    said = f'/hooks/PreToolUse/0/matcher: "*" is not a regex Auggie CLI takes (Nothing to repeat): it drops the file'
+    if matcher == "*":
+        assert ran == ["probe-start", "probe-stop"] and f"problem: .augment/settings.json: {said}" in verify
+    else:
+        assert ran == ["op-pre", "probe-pre", "probe-start", "probe-stop"] and "is not a regex" not in verify
+    assert (project / "ran-mode-pass").exists()

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from realhosts import agent_binary, ids, write_operator_file
 
 from hookweave.hosts.codex import trust_hash
@@ -59,18 +60,20 @@ def test_untrusted_install_is_reported_by_verify_and_codex_skips_it(run, codex, 
     assert ids(probe.calls()) == ["op-PreToolUse", "op-SessionStart", "op-Stop"]
 
 
+@pytest.mark.parametrize("project_trust", [["--trust"], []])
 def test_an_untrusted_project_with_the_bundle_at_user_scope_too_runs_it_once_and_verify_agrees(
-        run, codex, codex_env, probe, project) -> None:
-    """Issue 23 case 5: the project layer is ignored, and the user layer's copy runs, once, as the
-    bundle asks: a note, not a problem. The same without the user copy is a problem (Codex runs none)."""
+        project_trust, run, codex, codex_env, probe, project) -> None:
+    """Issue 23 case 5, issue 34 item 4: the project layer is ignored, and the user layer's copy runs,
+    once, as the bundle asks: a warning about the project copy, not a problem, whether the project copy's
+    hooks were trusted or not. The same without the user copy is a problem (Codex runs none)."""
     assert run("install", probe.bundle(), "--host", "codex", "--scope", "user", "--trust").exit_code == 0
-    assert run("install", probe.bundle(), "--host", "codex", "--scope", "project", "--trust").exit_code == 0
+    assert run("install", probe.bundle(), "--host", "codex", "--scope", "project", *project_trust).exit_code == 0
     config = Path(codex_env["CODEX_HOME"]) / "config.toml"
     config.write_text(config.read_text().replace(f'[projects."{project}"]\ntrust_level = "trusted"\n', ""))
     verify = run("verify", "--verbose", "--host", "codex")
     assert verify.exit_code == 0, verify.stdout
-    assert ("  note: this project is not trusted in the user config.toml, so Codex ignores .codex/ here; the user "
-            "layer's copies of hookweave's hooks run instead\n") in verify.stdout
+    assert ("  warning: this project is not trusted in the user config.toml, so Codex ignores .codex/ here: hookweave's "
+            "project copies do not run, and the user layer's copies of them run instead\n") in verify.stdout
     codex()
     assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
     assert run("uninstall", "probe", "--host", "codex", "--scope", "user").exit_code == 0

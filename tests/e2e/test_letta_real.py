@@ -189,3 +189,34 @@ def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, lett
     (project / "ran-mode-pass").unlink()
     letta()
     assert calls(log) == [] and (project / "ran-mode-stop").exists()
+
+
+@pytest.mark.parametrize(("scope", "event", "value"), [("local", "PostToolUse", {}), ("project", "Notification", 3),
+                                                       ("user", "Stop", True)])
+def test_a_value_letta_cannot_merge_in_any_file_stops_every_hook_as_verify_says(scope, event, value, run, letta,
+                                                                                project, home, tmp_path) -> None:
+    """Issue 34: an object, a number or ``true`` where an event's list belongs, in any of the three files,
+    even for an event no hook of ours uses: Letta runs no hook at all, and verify says so (exit 1). The
+    same file with ``false`` there runs ours again, and verify exits 0."""
+    log = tmp_path / "probe.log"
+    assert run("install", probe_bundle(tmp_path / "bundle", log, ids=("pre",)), "--host", "letta").exit_code == 0
+    path = {"local": project / ".letta" / "settings.local.json", "project": project / ".letta" / "settings.json",
+            "user": home / ".letta" / "settings.json"}[scope]
+
+    def put(v) -> None:
+        doc = json.loads(path.read_text()) if path.exists() else {}
+        doc.setdefault("hooks", {})[event] = v
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(doc, indent=2) + "\n")
+
+    put(value)
+    verify = run("verify", "--host", "letta")
+    letta()
+    ran = [c["id"] for c in calls(log)]
+    print("letta ran", ran, verify.stdout)
+    assert verify.exit_code == 1 and f"/hooks/{event} is" in verify.stdout and "runs no hook at all" in verify.stdout
+    assert ran == []
+    put(False)
+    assert run("verify", "--host", "letta").exit_code == 0
+    letta()
+    assert [c["id"] for c in calls(log)] == ["probe-pre"]

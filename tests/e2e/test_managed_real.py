@@ -67,6 +67,8 @@ def test_claude_runs_our_managed_drop_in_before_user_and_project_hooks(run, mock
     assert run("install", _probe_bundle(probe, 1), "--host", "claude", "--scope", "managed").exit_code == 0
     verify = run("verify", "--verbose", "--host", "claude")
     assert verify.exit_code == 0, verify.output
+    assert ("note: Claude runs an event's managed hooks first, all at once, and starts the user, project and local ones "
+            "only after the last managed one has ended") in verify.output  # issue 34: as measured below
     env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
            "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
     claude = [str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"]
@@ -151,3 +153,39 @@ def test_copilot_runs_our_policy_drop_in_first_in_name_order_then_user_then_proj
     assert sorted(p.name for p in policy.iterdir()) == ["10-admin.json"] and admin.read_text() == admin_text
     run_agent(in_overlay(copilot, etc), project, env)
     assert [c["id"] for c in probe.calls()] == ["admin-pre", "user-pre", "project-pre"]
+
+
+@pytest.mark.parametrize("switch", ["project disableAllHooks", "managed allowManagedHooksOnly"])
+def test_claude_runs_our_managed_hooks_under_a_switch_that_stops_the_rest(switch, run, mock, probe, home, project,
+                                                                          etc, monkeypatch, tmp_path) -> None:
+    """Issue 34, measured on 2.1.332: with the project's ``disableAllHooks`` or the administrator's
+    ``allowManagedHooksOnly``, our managed drop-in's hook runs and our project hook does not; verify
+    exits 1 naming the project scope only. With the project bundle gone, verify notes it and exits 0."""
+    managed = etc / "claude-code"
+    monkeypatch.setenv("HOOKWEAVE_CLAUDE_MANAGED_DIR", str(managed))
+    assert run("install", _probe_bundle(probe, 0), "--host", "claude", "--scope", "managed").exit_code == 0
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "hookweave.toml").write_text(
+        '[bundle]\nname = "team"\nversion = "1.0.0"\n[[hooks]]\nid = "pre"\nevent = "pre_tool_use"\n'
+        f'matcher = ["shell"]\ncommand = ["python3", "{probe.folder}/probe.py", "project-pre", "{probe.log}"]\n')
+    assert run("install", str(team), "--host", "claude", "--scope", "project").exit_code == 0
+    if switch.startswith("project"):
+        settings = project / ".claude" / "settings.json"
+        settings.write_text(json.dumps({**json.loads(settings.read_text()), "disableAllHooks": True}, indent=2) + "\n")
+    else:
+        (managed / "managed-settings.json").write_text('{"allowManagedHooksOnly": true}\n')
+    cause = ("project settings set disableAllHooks" if switch.startswith("project")
+             else "managed settings set allowManagedHooksOnly")
+    verify = run("verify", "--host", "claude")
+    assert verify.exit_code == 1 and (f"problem: {cause}: Claude runs only managed hooks: hookweave's at project "
+                                      "scope do not run, those at managed scope do") in verify.stdout, verify.stdout
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
+           "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    run_agent(in_overlay([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], etc), project,
+              env)
+    assert [c["id"] for c in probe.calls()] == ["managed-pre"]
+    assert run("uninstall", "team", "--host", "claude", "--scope", "project").exit_code == 0
+    verify = run("verify", "--host", "claude")
+    assert verify.exit_code == 0 and (f"note: {cause}: Claude runs only managed hooks, and hookweave's are all at "
+                                      "managed scope, so they run") in verify.stdout, verify.stdout

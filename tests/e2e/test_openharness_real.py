@@ -77,6 +77,13 @@ def test_hooks_fire_once_in_order_with_env_next_to_the_operators_and_none_after_
         assert call["env"]["OPENHARNESS_HOOK_EVENT"] == call["event"]
         assert json.loads(call["env"]["OPENHARNESS_HOOK_PAYLOAD"])["event"] == call["event"]
     assert {c["tool"] for c in pre} == {"bash"}
+    sent = tmp_path / "sent.json"  # issue 34: the payload OpenHarness sent, as sent, is one hooks check takes
+    sent.write_text(pre[1]["env"]["OPENHARNESS_HOOK_PAYLOAD"])
+    check = run("check", bundle, "--host", "openharness", "--payload", str(sent), "--json")
+    assert check.exit_code == 0, check.output
+    ran = {h["hook"]: [r["payload"] for r in h["runs"]] for h in json.loads(check.stdout)["hooks"]}
+    assert ran["probe/pre"] == ["your payload sent.json"], ran
+    calls(log)  # check ran the probes: start the next run with an empty log
     assert run("uninstall", "probe", "--host", "openharness", *USER).exit_code == 0
     assert settings_file(home).read_text() == original  # every byte of the operator's file back
     oh()
@@ -92,8 +99,8 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_l
     files = []
     for mode, command in commands.items():
         path = tmp_path / f"payload-{mode}.json"
-        path.write_text(json.dumps({"hook_event_name": "pre_tool_use", "tool_name": "bash",
-                                    "tool_input": {"command": command}, "event": "pre_tool_use"}))
+        path.write_text(json.dumps({"tool_name": "bash", "tool_input": {"command": command},  # as OpenHarness sends it
+                                    "event": "pre_tool_use"}))
         files += ["--payload", str(path)]
     check = run("check", folder, "--host", "openharness", *files, "--json")
     report = next(h for h in json.loads(check.stdout)["hooks"] if h["hook"].endswith("answer"))

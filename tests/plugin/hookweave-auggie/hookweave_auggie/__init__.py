@@ -30,6 +30,7 @@ AUGGIE = Description(
     project_lookup="git",  # the git root above the folder it starts in (not when that holds HOME)
     protocol="auggie",
     loose_entries="event",  # 0.36.0, measured: a handler outside a group drops that event's list in the file
+    bad_matchers="event",  # 0.36.0, measured: so does a matcher new RegExp() refuses ("*")
     notes=("Auggie runs hooks only when Augment's server turns them on for your account (enable_hooks), "
            "which hookweave cannot see; Auggie reads settings at start only",),
     source="@augmentcode/auggie 0.36.0, measured offline; docs.augmentcode.com/cli/hooks",
