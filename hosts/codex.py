@@ -196,7 +196,13 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
         state = state if isinstance(state, dict) else {}
         read = "user-config" in docs  # not under verify --repo: each operator's trust is then unknown
         level = codex_layers.project_trust(docs, project)  # its own entry, else the project or repository root's
-        ignored = read and level != "trusted"  # Codex loads no .codex/ here: its hooks' trust decides nothing
+        ours = {scope: {h.owner for h in _trust().handler_keys(docs.get(scope), scope, self.owner,
+                                                               self.native_events) if h.owner}
+                for scope in ("user", "project")}
+        covered = ours["project"] <= ours["user"]  # every hook of ours there runs from the user layer anyway
+        # Codex loads no .codex/ here, and the user layer runs every hook of ours: the project copies' trust
+        # decides nothing. Not covered, the operator needs both fixes (the project's trust, then the hooks'), so both are said.
+        ignored = read and level != "trusted" and covered
         for scope in sorted(installed_scopes):
             path = self.settings_path(scope, project)
             machine = not paths.within(path, project)
@@ -230,10 +236,6 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
                                  "once", machine=True))
         elif "project" in installed_scopes and level != "trusted":
             why = "marked untrusted" if level == "untrusted" else "not trusted"
-            ours = {scope: {h.owner for h in _trust().handler_keys(docs.get(scope), scope, self.owner,
-                                                                   self.native_events) if h.owner}
-                    for scope in ("user", "project")}
-            covered = ours["project"] <= ours["user"]  # every hook of ours there runs from the user layer anyway
             found.append(Finding("warning" if covered else "problem", (  # covered: each hook runs once, as asked
                 f"this project is {why} in the user config.toml, so Codex ignores .codex/ here" + (
                     ": hookweave's project copies do not run, and the user layer's copies of them run instead"

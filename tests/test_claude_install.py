@@ -68,7 +68,7 @@ def test_verify_after_install_is_clean(run, settings: Path) -> None:
         "claude (Claude Code)\n"
         "  note: Claude starts all of an event's matching hooks at once and does not wait for one "
         "before the next, so file order is not execution order\n"
-        "claude  project  guard 1.2.0  3 hooks in place, 1 problem above  .claude/settings.json\n"
+        "claude  project  guard 1.2.0  3 hooks ok  .claude/settings.json\n"
         "verify: ok (1 note)\n"
     )
 

@@ -16,7 +16,8 @@ from tests.test_issue25 import _example
 
 CODEX_PROBLEMS = [
     "codex (Codex)",
-    # the hooks' own trust is not named: Codex loads no .codex/ in an untrusted project (issue 34 item 4)
+    "  problem: example-guard/destructive-guard, clean-tree: not trusted: Codex skips it silently; run hooks install "
+    "with --trust, or trust it in Codex's /hooks",
     "  problem: this project is not trusted in the user config.toml, so Codex ignores .codex/ here; trust it when "
     "Codex asks, or run codex exec --trust once",
 ]
@@ -50,13 +51,13 @@ def test_a_bundle_is_not_all_ok_in_the_agents_whose_problems_stop_it(run) -> Non
         FIRES_TWICE,
         RUNS_IN,
         "notes: 18 more, from 14 agents; hooks verify --verbose shows them one by one",
-        "codex    project  example-guard 1.0.0  2 hooks in place, 1 problem above  .codex/hooks.json",
-        "copilot  project  example-guard 1.0.0  2 hooks in place, 1 problem above  .claude/settings.json (Claude "
+        "codex    project  example-guard 1.0.0  2 hooks in place, 3 problems above  .codex/hooks.json",
+        "copilot  project  example-guard 1.0.0  2 hooks in place, 1 problem above   .claude/settings.json (Claude "
         "Code's, which Copilot CLI runs)",
-        "gemini   project  example-guard 1.0.0  2 hooks in place, 1 problem above  .gemini/settings.json",
+        "gemini   project  example-guard 1.0.0  2 hooks in place, 1 problem above   .gemini/settings.json",
         "example-guard 1.0.0: all hooks ok in 11 agents; hooks status lists their files",
-        "verify: 3 problems, 2 warnings, 20 notes; start with codex: trust it when Codex asks, or run codex exec "
-        "--trust once",
+        "verify: 5 problems, 2 warnings, 20 notes; start with codex example-guard/destructive-guard: run hooks "
+        "install with --trust, or trust it in Codex's /hooks",
     ]
 
 
@@ -92,10 +93,10 @@ def test_one_agent_with_a_problem_has_no_ok_row(run) -> None:
     result = run("verify", "--host", "codex", "--quiet")
     assert (result.exit_code, result.stdout.splitlines()) == (1, [
         *CODEX_PROBLEMS,
-        "verify: 1 problem, 2 warnings, 3 notes; start with codex: trust it when Codex asks, or run codex exec "
-        "--trust once"])
+        "verify: 3 problems, 2 warnings, 3 notes; start with codex example-guard/destructive-guard: run hooks install "
+        "with --trust, or trust it in Codex's /hooks"])
     rows = [line for line in run("verify", "--host", "codex").stdout.splitlines() if line.startswith("codex  ")]
-    assert rows == ["codex  project  example-guard 1.0.0  2 hooks in place, 1 problem above  .codex/hooks.json"]
+    assert rows == ["codex  project  example-guard 1.0.0  2 hooks in place, 3 problems above  .codex/hooks.json"]
 
 
 def test_the_project_markers_are_the_built_in_agents_folders() -> None:
