@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,23 @@ from hookweave.core.cli.app import app
 from hookweave.core.runtime import latency
 
 BUDGETS = dict(latency.BUDGETS), latency.OTHER  # the shipped latency budgets, before ``loose_budgets``
+
+
+@pytest.fixture(scope="session", autouse=True)
+def python3_not_a_shim(tmp_path_factory: pytest.TempPathFactory):
+    """``python3`` on PATH as hosts find it on a plain machine: the interpreter, not a script in
+    front of it. A pyenv shim starts bash and pyenv before Python, 0.1-0.3 s a hook on this machine,
+    and the suite's hooks, probes and agents start python3 thousands of times. Session scope: the
+    module fixtures that run a real agent once for a whole file see it too."""
+    found = shutil.which("python3")
+    if found is None or Path(found).resolve().read_bytes()[:2] != b"#!":
+        yield  # python3 is the interpreter itself already
+        return
+    folder = tmp_path_factory.mktemp("python3")
+    (folder / "python3").symlink_to(Path(sys.executable).resolve())  # the tests' interpreter, outside its venv
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+        yield
 
 
 @pytest.fixture(autouse=True)
