@@ -16,10 +16,13 @@ from typing import Any, Mapping
 from hookweave.core.contract.reads import Reads
 
 # strict JSON; JSON with // and /* */ comments; JSON5, of which hookweave reads and edits the JSONC part
-# and refuses the rest (a trailing comma, say), saying the agent reads it
-FORMATS = ("json", "jsonc", "json5")
+# and refuses the rest (a trailing comma, say), saying the agent reads it; YAML, edited keeping its comments,
+# anchors and quoting (formats.yamledit)
+FORMATS = ("json", "jsonc", "json5", "yaml")
 SHAPES = ("groups", "flat", "top-level-groups", "top-level-flat")  # what an event's list holds, and where
-RUNS = ("shell", "argv")  # the command goes to a POSIX shell; split on spaces unless it holds a shell character
+# the command goes to a POSIX shell; split on spaces unless it holds a shell character; always split into
+# words (shlex.split, Hermes) and run with no shell, so hookweave writes ``sh -c '...'`` itself
+RUNS = ("shell", "argv", "exec")
 # an event's hooks: started at once; one after another; at once unless a group of the event sets
 # "sequential": true (Gemini, Qwen); not documented
 ORDERS = ("parallel", "file", "sequential-flag", "unknown")

@@ -12,6 +12,7 @@ from hookweave.core.model.bundle import (
     HookForHost,
     Registration,
 )
+from hookweave.core.model import names
 from hookweave.core.plan import matchers
 
 
@@ -25,6 +26,10 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
             continue
         resolved = _for_host(hook, host.name)
         native = _native_event(host, hook, resolved.event, bundle)
+        if native is None and resolved.event not in host.events:  # left out of the host's column: not measured as absent
+            notes.append(Finding("warning", f"skipped: {host.title} has no {resolved.event} event (its description "
+                                 "names none)", bundle.name, hook.id))
+            continue
         if native is None:
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
             continue
@@ -152,9 +157,9 @@ def _for_host(hook: BundleHook, host: str) -> HookForHost:
     return HookForHost(id=hook.id, **fields)
 
 
-def _native_event(host: Host, hook: BundleHook, event: str, bundle: Bundle) -> str | None:
-    if event in host.events:
-        native = host.events[event]
+def _native_event(host: Host, hook: BundleHook, event: str, bundle: Bundle, absent: bool = False) -> str | None:
+    if event in host.events or absent:
+        native = host.events.get(event)
         if native is None and hook.hosts is not None:
             raise BadInput(
                 f"{bundle.manifest}: hooks ({hook.id}).hosts names {host.name}, which has no {event} event; "
@@ -163,6 +168,8 @@ def _native_event(host: Host, hook: BundleHook, event: str, bundle: Bundle) -> s
         return native
     if event in host.native_events:
         return event
+    if event in names.EVENTS:  # a neutral event the host's column leaves out: it has no such event, as with None
+        return _native_event(host, hook, event, bundle, absent=True)
     raise BadInput(
         f"{bundle.manifest}: hooks ({hook.id}).host.{host.name}.event: {host.title} has no event {event!r}; "
         f"use one of {', '.join(sorted(host.native_events))}"
