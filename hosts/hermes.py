@@ -26,6 +26,7 @@ docs/HOST-FACTS.md has each with its source:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -42,10 +43,12 @@ HERMES = Description(
     format="yaml",
     shape="flat",
     runs="exec",
-    # no stop: pre_verify runs only when the agent edited code (a verify-on-stop nudge), not at every turn's end
-    events={"session_start": "on_session_start", "session_end": "on_session_end", "user_prompt_submit": "pre_llm_call",
-            "pre_tool_use": "pre_tool_call", "post_tool_use": "post_tool_call", "subagent_stop": "subagent_stop"},
-    native_events=("post_llm_call", "pre_verify", "on_session_finalize", "on_session_reset", "subagent_start",
+    # on_session_end fires at the end of every turn (turn_finalizer: once per run_conversation), so it is
+    # Claude's Stop, though it cannot block; on_session_finalize is the session's end (exit, /reset)
+    events={"session_start": "on_session_start", "session_end": "on_session_finalize", "stop": "on_session_end",
+            "user_prompt_submit": "pre_llm_call", "pre_tool_use": "pre_tool_call", "post_tool_use": "post_tool_call",
+            "subagent_stop": "subagent_stop"},
+    native_events=("post_llm_call", "pre_verify", "on_session_reset", "subagent_start",
                    "pre_api_request", "post_api_request", "api_request_error"),
     tools={"shell": "terminal", "read": "read_file", "write": "write_file", "edit": "patch"},
     programs=("hermes",),
@@ -72,8 +75,9 @@ class HermesHost(host_class(HERMES)):  # type: ignore[misc]  # a described host,
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
         """Each of our hooks that Hermes has not been allowed to run: it skips it, saying so in its log only."""
         config = docs.get("user")
-        if not installed_scopes or not isinstance(config, dict) or _auto_accept(config.get("hooks_auto_accept")):
-            return []
+        if not installed_scopes or not isinstance(config, dict) or _auto_accept(config.get("hooks_auto_accept")) \
+                or _auto_accept(os.environ.get("HERMES_ACCEPT_HOOKS", "").strip() or None):
+            return []  # Hermes allows every hook itself (the variable: when it starts from this environment)
         allowed = _approved(docs.get("allowlist"))
         waiting = [(event, entry["command"]) for event, entries in _events(config) for entry in entries
                    if isinstance(entry, dict) and marker_in(entry.get("command")) and (event, entry["command"]) not in allowed]

@@ -56,7 +56,7 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
     result = run("doctor")
     assert result.exit_code == 1  # two gates would stop hooks
     assert result.stdout == found + (
-        "not found: 12 agents (not on PATH, no settings file): antigravity, cline, codex, copilot, cursor, factory, kimi, "
+        "not found: 13 agents (not on PATH, no settings file): antigravity, cline, codex, copilot, cursor, factory, hermes, kimi, "
         "letta, openhands, openharness, qwen, windsurf; hooks doctor --verbose shows each\n"
         "plugins: none (built-in hosts only)\n"
         f"chain runner: {fakebin}/python3 (Python 3.99.1)\n"
@@ -94,6 +94,10 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  user     {home}/.factory/hooks.json  (none)\n"
         "  project  .factory/hooks.json  (none)\n"
         "  note: droid is not on PATH: install Factory Droid, or ignore this if you do not use it\n"
+        "hermes (Hermes Agent, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user  {home}/.hermes/config.yaml  (none)\n"
+        "  note: hermes is not on PATH: install Hermes Agent, or ignore this if you do not use it\n"
         "kimi (Kimi Code, built-in): not found\n"
         f"  project folder: {project}\n"
         f"  user  {home}/.kimi-code/config.toml  (none)\n"
@@ -152,7 +156,8 @@ def test_doctor_names_the_project_folder_each_host_uses_from_a_subfolder(run, fa
                     "gemini": str(project / "src"), "copilot": str(project / "src"), "factory": str(project / "src"),
                     "qwen": str(project / "src"), "windsurf": str(project), "antigravity": str(project / "src"),
                     "cline": str(project / "src"), "letta": str(project / "src"), "openhands": str(project / "src"),
-                    "kimi": str(project / "src"), "openharness": str(project / "src")}
+                    "kimi": str(project / "src"), "openharness": str(project / "src"),
+                    "hermes": str(project / "src")}
 
 
 # -- init and templates ---------------------------------------------------------------------------
@@ -180,8 +185,8 @@ def test_init_writes_a_bundle_that_installs_and_whose_hook_keeps_the_rules(run, 
             "CLI runs it from .claude/settings.json (Claude Code's project settings), once; nothing written"
             ) in install.stdout.splitlines()
     assert warnings == [] and install.stderr.startswith(  # --host all leaves out what no clone could run (test_hostall)
-        "note: kimi, openharness: no project settings file, so --host all at project scope leaves them out (their only "
-        "file is in your home folder); for their user settings: hooks install hooks/guard --host kimi --host "
+        "note: hermes, kimi, openharness: no project settings file, so --host all at project scope leaves them out (their only "
+        "file is in your home folder); for their user settings: hooks install hooks/guard --host hermes --host kimi --host "
         "openharness --scope user\n"
         "note: antigravity, cline, codex, windsurf: no variable for the project folder, so {bundle_dir} would be this "
         "machine's absolute path in a file the team shares; --host all leaves them out (to install there anyway, on "
