@@ -56,6 +56,9 @@ HERMES = Description(
     dedup="first",
     execution="Hermes Agent runs an event's hooks one after another in file order, and every one of them: a block "
               "does not stop the later hooks (the first block's message is the one the model reads)",
+    protocol="hermes",
+    exit_codes="ignored",  # _make_callback logs a non-zero exit and reads stdout all the same
+    blocking_events=("pre_tool_call", "pre_verify"),
     notes=("Hermes Agent ignores a hook's exit code: a hook blocks a tool only by printing "
            '{"decision": "block", "reason": "..."} on stdout (pre_tool_call)',),
     source="PyPI hermes-agent 0.19.0 (agent/shell_hooks.py, hermes_cli/plugins.py), run offline; "

@@ -143,3 +143,45 @@ def test_an_event_a_description_leaves_out_is_skipped_with_a_warning(tmp_path: P
     assert (Path(os.environ["HOME"]) / ".nostop" / "settings.json").read_text() == json.dumps(
         {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command,
                                                                   "timeout": 10}]}]}}, indent=2) + "\n"
+
+
+def test_install_warns_that_an_exit_code_blocks_nothing_here(run) -> None:
+    done = run("install", "example-guard", "--host", "hermes", "--scope", "user")
+    assert ("  warning: example-guard/destructive-guard: Hermes Agent ignores exit codes: a hook that blocks on "
+            "pre_tool_call by exiting 2 protects nothing there, it blocks only by what it prints (hooks check "
+            "example-guard --host hermes shows what each hook does)\n") in done.stdout
+
+
+def test_the_protocol_reads_stdout_json_whatever_the_exit_code() -> None:
+    from hookweave.core.standalone import protocol
+
+    def judged(event: str, code: int, out: str, err: str = "") -> tuple:
+        verdict = protocol.judge("hermes", event, code, out, err)
+        return verdict.action, verdict.reason
+
+    assert judged("pre_tool_call", 2, "", "reason") == ("allow", "")
+    assert judged("pre_tool_call", 0, '{"decision": "block", "reason": "r"}') == ("block", "r")
+    assert judged("pre_tool_call", 1, '{"action": "block", "message": "m"}') == ("block", "m")
+    assert judged("pre_tool_call", 0, '{"decision": "block"}') == ("block", "Blocked by shell hook.")
+    assert judged("pre_tool_call", 0, '{"decision": "deny", "reason": "r"}') == ("allow", "")
+    assert judged("pre_verify", 0, '{"decision": "block", "reason": "run the tests"}') == ("block", "run the tests")
+    assert judged("pre_llm_call", 0, '{"context": "today is Friday"}') == ("allow", "")
+    assert judged("on_session_end", 0, '{"decision": "block", "reason": "r"}') == ("ignored", "")
+
+
+def test_check_runs_each_hook_with_no_shell_and_judges_it_as_hermes_does(run, tmp_path: Path) -> None:
+    """``hooks check`` starts the command's own words (as ``_spawn`` does) with Hermes's payload:
+    the shipped guard blocks by its JSON; a guard that only exits 2 is a problem here."""
+    bundle = tmp_path / "exit2"
+    bundle.mkdir()
+    (bundle / "guard.sh").write_text('case "$(cat)" in *"rm -rf"*) echo no >&2; exit 2;; esac\n')
+    (bundle / "hookweave.toml").write_text('[bundle]\nname = "exit2"\nversion = "1.0.0"\n[[hooks]]\nid = "guard"\n'
+                                           'event = "pre_tool_use"\nmatcher = ["shell"]\n'
+                                           'command = ["sh", "{bundle_dir}/guard.sh"]\n')
+    for name, action in (("example-guard", "block"), (str(bundle), "allow")):
+        done = run("check", name, "--host", "hermes", "--json")
+        report = json.loads(done.stdout)
+        runs = {r["payload"]: r for r in report["hooks"][0]["runs"]}
+        assert runs["a destructive command"]["action"] == action, done.stdout
+        assert runs["an ordinary shell command"]["action"] == "allow"
+        assert done.exit_code == (0 if action == "block" else 1)

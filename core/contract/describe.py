@@ -60,6 +60,7 @@ def host_class(d: Description) -> type[Host]:
         "order": "file" if d.order == "unknown" else d.order,
         "execution": d.execution or _EXECUTION[d.order].format(title=d.title),
         "dedup": d.dedup, "restart": d.restart, "protocol": d.protocol, "runs": d.runs,
+        "exit_codes": d.exit_codes, "blocking_events": frozenset(d.blocking_events),
         **({"loose_entries": d.loose_entries, "untyped_handlers": d.untyped_handlers} if d.shape.endswith("groups") else {}),
         "settings_path": _settings_path, "detect": _detect, "gates": _gates, "verify_extra": _notes,
         "__module__": f"hookweave.described.{d.name}",

@@ -51,6 +51,11 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
                 regs.append(Registration(bundle.name, "", native, "last", {}))  # the chain's place
             chained.setdefault(native, []).append(resolved)
             continue
+        if host.exit_codes == "ignored" and native in host.blocking_events and \
+                not any("ignores exit codes" in n.message for n in notes):
+            notes.append(Finding("warning", f"{host.title} ignores exit codes: a hook that blocks on {native} by "
+                                 "exiting 2 protects nothing there, it blocks only by what it prints (hooks check "
+                                 f"{bundle.name} --host {host.name} shows what each hook does)", bundle.name, hook.id))
         entry = _native_keys(host, host.render(resolved, native, bundle), resolved, bundle)
         position = resolved.position
         if position == "first" and not host.positional:
