@@ -52,10 +52,11 @@ def operator_text(mock_url: str, hook: Path, log: Path) -> str:
             f"      command: python3 {hook} op-pre {log}   # the operator's own\n")
 
 
-def answer_bundle(folder: Path, hook: Path, log: Path) -> str:
+def answer_bundle(folder: Path, hook: Path, log: Path, *, chain: bool = False) -> str:
     folder.mkdir()
+    order = 'order = "chain"\n' if chain else ""
     (folder / "hookweave.toml").write_text(
-        '[bundle]\nname = "answers"\nversion = "1.0.0"\n'
+        f'[bundle]\nname = "answers"\nversion = "1.0.0"\n{order}'
         '[[hooks]]\nid = "answer"\nevent = "pre_tool_use"\nmatcher = ["shell"]\n'
         f'command = ["python3", "{hook}", "answer", "{log}"]\n'
         '[[hooks]]\nid = "after"\nevent = "pre_tool_use"\nmatcher = ["shell"]\n'
@@ -96,5 +97,30 @@ def test_a_json_block_blocks_an_exit_2_does_not_every_hook_runs_in_order_and_uni
     assert "reason-exit2" not in told and "mode-exit2" in told  # exit 2 blocks nothing: the echo ran
     approved = json.loads((home / ".hermes" / "shell-hooks-allowlist.json").read_text())["approvals"]
     assert len(approved) == 3 and run("verify", "--host", "hermes").exit_code == 0  # its consent list, read by verify
+    assert run("uninstall", "answers", "--host", "hermes", *USER).exit_code == 0
+    assert config.read_text() == original
+
+
+def test_a_chain_runs_in_order_and_its_first_json_block_ends_it(run, hermes, mock, home: Path, tmp_path: Path) -> None:
+    """The same two hooks as one chain: on the blocked call the member after the block does not run
+    (a chain stops at its first block, where Hermes itself runs every hook); on the exit 2 call both run."""
+    log, hook = tmp_path / "hooks.log", tmp_path / "hook.py"
+    hook.write_text(HOOK)
+    config = home / ".hermes" / "config.yaml"
+    config.parent.mkdir(parents=True)
+    (config.parent / ".update_check").write_text(json.dumps({"ts": time.time(), "behind": 0, "rev": None,
+                                                             "ver": VERSION}))
+    original = operator_text(mock.url, hook, log)
+    config.write_text(original)
+    installed = run("install", answer_bundle(tmp_path / "answers", hook, log, chain=True), "--host", "hermes", *USER)
+    assert installed.exit_code == 0 and "(2 hooks, 1 chain)" in installed.stdout, installed.output
+    mock.commands = ["echo mode-block", "echo mode-exit2"]
+    hermes()
+    assert run("verify", "--host", "hermes").exit_code == 0  # the chain's command is in the consent list now
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    for mode, ids in (("block", ["op-pre", "answer"]), ("exit2", ["op-pre", "answer", "after"])):
+        assert [c["id"] for c in sorted((c for c in calls if c["mode"] == mode), key=lambda c: c["start"])] == ids
+    told = json.dumps(mock.requests[-1])
+    assert "reason-block from the hook" in told and "mode-exit2" in told
     assert run("uninstall", "answers", "--host", "hermes", *USER).exit_code == 0
     assert config.read_text() == original
