@@ -63,10 +63,13 @@ def delivered(host: str, event: str, payload: bytes, env: dict[str, str]) -> tup
                  "OPENHARNESS_HOOK_PAYLOAD": payload.decode("utf-8", "surrogateescape")}
 
 
-def host_env(host: str, project: Path, extra: dict[str, str]) -> dict[str, str]:
-    """The process env plus what the host adds for its hooks (HOSTS.md 2.4, 3.4, 4.4, 5)."""
+def host_env(host: str, project: Path, extra: dict[str, str], variable: str | None = None) -> dict[str, str]:
+    """The process env plus what the host adds for its hooks (HOSTS.md 2.4, 3.4, 4.4, 5); ``variable``:
+    the project variable a description names (a plugin's own, whatever protocol it follows)."""
     env = dict(os.environ)
     where = str(project)
+    if variable:
+        env[variable] = where
     if host == "claude":
         env["CLAUDE_PROJECT_DIR"] = where
     elif host == "gemini":
