@@ -185,3 +185,14 @@ def test_check_runs_each_hook_with_no_shell_and_judges_it_as_hermes_does(run, tm
         assert runs["a destructive command"]["action"] == action, done.stdout
         assert runs["an ordinary shell command"]["action"] == "allow"
         assert done.exit_code == (0 if action == "block" else 1)
+
+
+def test_install_matches_the_golden_file_and_uninstall_gives_back_every_byte(run) -> None:
+    """tests/data/hermes: the operator's file, and what installing the contract bundle makes of it."""
+    data = Path(__file__).parent / "data"
+    before = (data / "hermes" / "operator.yaml").read_text()
+    path = _operator_file(before)
+    assert run("install", str(data / "claude" / "bundle"), "--host", "hermes", "--scope", "user").exit_code == 0
+    assert path.read_text() == (data / "hermes" / "operator.after-install.yaml").read_text()
+    assert run("uninstall", "guard", "--host", "hermes", "--scope", "user").exit_code == 0
+    assert path.read_text() == before
