@@ -245,9 +245,7 @@ class Host(ABC):
     def command(self, hook: HookForHost, bundle: Bundle) -> str:
         ref = None if bundle.portable is None else portable_ref(self.project_root_ref, bundle.portable)
         text = shell_command(hook.command, bundle.directory, self.project_ref, marker(bundle.name, hook.id), ref)
-        if self.runs == "exec":
-            return through_sh(text)
-        return through_a_shell(text) if self.runs == "argv" else text
+        return {"exec": through_sh, "argv": through_a_shell}.get(self.runs, str)(text)  # how the agent runs it
 
     # -- verify ----------------------------------------------------------------------------
 
