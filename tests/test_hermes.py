@@ -196,3 +196,16 @@ def test_install_matches_the_golden_file_and_uninstall_gives_back_every_byte(run
     assert path.read_text() == (data / "hermes" / "operator.after-install.yaml").read_text()
     assert run("uninstall", "guard", "--host", "hermes", "--scope", "user").exit_code == 0
     assert path.read_text() == before
+
+
+def test_a_config_of_comments_only_takes_the_hooks_after_them_and_gets_them_back(run) -> None:
+    comments = "# Hermes config: nothing set yet\n\n# model: later\n"
+    path = _operator_file(comments)
+    assert run("install", "example-guard", "--host", "hermes", "--scope", "user").exit_code == 0
+    guard = f"sh -c 'python3 {GUARD}/guard.py' hookweave # hookweave:example-guard/destructive-guard"
+    stop = f"sh -c 'python3 {GUARD}/clean_tree.py' hookweave # hookweave:example-guard/clean-tree"
+    assert path.read_text() == comments + (f'hooks:\n  pre_tool_call:\n    - command: "{guard}"\n      matcher: terminal\n'
+                                           f'      timeout: 10\n  on_session_end:\n    - command: "{stop}"\n'
+                                           "      timeout: 30\n")
+    assert run("uninstall", "example-guard", "--host", "hermes", "--scope", "user").exit_code == 0
+    assert path.read_text() == comments

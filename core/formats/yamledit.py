@@ -34,18 +34,35 @@ def apply_ops(text: str, ops: list[dict], path: str) -> str:
     crlf = "\r\n" in text and "\n" not in text.replace("\r\n", "")
     if crlf:  # edit as LF and give the file its own line ending back, our new lines included
         text = text.replace("\r\n", "\n")
-    yaml = _layout(text, path)
-    doc = _load(yaml, text, path)
-    if doc is None:
+    head = _comments_only(text)
+    yaml = _layout(text, path) if head is None else _yaml(2, 2)
+    doc = _load(yaml, text, path) if head is None else None
+    if doc is None:  # empty, or comments only: ours goes after them
         from ruamel.yaml.comments import CommentedMap
 
         doc = CommentedMap()
     for op in ops:
         _apply(doc, op, path)
-    out = _dump(yaml, doc)
-    if out == "{}\n" and not text.strip():  # the last removal from a file that was empty
-        out = text
+    out = (head or "") + _dump(yaml, doc) if doc else _leading_comments(text)  # the last removal: what was before
     return out.replace("\n", "\r\n") if crlf else out
+
+
+def _comments_only(text: str) -> str | None:
+    """``text`` when it holds no YAML but comments and blank lines (an empty file too), else ``None``."""
+    lines = text.splitlines(keepends=True)
+    if all(not line.strip() or line.lstrip().startswith("#") for line in lines):
+        return text if not text or text.endswith("\n") else text + "\n"
+    return None
+
+
+def _leading_comments(text: str) -> str:
+    """The comment and blank lines before the first line of YAML: a file emptied by the last removal."""
+    kept = []
+    for line in text.splitlines(keepends=True):
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+        kept.append(line)
+    return "".join(kept)
 
 
 def plain(value: Any) -> Any:
