@@ -34,6 +34,10 @@ def owned_elsewhere(host, scope: str | None = None) -> str | None:
     if host.owns_file:
         return (f"{host.title}'s hook file is hookweave's own (owns_file): the operator's hooks are in other files, "
                 "which hookweave never edits, so none is there to adopt")
+    if host.runs == "exec":
+        from hookweave.core.plan.adoption import EXEC_REFUSED
+
+        return EXEC_REFUSED.format(title=host.title)
     if host.owns_key:
         return (f"{host.title}'s {host.hooks_key!r} key is hookweave's own (owns_key): the operator's hooks are "
                 "under other keys, which hookweave never edits, so none is there to adopt")

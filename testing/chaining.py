@@ -55,6 +55,8 @@ def unrunnable(host) -> str | None:
     event = event_of(host, NEUTRAL)
     if event not in protocol.BLOCKS.get(host.answer_protocol(), ()):
         return f"{host.title} reads no block on {event} (protocol.BLOCKS): no first block to win"
+    if protocol.judge(host.answer_protocol(), event, 2, b"", REASON).action != "block":
+        return f"{host.title} reads no exit code as a block, and the contract's first member blocks by exit 2"
     return None
 
 

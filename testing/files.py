@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import TopLevelEvents
+from hookweave.core.contract.yamlfile import YamlFile
 from hookweave.core.formats.patch import escape
 from hookweave.core.model.bundle import Bundle, HookForHost
 from hookweave.core.model.render import marker_in
@@ -81,7 +82,8 @@ def spellings(host: Host) -> list[str]:
     if host.owns_file:
         return ["none"]
     bom = ["bom"] if _reads_bom(host) else []  # TOML has none: tomlkit refuses it, and so does hookweave
-    return ["none", "plain", "crlf", *bom, "tabs", *(["comments"] if host.comments else [])]
+    tabs = [] if isinstance(host, YamlFile) else ["tabs"]  # YAML forbids a tab in indentation
+    return ["none", "plain", "crlf", *bom, *tabs, *(["comments"] if host.comments or isinstance(host, YamlFile) else [])]
 
 
 def _reads_bom(host: Host) -> bool:
@@ -98,7 +100,10 @@ def variants(host: Host, path: Path, own: Mapping[str, str | None] | None = None
     plain = operator_text(host, path, own)
     found = {"plain": plain, "crlf": plain.replace("\n", "\r\n"), "bom": "\ufeff" + plain,
              "tabs": "\n".join(_tabs(line) for line in plain.split("\n"))}
-    if host.comments:
+    if isinstance(host, YamlFile):  # a comment line, one at the end of a line, and one after the last line
+        first, _, rest = plain.partition("\n")
+        found["comments"] = f"# an operator's note\n{first}   # kept\n{rest}# the end\n"
+    elif host.comments:
         found["comments"] = plain.replace("\n", "\n  // an operator's note\n", 1) + "/* the end */\n"
     return {name: text for name, text in found.items() if _readable(host, text, path)}
 

@@ -61,10 +61,11 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CLINE_DIR", str(home / ".cline"))
     monkeypatch.setenv("KIMI_CODE_HOME", str(home / ".kimi-code"))
     monkeypatch.setenv("OPENHARNESS_CONFIG_DIR", str(home / ".openharness"))
+    monkeypatch.setenv("HERMES_HOME", str(home / ".hermes"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # the chain runner keeps its compiled code there
     for gate in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE",
                  "CLAUDE_CODE_RESTRICTED", "CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG", "CLAUDE_CODE_PERSONAL_HOOKS_OFF",
-                 "COPILOT_ALLOW_ALL"):
+                 "COPILOT_ALLOW_ALL", "HERMES_ACCEPT_HOOKS", "HERMES_SAFE_MODE"):
         monkeypatch.delenv(gate, raising=False)  # variables that switch a host's hooks off or on
     monkeypatch.delenv("HOOKWEAVE_CODEX_BIN", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
@@ -187,6 +188,7 @@ _hypothesis_profiles()
 def _trust_the_project(host, project: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What an operator does once per project for hosts that gate on it; extra install flags."""
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")  # Gemini folder trust: tested in test_gemini
+    monkeypatch.setenv("HERMES_ACCEPT_HOOKS", "1")  # Hermes's consent list: tested in test_hermes
     if host.name == "codex":  # Codex project trust: tested in test_codex
         config = Path(os.environ["CODEX_HOME"]) / "config.toml"
         config.parent.mkdir(parents=True, exist_ok=True)

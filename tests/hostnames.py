@@ -13,6 +13,7 @@ TITLES = {
     "cursor": "Cursor",
     "factory": "Factory Droid",
     "gemini": "Gemini CLI",
+    "hermes": "Hermes Agent",
     "kimi": "Kimi Code",
     "letta": "Letta Code",
     "openhands": "OpenHands",
@@ -22,7 +23,8 @@ TITLES = {
 }
 # The scopes each offers (``hooks hosts``): user and project, but where it says otherwise.
 SCOPES = {name: ("user", "project") for name in TITLES} | {
-    "claude": ("user", "project", "local", "managed"), "copilot": ("user", "project", "managed"), "letta": ("user", "project", "local"), "kimi": ("user",), "openharness": ("user",)}
+    "claude": ("user", "project", "local", "managed"), "copilot": ("user", "project", "managed"), "letta": ("user", "project", "local"), "kimi": ("user",), "openharness": ("user",),
+    "hermes": ("user",)}
 
 NAMES = sorted(BUILT_IN)
 LISTED = ", ".join(NAMES)  # how an error lists the registered hosts

@@ -18,7 +18,7 @@ BUNDLE = ('[bundle]\nname = "g"\nversion = "1.0.0"\n[[hooks]]\nid = "a"\nevent =
 
 def _sample(host: str, suffix: str) -> str:
     """An operator's file of ``host`` full of foreign entries and comments, with LF line ends."""
-    for name in ("operator.settings.json", "operator.config.toml", "hookweave-hooks.json"):
+    for name in ("operator.settings.json", "operator.config.toml", "hookweave-hooks.json", "operator.yaml"):
         path = DATA / host / name
         if path.exists() and path.suffix == suffix:
             return path.read_text(encoding="utf-8").replace("\r\n", "\n")
@@ -31,7 +31,7 @@ def _install(run, host: str, bundle: str, settings: Path, text: str, config: Pat
     if config is not None:  # Codex's user config.toml, where --trust writes the trust table
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_bytes(_sample("codex", ".toml").replace("\n", "\r\n" if "\r\n" in text else "\n").encode())
-    scope = "user" if host in ("kimi", "openharness") else "project"
+    scope = "user" if host in ("kimi", "openharness", "hermes") else "project"
     result = run("install", bundle, "--host", host, "--scope", scope, *(["--trust"] if config else []))
     assert result.exit_code == 0, result.output
     return settings.read_bytes(), config.read_bytes() if config is not None else None
@@ -43,7 +43,7 @@ def test_a_crlf_file_gets_crlf_lines_and_its_bytes_back(run, host, project, home
     from hookweave.core.usecases import installer
 
     h = registry().get(host)
-    scope = "user" if host in ("kimi", "openharness") else "project"
+    scope = "user" if host in ("kimi", "openharness", "hermes") else "project"
     settings = installer.target(h, scope, project).path
     lf = _sample(host, settings.suffix)
     crlf = lf.replace("\n", "\r\n")

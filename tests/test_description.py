@@ -17,7 +17,7 @@ BASE = dict(name="agent", title="An Agent", files={"project": "{project}/.agent/
 
 
 def test_every_field_is_documented_for_plugin_authors() -> None:
-    assert len(FIELDS) == 30 and FIELDS[:4] == ("name", "title", "files", "events")
+    assert len(FIELDS) == 32 and FIELDS[:4] == ("name", "title", "files", "events")
     for field in FIELDS:
         assert f"| `{field}` |" in PLUGINS, field
 
@@ -50,7 +50,7 @@ def test_a_template_reads_the_environment_then_the_default(monkeypatch, tmp_path
     ({"name": "An_Agent"}, "name: 'An_Agent' is not lowercase letters, digits and dashes"),
     ({"title": " "}, "title: is empty"),
     ({"files": {}}, "files: names no settings file"),
-    ({"format": "yaml"}, "format: 'yaml' is not one of json, jsonc"),
+    ({"format": "toml"}, "format: 'toml' is not one of json, jsonc, json5, yaml"),
     ({"shape": "tree"}, "shape: 'tree' is not one of groups, flat, top-level-groups, top-level-flat"),
     ({"runs": "powershell"}, "runs: 'powershell' is not one of shell, argv"),
     ({"timeout_unit": "min"}, "timeout_unit: 'min' is not s or ms"),

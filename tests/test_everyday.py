@@ -251,12 +251,12 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "  note: the agent has no local scope (it has user, project); nothing to check\n"
         "copilot, cursor (2 agents)\n"
         "  note: the agent has no local scope (it has user, project, managed); nothing to check\n"
-        "kimi, openharness (2 agents)\n"
+        "hermes, kimi, openharness (3 agents)\n"
         "  note: the agent has no local scope (it has user); nothing to check\n"
         "claude  local  tiny 1.0.0  1 hook ok  .claude/settings.local.json\n"
-        "nothing installed: antigravity, cline, codex, copilot, cursor, factory, gemini, kimi, letta, openhands, "
+        "nothing installed: antigravity, cline, codex, copilot, cursor, factory, gemini, hermes, kimi, letta, openhands, "
         "openharness, qwen, windsurf\n"
-        "verify: ok (13 notes)\n")
+        "verify: ok (14 notes)\n")
     assert result.stdout.count("\n") < run("verify", "--scope", "local", "--verbose").stdout.count("\n")
     bogus = run("verify", "--scope", "bogus")
     assert bogus.exit_code == 2

@@ -25,7 +25,7 @@ matcher = ["shell"]
 command = "{bundle_dir}/guard.sh"
 """
 SCRIPT = "#!/bin/sh\nexit 0\n"
-NO_PROJECT = ("note: kimi, openharness: no project settings file, so --host all at project scope leaves them out "
+NO_PROJECT = ("note: hermes, kimi, openharness: no project settings file, so --host all at project scope leaves them out "
               "(their only file is in your home folder); for their user settings: ")
 NO_VARIABLE = ("note: antigravity, cline, windsurf: no variable for the project folder, so {bundle_dir} would be "
                "this machine's absolute path in a file the team shares; --host all leaves them out (to install there "
@@ -74,7 +74,7 @@ def test_install_all_at_project_scope_writes_nothing_in_home_and_no_machine_path
     before = tree(home)
     result = run("install", "./tools/guard", "--host", "all", *scope)
     assert result.exit_code == 0, result.output
-    assert result.stderr == NO_PROJECT + "hooks install tools/guard --host kimi --host openharness --scope user\n" \
+    assert result.stderr == NO_PROJECT + "hooks install tools/guard --host hermes --host kimi --host openharness --scope user\n" \
         + NO_VARIABLE
     assert tree(home) == before  # not one byte, not one folder in $HOME
     assert ours(repo) == WRITTEN  # no .agents, .cline, .clinerules, .windsurf, .github
@@ -94,7 +94,7 @@ def test_uninstall_and_verify_all_at_project_scope_skip_the_user_only_agents(run
     assert run("install", "./tools/guard", "--host", "kimi").exit_code == 0  # its user file, asked for by name
     before = tree(home)
     verify = run("verify", "--host", "all", "--scope", "project")
-    assert verify.stderr == NO_PROJECT + "hooks verify --host kimi --host openharness --scope user\n"
+    assert verify.stderr == NO_PROJECT + "hooks verify --host hermes --host kimi --host openharness --scope user\n"
     assert "kimi" not in verify.stdout and "openharness" not in verify.stdout
     assert run("status", "--host", "all").exit_code == 0
     kimi = ("note: kimi: no project settings file, so --host all at project scope leaves it out (its only file is "

@@ -46,7 +46,7 @@ def test_by_default_the_user_file_is_written_and_a_project_scope_is_refused(run)
     assert not _settings().exists()
     result = run("install", BUNDLE, "--host", "all")
     assert result.exit_code == 0 and "openharness user" not in result.stdout and not _settings().exists()
-    assert "note: kimi, openharness: no project settings file" in result.stderr
+    assert "note: hermes, kimi, openharness: no project settings file" in result.stderr
     result = run("install", BUNDLE, "--host", "openharness")
     assert result.exit_code == 0 and "openharness user" in result.stdout and _settings().exists()
     assert run("uninstall", "guard", "--host", "openharness").exit_code == 0 and not _settings().exists()

@@ -291,11 +291,12 @@ def test_every_host_says_what_file_order_means() -> None:
     orders = {name: registry.get(name).order for name in registry.names()}
     assert orders == {"claude": "parallel", "codex": "parallel", "cursor": "file", "gemini": "sequential-flag",
                       "copilot": "file", "factory": "file", "qwen": "sequential-flag", "windsurf": "file",
-                      "antigravity": "file", "cline": "file", "letta": "file", "openhands": "file", "kimi": "parallel", "openharness": "file"}
+                      "antigravity": "file", "cline": "file", "letta": "file", "openhands": "file", "kimi": "parallel", "openharness": "file",
+                      "hermes": "file"}
     assert {name: registry.get(name).hook_env for name in registry.names()} == {
         "claude": False, "codex": False, "cursor": False, "gemini": True, "copilot": False, "factory": False,
         "qwen": False, "windsurf": False, "antigravity": False, "cline": False, "letta": False, "openhands": False, "kimi": False,
-        "openharness": False}
+        "openharness": False, "hermes": False}
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
     result = run("doctor")
     assert result.exit_code == 1  # two gates would stop hooks
     assert result.stdout == found + (
-        "not found: 12 agents (not on PATH, no settings file): antigravity, cline, codex, copilot, cursor, factory, kimi, "
+        "not found: 13 agents (not on PATH, no settings file): antigravity, cline, codex, copilot, cursor, factory, hermes, kimi, "
         "letta, openhands, openharness, qwen, windsurf; hooks doctor --verbose shows each\n"
         "plugins: none (built-in hosts only)\n"
         f"chain runner: {fakebin}/python3 (Python 3.99.1)\n"
@@ -94,6 +94,10 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  user     {home}/.factory/hooks.json  (none)\n"
         "  project  .factory/hooks.json  (none)\n"
         "  note: droid is not on PATH: install Factory Droid, or ignore this if you do not use it\n"
+        "hermes (Hermes Agent, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user  {home}/.hermes/config.yaml  (none)\n"
+        "  note: hermes is not on PATH: install Hermes Agent, or ignore this if you do not use it\n"
         "kimi (Kimi Code, built-in): not found\n"
         f"  project folder: {project}\n"
         f"  user  {home}/.kimi-code/config.toml  (none)\n"
@@ -149,7 +153,7 @@ def test_doctor_names_the_one_project_folder_from_a_subfolder(run, fakebin, proj
     (project / "src").mkdir()
     monkeypatch.chdir(project / "src")
     rows = {h["host"]: h["project"] for h in json.loads(run("doctor", "--json").stdout)["hosts"]}
-    assert set(rows.values()) == {str(project)} and len(rows) == 14
+    assert set(rows.values()) == {str(project)} and len(rows) == 15
     (project / "src" / ".claude").mkdir()  # an agent's folder makes src a project of its own
     rows = {h["host"]: h["project"] for h in json.loads(run("doctor", "--json").stdout)["hosts"]}
     assert set(rows.values()) == {str(project / "src")}
@@ -180,8 +184,8 @@ def test_init_writes_a_bundle_that_installs_and_whose_hook_keeps_the_rules(run, 
             "CLI runs it from .claude/settings.json (Claude Code's project settings), once; nothing written"
             ) in install.stdout.splitlines()
     assert warnings == [] and install.stderr.startswith(  # --host all leaves out what no clone could run (test_hostall)
-        "note: kimi, openharness: no project settings file, so --host all at project scope leaves them out (their only "
-        "file is in your home folder); for their user settings: hooks install hooks/guard --host kimi --host "
+        "note: hermes, kimi, openharness: no project settings file, so --host all at project scope leaves them out (their only "
+        "file is in your home folder); for their user settings: hooks install hooks/guard --host hermes --host kimi --host "
         "openharness --scope user\n"
         "note: antigravity, cline, codex, windsurf: no variable for the project folder, so {bundle_dir} would be this "
         "machine's absolute path in a file the team shares; --host all leaves them out (to install there anyway, on "

@@ -82,5 +82,5 @@ def nothing_installed(tmp_path: Path) -> list[str]:
 def test_verify_with_nothing_installed_is_two_lines(project) -> None:
     done = hooks("verify")
     assert (done.returncode, done.stdout.splitlines()) == (0, [
-        "nothing installed: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, kimi, letta, "
+        "nothing installed: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, hermes, kimi, letta, "
         "openhands, openharness, qwen, windsurf", "verify: ok"])

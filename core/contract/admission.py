@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from hookweave.core.contract.description import DEDUP, NAME, Description, check
+from hookweave.core.contract.description import DEDUP, NAME, RUNS, Description, check
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
 from hookweave.core.model import names
@@ -65,8 +65,8 @@ def _class_problem(cls: type[Host]) -> str | None:
         return f"order {cls.order!r} is not one of {', '.join(ORDERS)}"
     if cls.dedup not in DEDUP:
         return f"dedup {cls.dedup!r} is not one of {', '.join(DEDUP)}"
-    if cls.runs not in ("shell", "argv"):
-        return f"runs {cls.runs!r} is not shell or argv"
+    if cls.runs not in RUNS:
+        return f"runs {cls.runs!r} is not one of {', '.join(RUNS)}"
     if cls.timeout_unit not in ("s", "ms"):
         return f"timeout_unit {cls.timeout_unit!r} is not s or ms"
     try:

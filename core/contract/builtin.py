@@ -16,4 +16,5 @@ BUILT_IN = {
     "openhands": "hookweave.hosts.openhands",
     "kimi": "hookweave.hosts.kimi",
     "openharness": "hookweave.hosts.openharness",
+    "hermes": "hookweave.hosts.hermes",
 }

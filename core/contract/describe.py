@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from hookweave.core.contract.description import VARIABLE, Description
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost, TopLevelEvents
+from hookweave.core.contract.yamlfile import YamlFile
 from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
 
@@ -44,6 +45,8 @@ def host_class(d: Description) -> type[Host]:
     shape: tuple[type, ...] = (NestedGroupsHost,) if d.shape.endswith("groups") else (FlatHost,)
     if d.shape.startswith("top-level"):
         shape = (TopLevelEvents, *shape)
+    if d.format == "yaml":
+        shape = (YamlFile, *shape)
     variable = d.project_variable
     project_ref = "." if not variable else f'"{variable}"' if variable.startswith("$") else f'"${variable}"'
     facts: dict[str, Any] = {
@@ -51,12 +54,13 @@ def host_class(d: Description) -> type[Host]:
         "scopes": tuple(s for s in d.files if s not in d.read_only), "verify_scopes": tuple(d.files),
         "events": dict(d.events), "tools": dict(d.tools),
         "native_events": frozenset([*(n for n in d.events.values() if n), *d.native_events]),
-        "comments": d.format != "json", "json5": d.format == "json5", "comment_fix": d.comment_fix, "env_key": d.env_key,
+        "comments": d.format in ("jsonc", "json5"), "json5": d.format == "json5", "comment_fix": d.comment_fix, "env_key": d.env_key,
         "hooks_key": d.hooks_key, "required": dict(d.required), "also_reads": tuple(d.also_reads),
         "timeout_unit": d.timeout_unit, "project_ref": project_ref, "project_lookup": d.project_lookup,
         "order": "file" if d.order == "unknown" else d.order,
         "execution": d.execution or _EXECUTION[d.order].format(title=d.title),
         "dedup": d.dedup, "restart": d.restart, "protocol": d.protocol, "runs": d.runs,
+        "exit_codes": d.exit_codes, "blocking_events": frozenset(d.blocking_events),
         **({"loose_entries": d.loose_entries, "untyped_handlers": d.untyped_handlers, "bad_matchers": d.bad_matchers}
            if d.shape.endswith("groups") else {}),
         "settings_path": _settings_path, "detect": _detect, "gates": _gates, "verify_extra": _notes,

@@ -16,10 +16,13 @@ from typing import Any, Mapping
 from hookweave.core.contract.reads import Reads
 
 # strict JSON; JSON with // and /* */ comments; JSON5, of which hookweave reads and edits the JSONC part
-# and refuses the rest (a trailing comma, say), saying the agent reads it
-FORMATS = ("json", "jsonc", "json5")
+# and refuses the rest (a trailing comma, say), saying the agent reads it; YAML, edited keeping its comments,
+# anchors and quoting (formats.yamledit)
+FORMATS = ("json", "jsonc", "json5", "yaml")
 SHAPES = ("groups", "flat", "top-level-groups", "top-level-flat")  # what an event's list holds, and where
-RUNS = ("shell", "argv")  # the command goes to a POSIX shell; split on spaces unless it holds a shell character
+# the command goes to a POSIX shell; split on spaces unless it holds a shell character; always split into
+# words (shlex.split, Hermes) and run with no shell, so hookweave writes ``sh -c '...'`` itself
+RUNS = ("shell", "argv", "exec")
 # an event's hooks: started at once; one after another; at once unless a group of the event sets
 # "sequential": true (Gemini, Qwen); not documented
 ORDERS = ("parallel", "file", "sequential-flag", "unknown")
@@ -67,6 +70,8 @@ class Description:
     restart: str = "hooks load at session start"  # why running sessions need a restart ("": the agent reloads)
     notes: tuple[str, ...] = ()  # facts verify states on every run (a gate hookweave cannot see, say)
     protocol: str = ""  # whose answer protocol the agent follows ("claude", ...; "" when not measured)
+    exit_codes: str = "read"  # "ignored": no exit code blocks (Hermes); install warns on blocking_events
+    blocking_events: tuple[str, ...] = ()  # the agent's events where a hook's answer can block (with exit_codes)
     loose_entries: str | None = None  # groups shapes: what the agent does with a handler outside a group (LOOSE)
     untyped_handlers: str | None = None  # groups shapes: what it does with a handler that has no "type" (skipped, refused)
     bad_matchers: str | None = None  # groups shapes: what it does with a group whose matcher new RegExp() refuses (LOOSE)
@@ -124,6 +129,7 @@ def check(description: object, known_events: set[str], known_tools: set[str],
         ("untyped_handlers", d.untyped_handlers in (None, "skipped", "refused"),
          f"{d.untyped_handlers!r} is not skipped, refused or None"),
         ("timeout_unit", d.timeout_unit in TIMEOUT_UNITS, f"{d.timeout_unit!r} is not s or ms"),
+        ("exit_codes", d.exit_codes in ("read", "ignored"), f"{d.exit_codes!r} is not read or ignored"),
         ("protocol", d.protocol == "" or d.protocol in known_protocols,
          f"{d.protocol!r} is not a protocol hookweave knows ({', '.join(sorted(known_protocols))})"),
     ]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
 from hookweave.core.errors import BadInput
 from hookweave.core.model.findings import Finding
-from hookweave.core.model.render import marker, portable_ref, shell_command, through_a_shell
+from hookweave.core.model.render import marker, portable_ref, shell_command, through_a_shell, through_sh
 
 if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
     from hookweave.core.model.bundle import Bundle, HookForHost
@@ -64,8 +64,10 @@ class Host(ABC):
     timeout_max_why: ClassVar[str] = ""  # why a host's own limit is what it is, for install's refusal
     restart: ClassVar[str] = "hooks load at session start"  # why a running session needs a restart; "" if none
     protocol: ClassVar[str] = ""  # for a described host: whose answer protocol it follows
+    exit_codes: ClassVar[str] = "read"  # "ignored": no exit code blocks; install warns on ``blocking_events``
+    blocking_events: ClassVar[frozenset[str]] = frozenset()  # native events where an answer can block
     owns_file: ClassVar[bool] = False  # the settings file is hookweave's own (the operator's hooks are elsewhere)
-    runs: ClassVar[str] = "shell"  # "argv": the agent splits a command with no shell character on spaces
+    runs: ClassVar[str] = "shell"  # "argv": split on spaces unless a shell character; "exec": always split, no shell
     owns_key: ClassVar[bool] = False  # ``hooks_key`` is hookweave's own key in a file the operator shares
     no_managed: ClassVar[str] = ""  # why --scope managed is refused, and what to do instead (a host without one)
     created_only: ClassVar[tuple[str, ...]] = ()  # scopes whose file is hookweave's own drop-in: never one it did not create
@@ -243,7 +245,7 @@ class Host(ABC):
     def command(self, hook: HookForHost, bundle: Bundle) -> str:
         ref = None if bundle.portable is None else portable_ref(self.project_root_ref, bundle.portable)
         text = shell_command(hook.command, bundle.directory, self.project_ref, marker(bundle.name, hook.id), ref)
-        return through_a_shell(text) if self.runs == "argv" else text
+        return {"exec": through_sh, "argv": through_a_shell}.get(self.runs, str)(text)  # how the agent runs it
 
     # -- verify ----------------------------------------------------------------------------
 

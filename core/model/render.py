@@ -61,11 +61,40 @@ def through_a_shell(rendered: str) -> str:
     return body.rstrip(" \n") + " ;" + body[len(body.rstrip(" \n")):] + tag
 
 
+EXEC_NAME = "hookweave"  # $0 of the shell an exec-host command starts: what its error messages begin with
+
+
+def through_sh(rendered: str) -> str:
+    """A rendered command (ending in our marker) for an agent that splits every command into words
+    and runs them with no shell (Hermes: ``shlex.split``, ``shell=False``): the command becomes the
+    script of ``sh -c``, whose ``$0`` is ``hookweave``, and our marker follows as two more words,
+    ``$1`` and ``$2`` of that shell. The program the command starts never gets them, and the
+    command still ends in the marker that says whose it is."""
+    found = MARKER_RE.search(rendered)
+    body, tag = (rendered[: found.start()], rendered[found.start():].lstrip()) if found else (rendered, "")
+    return f"sh -c {_quote(body.rstrip())} {EXEC_NAME} {tag}".rstrip()
+
+
+def unwrapped(command: str) -> str | None:
+    """The script of a command ``through_sh`` wrote, without its marker; ``None`` when it is not one."""
+    found = MARKER_RE.search(command)
+    body = command[: found.start()] if found else command
+    try:
+        words = shlex.split(body)
+    except ValueError:
+        return None
+    if len(words) == 4 and words[:2] == ["sh", "-c"] and words[3] == EXEC_NAME:
+        return words[2]
+    return None
+
+
 def without_marker(rendered: str, runs: str) -> str:
     """A rendered command as the operator would write it by hand: without our marker, and on an
     agent that runs argv (``runs``) without the `` ;`` ``through_a_shell`` put before it."""
     found = MARKER_RE.search(rendered)
     body = rendered[: found.start()] if found else rendered
+    if runs == "exec" and unwrapped(rendered) is not None:
+        return unwrapped(rendered)  # type: ignore[return-value]
     if runs == "argv" and found and body.endswith(" ;"):
         bare = body[:-2]
         if not (bare.lstrip().startswith("~") or SHELL_CHARACTERS.search(bare)):

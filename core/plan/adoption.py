@@ -137,6 +137,12 @@ def _unfit_command(command: str) -> str | None:
     return None
 
 
+# Why adopt refuses a host that runs every command with no shell (``runs = "exec"``): hookweave's marker
+# goes there only with the command wrapped in ``sh -c '...'`` (``render.through_sh``), and a shell then
+# reads the operator's ``$``, quotes, globs and ``~`` that the agent passed to the program as they were.
+EXEC_REFUSED = ("{title} runs a hook's words with no shell, and hookweave's marker needs its command wrapped in "
+                "sh -c, where a shell would read its $, quotes and patterns otherwise; adopt cannot keep the "
+                "operator's command as it runs, so write the hook into a bundle's manifest and install that")
 # Words of characters that mean the same to a shell as to an agent that splits a command on spaces.
 ARGV_ALIKE = re.compile(r"[\w./:=,+@%^-]+(?: [\w./:=,+@%^-]+)*")
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookweave.core.errors import BadInput
 from hookweave.core.formats.patch import sha256
-from hookweave.core.model.render import MARKER_RE, _quote, marker
+from hookweave.core.model.render import MARKER_RE, _quote, marker, unwrapped
 from hookweave.core.model.runnable import guard, unguarded
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ PREFIX = "chain-"
 # and Droid's 60 (their code); Windsurf and Antigravity document none, so 60 as for Cursor.
 DEFAULT_TIMEOUT = {"claude": 600, "codex": 600, "gemini": 60, "cursor": 60, "copilot": 30, "qwen": 60, "factory": 60,
                    "windsurf": 60, "antigravity": 60, "auggie": 60, "letta": 60, "openhands": 60, "kimi": 30,
-                   "openharness": 30}
+                   "openharness": 30, "hermes": 60}
 SIMPLE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
 # The events whose registration can carry a matcher (the runner's QUERY tests the same fields).
 TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"},
@@ -42,7 +42,7 @@ TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
                "letta": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"},
                "openhands": {"PreToolUse", "PostToolUse"},
                "kimi": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult"},
-               "openharness": {"pre_tool_use", "post_tool_use"}}
+               "openharness": {"pre_tool_use", "post_tool_use"}, "hermes": {"pre_tool_call", "post_tool_call"}}
 # Hosts whose own hook file already is a chain: their hooks of an event stay separate entries there.
 DISPATCHED = {"cline": "Cline runs hookweave's dispatcher file per event, which runs the event's hooks one after "
                        "another in declared order and ends at the first cancel (hosts/cline.py)"}
@@ -300,7 +300,8 @@ def runner_named(command: Any) -> str | None:
 
 def _words(command: str) -> tuple[list[str], int] | None:
     found = MARKER_RE.search(command)
-    body = unguarded(command[: found.start()] if found else command)
+    script = unwrapped(command)  # on an agent with no shell, the chain is the script of hookweave's ``sh -c``
+    body = unguarded(script if script is not None else command[: found.start()] if found else command)
     try:
         words = shlex.split(body)
     except ValueError:

@@ -12,6 +12,7 @@ from hookweave.core.model.bundle import (
     HookForHost,
     Registration,
 )
+from hookweave.core.model import names
 from hookweave.core.plan import matchers
 
 
@@ -25,6 +26,10 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
             continue
         resolved = _for_host(hook, host.name)
         native = _native_event(host, hook, resolved.event, bundle)
+        if native is None and resolved.event not in host.events:  # left out of the host's column: not measured as absent
+            notes.append(Finding("warning", f"skipped: {host.title} has no {resolved.event} event (its description "
+                                 "names none)", bundle.name, hook.id))
+            continue
         if native is None:
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
             continue
@@ -49,6 +54,11 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
                 regs.append(Registration(bundle.name, "", native, "last", {}))  # the chain's place
             chained.setdefault(native, []).append(resolved)
             continue
+        if host.exit_codes == "ignored" and native in host.blocking_events and \
+                not any("ignores exit codes" in n.message for n in notes):
+            notes.append(Finding("warning", f"{host.title} ignores exit codes: a hook that blocks on {native} by "
+                                 "exiting 2 protects nothing there, it blocks only by what it prints (hooks check "
+                                 f"{bundle.name} --host {host.name} shows what each hook does)", bundle.name, hook.id))
         entry = _native_keys(host, host.render(resolved, native, bundle), resolved, bundle)
         position = resolved.position
         if position == "first" and not host.positional:
@@ -155,9 +165,9 @@ def _for_host(hook: BundleHook, host: str) -> HookForHost:
     return HookForHost(id=hook.id, **fields)
 
 
-def _native_event(host: Host, hook: BundleHook, event: str, bundle: Bundle) -> str | None:
-    if event in host.events:
-        native = host.events[event]
+def _native_event(host: Host, hook: BundleHook, event: str, bundle: Bundle, absent: bool = False) -> str | None:
+    if event in host.events or absent:
+        native = host.events.get(event)
         if native is None and hook.hosts is not None:
             raise BadInput(
                 f"{bundle.manifest}: hooks ({hook.id}).hosts names {host.name}, which has no {event} event; "
@@ -166,6 +176,8 @@ def _native_event(host: Host, hook: BundleHook, event: str, bundle: Bundle) -> s
         return native
     if event in host.native_events:
         return event
+    if event in names.EVENTS:  # a neutral event the host's column leaves out: it has no such event, as with None
+        return _native_event(host, hook, event, bundle, absent=True)
     raise BadInput(
         f"{bundle.manifest}: hooks ({hook.id}).host.{host.name}.event: {host.title} has no event {event!r}; "
         f"use one of {', '.join(sorted(host.native_events))}"

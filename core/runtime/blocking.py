@@ -14,4 +14,5 @@ HOW_TO_BLOCK = {
     "cline": 'print {"cancel": true, "errorMessage": "..."} (Cline ignores exit codes; a cancel ends the whole run)',
     "windsurf": "exit 2 (the only block Windsurf documents)",
     "antigravity": 'print {"decision": "deny", "reason": "..."}',
+    "hermes": 'print {"decision": "block", "reason": "..."} on stdout (pre_tool_call; Hermes Agent ignores exit codes)',
 }

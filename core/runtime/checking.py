@@ -76,7 +76,7 @@ def check(targets: list[Target], project: Path, own: list[payloads.Payload], run
 
 def _again(target: Target, outcome: Outcome, project: Path) -> hookrun.Run:
     """One more run of a checked hook and payload, for its time alone."""
-    env = hookrun.host_env(target.host, project, target.env)
+    env = hookrun.host_env(target.host, project, target.env, target.project_variable)
     return hookrun.run(target.host, target.command, _payload_bytes(outcome.payload.data), env, project,
                        min(outcome.timeout, CAP))
 
@@ -107,7 +107,7 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
                f"none of your payloads is for {target.event} (their hook_event_name)")
         return Checked(target, (), tuple(found), why)
     timeout = target.timeout or hookrun.DEFAULT_TIMEOUT.get(target.host, 60.0)
-    env = hookrun.host_env(target.host, project, target.env)
+    env = hookrun.host_env(target.host, project, target.env, target.project_variable)
     outcomes = []
     for payload in chosen:
         data = _payload_bytes(payload.data)

@@ -24,7 +24,7 @@ GRACE = 1.0  # seconds check reads on after the hook exits, while a process it s
 # code); Windsurf and Antigravity document none, so check waits its own cap (``checking.CAP``).
 DEFAULT_TIMEOUT = {"claude": 600.0, "codex": 600.0, "gemini": 60.0, "cursor": 30.0, "copilot": 30.0, "qwen": 60.0,
                    "factory": 60.0, "cline": 120.0, "windsurf": 60.0, "antigravity": 60.0,
-                   "kimi": 30.0, "openharness": 30.0}
+                   "kimi": 30.0, "openharness": 30.0, "hermes": 60.0}
 
 
 class Run(NamedTuple):
@@ -63,10 +63,13 @@ def delivered(host: str, event: str, payload: bytes, env: dict[str, str]) -> tup
                  "OPENHARNESS_HOOK_PAYLOAD": payload.decode("utf-8", "surrogateescape")}
 
 
-def host_env(host: str, project: Path, extra: dict[str, str]) -> dict[str, str]:
-    """The process env plus what the host adds for its hooks (HOSTS.md 2.4, 3.4, 4.4, 5)."""
+def host_env(host: str, project: Path, extra: dict[str, str], variable: str | None = None) -> dict[str, str]:
+    """The process env plus what the host adds for its hooks (HOSTS.md 2.4, 3.4, 4.4, 5); ``variable``:
+    the project variable a description names (a plugin's own, whatever protocol it follows)."""
     env = dict(os.environ)
     where = str(project)
+    if variable:
+        env[variable] = where
     if host == "claude":
         env["CLAUDE_PROJECT_DIR"] = where
     elif host == "gemini":
@@ -109,8 +112,14 @@ def expand_gemini(command: str, project: Path) -> str:
     return command
 
 
+EXEC = frozenset({"hermes"})  # hosts that run a command's words with no shell: shlex.split(expanduser(command))
+
+
 def invocation(host: str, command: str, cwd: Path) -> tuple[str, ...]:
-    """What the host starts for ``command``: its shell and the command text as that shell gets it."""
+    """What the host starts for ``command``: its shell and the command text as that shell gets it;
+    on a host that uses no shell (Hermes's ``_spawn``), the command's own words."""
+    if host in EXEC:
+        return tuple(shlex.split(os.path.expanduser(command)))
     return (*shell_for(host), expand_gemini(command, cwd) if host == "gemini" else command)
 
 

@@ -37,7 +37,8 @@ COMMAND_FIELD = {"claude": ".tool_input.command", "codex": ".tool_input.command"
                  "qwen": ".tool_input.command", "factory": ".tool_input.command",
                  "cline": ".preToolUse.parameters.commands (a JSON string of a list)",
                  "windsurf": ".tool_info.command_line", "antigravity": ".toolCall.args.CommandLine",
-                 "openharness": ".tool_input.command (of $OPENHARNESS_HOOK_PAYLOAD: its hooks get no stdin)"}
+                 "openharness": ".tool_input.command (of $OPENHARNESS_HOOK_PAYLOAD: its hooks get no stdin)",
+                 "hermes": ".tool_input.command"}
 
 
 def _common(host: str, event: str, cwd: str, transcript: str) -> dict:

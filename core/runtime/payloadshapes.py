@@ -17,7 +17,7 @@ from hookweave.core.runtime.payloadbase import (
     Payload,
     shell_payloads,
 )
-from hookweave.core.runtime.payloadshapes_more import kimi, letta, openhands, openharness
+from hookweave.core.runtime.payloadshapes_more import hermes, kimi, letta, openhands, openharness
 
 
 def _copilot(event: str, cwd: str, transcript: str) -> list[Payload]:
@@ -190,5 +190,5 @@ def _auggie(event: str, cwd: str, transcript: str) -> list[Payload]:
     return [Payload(f"a {event} event", event, base, True)]
 
 
-OWN_SHAPES = {"auggie": _auggie, "letta": letta, "openhands": openhands, "kimi": kimi, "openharness": openharness, "copilot": _copilot, "qwen": _qwen, "factory": _factory, "cline": _cline, "windsurf": _windsurf,
+OWN_SHAPES = {"auggie": _auggie, "letta": letta, "openhands": openhands, "kimi": kimi, "openharness": openharness, "hermes": hermes, "copilot": _copilot, "qwen": _qwen, "factory": _factory, "cline": _cline, "windsurf": _windsurf,
               "antigravity": _antigravity}

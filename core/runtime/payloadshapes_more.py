@@ -97,3 +97,24 @@ def openharness(event: str, cwd: str, transcript: str) -> list[Payload]:
     if event == "stop":
         return [Payload("the agent ending its turn", event, {**base, "stop_reason": "tool_uses_empty"}, False)]
     return [Payload(f"a {event} event", event, base, True)]
+
+
+def hermes(event: str, cwd: str, transcript: str) -> list[Payload]:
+    """Hermes Agent 0.19.0 (``agent/shell_hooks.py:_serialize_payload``): six keys on stdin, the
+    call's own keyword arguments under ``extra``; its shell tool ``terminal``."""
+    def base(tool: str | None = None, tool_input: dict | None = None, **extra: object) -> dict:
+        return {"hook_event_name": event, "tool_name": tool, "tool_input": tool_input, "session_id": SESSION,
+                "cwd": cwd, "extra": {"telemetry_schema_version": 1, **extra}}
+    if event in ("pre_tool_call", "post_tool_call"):
+        def make(i, command, _description):
+            more = {"result": "", "status": "ok", "error_type": None, "error_message": None, "duration_ms": 12} \
+                if event == "post_tool_call" else {}
+            return base("terminal", {"command": command}, task_id="", tool_call_id=f"call_{i}", turn_id="turn_1",
+                        **more), "terminal"
+        return shell_payloads(event, event == "post_tool_call", make)
+    if event == "pre_llm_call":
+        return [Payload(n, event, base(None, None, user_message=text, is_first_turn=True, model="mock"), True)
+                for n, text in PROMPTS]
+    if event == "on_session_end":
+        return [Payload("the agent ending its turn", event, base(None, None, completed=True, interrupted=False), True)]
+    return [Payload(f"a {event} event", event, base(), True)]

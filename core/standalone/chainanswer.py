@@ -23,6 +23,7 @@ QUERY = {
     "cursor": {"preToolUse": TOOL, "postToolUse": TOOL, "postToolUseFailure": TOOL},
     "auggie": {"PreToolUse": TOOL, "PostToolUse": TOOL},  # unanchored regexes on Auggie's tool names
     "openhands": {"PreToolUse": TOOL, "PostToolUse": TOOL},
+    "hermes": {"pre_tool_call": TOOL, "post_tool_call": TOOL},  # re.fullmatch on the tool name
     "kimi": {"PreToolUse": TOOL, "PostToolUse": TOOL, "PostToolUseFailure": TOOL, "PermissionRequest": TOOL,
              "PermissionResult": TOOL, "UserPromptSubmit": "prompt", "SessionStart": "source", "SessionEnd": "reason",
              "SubagentStart": "agent_name", "SubagentStop": "agent_name", "PreCompact": "trigger",
@@ -83,6 +84,8 @@ def matches(host, event, matcher, payload):
         if any(c in "|.*+?[]()^$\\" for c in matcher):
             return _search(f"^(?:{matcher})$", query, invalid=matcher == query)
         return matcher == query
+    if host == "hermes":  # ShellHookSpec.matches_tool: re.fullmatch; an invalid one matches its own name
+        return _search(f"^(?:{matcher})$", query, invalid=matcher == query)
     if host == "letta":  # anchored: ^(?:matcher)$; an invalid one matches the tool of its own name
         return _search(f"^(?:{matcher})$", query, invalid=matcher == query)
     if host == "copilot":  # anchored: ^(?:matcher)$; an invalid one skips the entry

@@ -20,7 +20,7 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
          "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py", "protocol_windsurf.py",
          "protocol_antigravity.py", "protocol_auggie.py", "protocol_letta.py", "protocol_openhands.py",
-         "protocol_kimi.py", "protocol_openharness.py", "protocol.py")
+         "protocol_kimi.py", "protocol_openharness.py", "protocol_hermes.py", "protocol.py")
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.protocol_antigravity import judge_antigravity
@@ -32,6 +32,7 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
     from hookweave.core.standalone.protocol_cursor import judge_cursor
     from hookweave.core.standalone.protocol_factory import judge_factory
     from hookweave.core.standalone.protocol_gemini import judge_gemini
+    from hookweave.core.standalone.protocol_hermes import judge_hermes
     from hookweave.core.standalone.protocol_kimi import judge_kimi
     from hookweave.core.standalone.protocol_letta import judge_letta
     from hookweave.core.standalone.protocol_openhands import judge_openhands
@@ -72,7 +73,7 @@ _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini,
            "copilot": judge_copilot, "qwen": judge_qwen, "factory": judge_factory, "cline": judge_cline,
            "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie,
            "letta": judge_letta, "openhands": judge_openhands, "kimi": judge_kimi,
-           "openharness": judge_openharness}
+           "openharness": judge_openharness, "hermes": judge_hermes}
 
 
 def known() -> tuple[str, ...]:

@@ -21,7 +21,7 @@ JUDGED = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "
           "auggie", "letta", "openhands", "kimi", "openharness")
 VERSIONS = {"auggie": "0.36.0", "letta": "0.32.18", "openhands": "1.16.0", "openharness": "0.1.9", "claude": "2.1.332", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
             "qwen": "0.24.4", "factory": "0.225.2", "cline": "3.0.65", "windsurf": "docs only",
-            "antigravity": "docs only", "kimi": "docs only"}
+            "antigravity": "docs only", "kimi": "docs only", "hermes": "0.19.0"}
 UNMEASURED = "unmeasured: Cursor facts come from its documentation, never from a run"
 # The hosts no program of which runs here: every verdict of theirs carries this note.
 UNMEASURED_NOTES = {
@@ -89,6 +89,7 @@ BLOCKS = {
     "openhands": frozenset({"PreToolUse", "UserPromptSubmit", "Stop"}),
     "kimi": frozenset({"PreToolUse", "UserPromptSubmit", "Stop"}),
     "openharness": frozenset({"pre_tool_use", "pre_compact"}),  # where block_on_failure (hookweave writes it) counts
+    "hermes": frozenset({"pre_tool_call", "pre_verify"}),  # JSON only: Hermes ignores exit codes
 }
 # Events whose plain stdout (exit 0, not JSON) reaches the model as context.
 CONTEXT = {"claude": frozenset({"UserPromptSubmit", "SessionStart", "Setup"}),
@@ -206,7 +207,8 @@ def timeout_verdict(host: str, notes: tuple) -> Verdict:
     extra = {"gemini": ("Gemini logs a timed-out hook in its debug output only; the call goes ahead",),
              "copilot": ("Copilot lets the call go ahead when a hook times out, a preToolUse hook too (fail-open)",),
              "factory": ("Droid kills the hook and counts it as exit 1: a warning; the call goes ahead",),
-             "cline": ("Cline kills the hook (SIGKILL) and runs the tool",)}.get(host, ("the call goes ahead",))
+             "cline": ("Cline kills the hook (SIGKILL) and runs the tool",),
+             "hermes": ("Hermes Agent logs a timed-out hook and goes on",)}.get(host, ("the call goes ahead",))
     if host in UNMEASURED_NOTES:
         extra = (UNMEASURED_NOTES[host],)
     return Verdict("error", shown, None, notes + ("timed out",) + extra)

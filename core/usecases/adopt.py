@@ -40,6 +40,8 @@ def take(target: Target, name: str, event: str | None, out: Path, *, force: bool
     from hookweave.core.plan import plan as planning
 
     host = target.host
+    if host.runs == "exec":
+        raise BadInput(f"{target.shown}: {adopt.EXEC_REFUSED.format(title=host.title)}")
     native = adopt.native_event(host, event) if event is not None else None
     manifest_path = out / MANIFEST
     if fileio.read_text(manifest_path) is not None and not force:

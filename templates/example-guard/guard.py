@@ -5,7 +5,8 @@ stderr to block (Claude, Codex, Cursor, Gemini, Qwen, Factory, Windsurf and Anti
 as "block"; Copilot too, and it also gets its own deny as JSON), 0 to allow. Cline ignores exit
 codes: there the guard prints Cline's cancel, which stops the command and ends the agent's run.
 OpenHarness gives no stdin: the payload is in $OPENHARNESS_HOOK_PAYLOAD, and exit 2 blocks there
-because hookweave writes ``block_on_failure: true`` on its pre_tool_use hooks.
+because hookweave writes ``block_on_failure: true`` on its pre_tool_use hooks. Hermes Agent ignores exit
+codes: there the guard prints ``{"decision": "block", ...}``, the one answer it reads as a block.
 """
 
 import json
@@ -100,6 +101,8 @@ def block(payload: dict, reason: str) -> int:
         return 0
     if "toolArgs" in payload and "hook_event_name" not in payload:  # Copilot's own hook files
         print(json.dumps({"permissionDecision": "deny", "permissionDecisionReason": reason}))
+    if payload.get("hook_event_name") == "pre_tool_call":  # Hermes Agent: exit codes mean nothing there
+        print(json.dumps({"decision": "block", "reason": reason}))
     print(reason, file=sys.stderr)
     return 2
 

@@ -169,7 +169,7 @@ class _Handler(BaseHTTPRequestHandler):
         messages = body.get("messages") or []
         done = any(isinstance(m, dict) and m.get("role") == "tool" for m in messages)
         names = {(t.get("function") or {}).get("name") for t in body.get("tools") or []}
-        shell = next((n for n in ("run_shell_command", "shell", "bash", "Bash", "Execute", "run_commands")
+        shell = next((n for n in ("run_shell_command", "shell", "bash", "Bash", "Execute", "run_commands", "terminal")
                       if n in names), None)
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if not done and self.mock.chat_calls:
