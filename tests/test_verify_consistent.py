@@ -56,6 +56,7 @@ def test_a_bundle_is_not_all_ok_in_the_agents_whose_problems_stop_it(run) -> Non
         "Code's, which Copilot CLI runs)",
         "gemini   project  example-guard 1.0.0  2 hooks in place, 1 problem above   .gemini/settings.json",
         "example-guard 1.0.0: all hooks ok in 11 agents; hooks status lists their files",
+        "nothing installed: hermes",  # user scope only: the example is installed at project scope
         "verify: 5 problems, 2 warnings, 20 notes; start with codex example-guard/destructive-guard: run hooks "
         "install with --trust, or trust it in Codex's /hooks",
     ]
