@@ -3,7 +3,9 @@ against the mock's Chat Completions: ``provider: custom`` and ``base_url`` in it
 ``context_length`` set there, without which it looks up the model's context length on openrouter.ai.
 Two more things it fetches on a first start are settled as a previous start leaves them: the update
 check (PyPI, cached 6 h in ``.update_check``) and the tirith scanner's download (GitHub; off with
-``security.tirith_enabled: false``). ``run_agent``'s strace then sees no connect() but to 127.0.0.1. ``--accept-hooks`` records each hook in
+``security.tirith_enabled: false``); and on its first start it pip-installs the TTS tool's packages
+(edge-tts, aiohttp: seen from PyPI on a fresh install; off with ``security.allow_lazy_installs: false``).
+``run_agent``'s strace then sees no connect() but to 127.0.0.1. ``--accept-hooks`` records each hook in
 its consent list, as an operator's yes at its prompt does; ``--yolo`` lets its terminal tool run unasked.
 
 One run (about 50 s here) proves the facts hookweave relies on: the operator's YAML with comments
@@ -48,6 +50,7 @@ def operator_text(mock_url: str, hook: Path, log: Path) -> str:
     return (f"# the operator's Hermes config\nmodel:\n  default: mock\n  provider: custom\n"
             f"  base_url: {mock_url}/v1   # the mock model\n  api_key: dummy\n  context_length: 128000\n"
             "security:\n  tirith_enabled: false   # no download of its scanner\n"
+            "  allow_lazy_installs: false   # no pip install of a tool's packages (edge-tts) on a first start\n"
             f"hooks:\n  pre_tool_call:\n    - matcher: terminal\n"
             f"      command: python3 {hook} op-pre {log}   # the operator's own\n")
 
