@@ -80,6 +80,7 @@ def test_every_yaml_block_is_a_lint_clean_file(built: dict, tmp_path: Path) -> N
     names = sorted(fleet_files())
     assert {"inventory/fleet.yml", "hookweave.yml", "rollout.yml", "drift.yml", "schedule.yml"} <= set(names)
     env = _env(tmp_path / "home", built["collections"])
+    env["PATH"] = f"{TOOLS}{os.pathsep}{env['PATH']}"  # ansible-lint runs the ansible-core of its own environment
     lint = subprocess.run([str(TOOLS / "ansible-lint"), "--offline", "--profile", "production", "--nocolor", *names],
                           cwd=folder, env=env, capture_output=True, text=True, timeout=600)
     assert lint.returncode == 0, lint.stdout + lint.stderr
