@@ -24,7 +24,9 @@ pytest.importorskip("ansible", reason="ansible-core is in the test extra: pip in
 
 REPO = Path(__file__).parent.parent
 PLAYS = Path(__file__).parent / "ansible"
-BIN = Path(sys.executable).parent
+# The ansible-core under test: this environment's, or another's (scripts/fleet-ci runs these plays on
+# the oldest and newest it supports); the modules run under this Python, which has hookweave.
+BIN = Path(os.environ.get("HOOKWEAVE_TEST_ANSIBLE_BIN") or Path(sys.executable).parent)
 
 CLAUDE = """{
   "permissions": {"allow": ["Bash(git status)"]},
@@ -79,6 +81,15 @@ def _bytes(snap: dict) -> dict:
     return {k: v if v is None else v[0] for k, v in snap.items()}
 
 
+def install_built_collection(env: dict, scratch: Path, collections: Path) -> None:
+    """The tarball ansible-galaxy builds, installed as a user installs it: the plays run that copy."""
+    subprocess.run([str(BIN / "ansible-galaxy"), "collection", "build", str(REPO / "ansible"), "--output-path",
+                    str(scratch / "dist")], env=env, check=True, capture_output=True, timeout=300)
+    tarball = next((scratch / "dist").glob("hookweave-agents-*.tar.gz"))
+    subprocess.run([str(BIN / "ansible-galaxy"), "collection", "install", str(tarball), "-p", str(collections)],
+                   env=env, check=True, capture_output=True, timeout=300)
+
+
 @pytest.fixture
 def fleet(tmp_path: Path) -> dict:
     collections = tmp_path / "source" / "ansible_collections" / "hookweave" / "agents"  # ansible-test's layout
@@ -87,13 +98,13 @@ def fleet(tmp_path: Path) -> dict:
     controller.mkdir()
     env = {**os.environ, "HOME": str(controller), "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "collections"),
            "ANSIBLE_NOCOLOR": "1", "ANSIBLE_PIPELINING": "1", "ANSIBLE_HOST_KEY_CHECKING": "0",
+           "ANSIBLE_REMOTE_TMP": str(tmp_path / "remote-tmp"),  # else ~ of the account, the real home
            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     for name in ("ANSIBLE_CONFIG", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "COPILOT_HOME", "QWEN_HOME", "CLINE_DIR",
                  "KIMI_CODE_HOME", "OPENHARNESS_CONFIG_DIR", "XDG_CACHE_HOME"):
         env.pop(name, None)  # each machine's own home decides (system and managed files stay in tmp_path)
     (tmp_path / "machines").mkdir()
-    subprocess.run([str(BIN / "ansible-galaxy"), "collection", "install", str(REPO / "ansible"), "-p",
-                    str(tmp_path / "collections")], env=env, check=True, capture_output=True, timeout=120)
+    install_built_collection(env, tmp_path, tmp_path / "collections")
     return {"root": tmp_path, "env": env, "inventory": _machines(tmp_path / "machines"), "collection": collections}
 
 
@@ -209,11 +220,10 @@ def test_ansible_doc_and_validate_modules(fleet: dict) -> None:
     # stand-in gets pip from the interpreter's ensurepip and the index, as the script would.
     cache = Path(env["HOME"]) / ".ansible/test/cache"
     cache.mkdir(parents=True)
-    from types import SimpleNamespace
-
-    from ansible_test._internal.python_requirements import get_venv_packages
-
-    pip = get_venv_packages(SimpleNamespace(version=f"{sys.version_info.major}.{sys.version_info.minor}"))["pip"]
+    pip = subprocess.run([str(BIN / "python"), "-c", "import sys; from types import SimpleNamespace as N\n"
+                          "from ansible_test._internal.python_requirements import get_venv_packages\n"
+                          "print(get_venv_packages(N(version='%d.%d' % sys.version_info[:2]))['pip'])"],
+                         capture_output=True, text=True, check=True, timeout=60).stdout.strip()
     shutil.copy(PLAYS / "get_pip_standin.py", cache / f"get_pip_{pip.replace('.', '_')}.py")
     sanity = subprocess.run([str(BIN / "ansible-test"), "sanity", "--test", "validate-modules", "--python",
                              f"{sys.version_info.major}.{sys.version_info.minor}"],

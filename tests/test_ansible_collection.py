@@ -18,7 +18,7 @@ import pytest
 from hookweave.core import __version__
 
 REPO = Path(__file__).parent.parent
-BIN = Path(sys.executable).parent
+BIN = Path(os.environ.get("HOOKWEAVE_TEST_ANSIBLE_BIN") or Path(sys.executable).parent)  # as tests/test_ansible.py
 
 
 def _galaxy(key: str) -> str:

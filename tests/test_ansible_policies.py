@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("ansible", reason="ansible-core is in the test extra: pip install -e '.[test]'")
 
 from tests.test_ansible import REPO, _snapshot, fleet  # noqa: E402,F401  (fleet: the fixture)
-from tests.test_ansible_native import _task  # noqa: E402
+from tests.test_ansible_native import _task, unwrapped  # noqa: E402
 
 from hookweave.core.errors import Refused  # noqa: E402
 from hookweave.core.usecases import api  # noqa: E402
@@ -36,8 +36,8 @@ def test_on_edited_fail_keep_replace(fleet: dict) -> None:
     kept, _, out = _task(fleet, "-e", "hooks_on_edited=keep")
     assert not kept.get("failed") and not kept["changed"], out
     assert kept["msg"] == "install: an edited entry kept (on_edited: keep); nothing written"
-    assert (f"[WARNING]: {claude}: example-guard/destructive-guard was edited since it was installed; kept as the "
-            "operator edited it (on_edited: keep), nothing written on this machine") in out
+    assert unwrapped(f"[WARNING]: {claude}: example-guard/destructive-guard was edited since it was installed; "
+                     "kept as the operator edited it (on_edited: keep), nothing written on this machine") in unwrapped(out)
     assert _snapshot(root) == edited, "keep wrote"
 
     replaced, _, out = _task(fleet, "-e", "hooks_on_edited=replace")
@@ -62,7 +62,8 @@ def test_hosts_detected_writes_only_where_an_agent_is(fleet: dict) -> None:
         ".gemini/settings.json")], out
     # Codex is there too, but its file could only name the bundle by this machine's path: left out, said
     assert [note.split(":")[0] for note in done["left_out"]] == ["codex"]
-    assert "[WARNING]: codex: no variable for the project folder" in out and "hosts: detected leaves it out" in out
+    assert unwrapped("[WARNING]: codex: no variable for the project folder") in unwrapped(out)
+    assert unwrapped("hosts: detected leaves it out") in unwrapped(out)
 
 
 def test_check_mode_fails_where_the_real_run_fails(fleet: dict) -> None:

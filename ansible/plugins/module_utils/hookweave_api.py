@@ -44,7 +44,8 @@ def require(module):
     if IMPORT_ERROR is None:
         paths.show_absolute()  # the task runs in a folder of Ansible's, its output is read on the controller
         return
-    msg = missing_required_lib("hookweave", reason="on the target (the hookweave wheel pip-installed into a venv, with ansible_python_interpreter set to its python)", url=URL)
+    reason = "on the target (the hookweave wheel pip-installed into a venv, with ansible_python_interpreter set to its python)"
+    msg = missing_required_lib("hookweave", reason=reason, url=URL)
     other = _hooks_python()
     if other:
         msg += (" The hooks command on PATH runs %s (a pipx install?): set ansible_python_interpreter: %s"
