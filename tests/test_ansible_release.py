@@ -1,7 +1,8 @@
 """A release anyone can install (issue 37 item 2): the release workflow's shape, with actionlint on
 every workflow where actionlint is on PATH (its PyPI wrapper downloads the binary from GitHub at
-build time, which this machine cannot reach; CI installs it). fleet.md's first step (the wheel in a
-virtual environment on each target) runs as written in tests/test_fleet_docs.py.
+build time, which this machine cannot reach; CI installs it; its WebAssembly build from npm lints in
+tests/test_actionlint_wasm.py). fleet.md's first step (the wheel in a virtual environment on each
+target) runs as written in tests/test_fleet_docs.py.
 """
 
 from __future__ import annotations
