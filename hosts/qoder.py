@@ -40,9 +40,9 @@ QODER = Description(
     ),
     project_variable="QODER_PROJECT_DIR",
     programs=("qodercli",),
-    # identical hooks of one event run once, the project copy before the local and the user ones: an
-    # order that is neither the first nor the last file, and not measured
-    dedup="unknown",
+    # identical hooks of one event run once, the project copy first, then the local one, then the user's:
+    # the last file's copy but for a project and local pair (there the project's, hookweave's "first")
+    dedup="last",
     order="sequential-flag",
     execution="Qoder CLI runs an event's hooks in parallel unless a group of the event sets \"sequential\": true "
               "(its documentation; not measured)",

@@ -129,3 +129,13 @@ def test_check_answers_as_claude_does_exit_2_blocks(run, write_bundle) -> None:
     result = run("check", str(bundle), "--host", "qoder", "--json")
     [hook] = json.loads(result.stdout)["hooks"]
     assert {(r["action"], r["reason"]) for r in hook["runs"]} == {("block", "nope\n")}
+
+
+def test_the_same_hook_at_two_scopes_runs_once_in_qoder(run) -> None:
+    """Qoder's documents: identical hooks of one event run once (the project copy, then local, then user)."""
+    run("install", BUNDLE, "--host", "qoder", "--scope", "user")
+    run("install", BUNDLE, "--host", "qoder", "--scope", "local")
+    verify = run("verify", "--host", "qoder")
+    assert verify.exit_code == 0
+    assert "  note: guard: installed at user and local scope; Qoder CLI runs identical commands once\n" in verify.stdout
+    assert "may fire" not in verify.stdout
