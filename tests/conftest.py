@@ -62,6 +62,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("KIMI_CODE_HOME", str(home / ".kimi-code"))
     monkeypatch.setenv("OPENHARNESS_CONFIG_DIR", str(home / ".openharness"))
     monkeypatch.setenv("HERMES_HOME", str(home / ".hermes"))
+    monkeypatch.setenv("QODER_CONFIG_DIR", str(home / ".qoder"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # the chain runner keeps its compiled code there
     for gate in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE",
                  "CLAUDE_CODE_RESTRICTED", "CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG", "CLAUDE_CODE_PERSONAL_HOOKS_OFF",

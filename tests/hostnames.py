@@ -18,12 +18,13 @@ TITLES = {
     "letta": "Letta Code",
     "openhands": "OpenHands",
     "openharness": "OpenHarness",
+    "qoder": "Qoder CLI",
     "qwen": "Qwen Code",
     "windsurf": "Windsurf",
 }
 # The scopes each offers (``hooks hosts``): user and project, but where it says otherwise.
 SCOPES = {name: ("user", "project") for name in TITLES} | {
-    "claude": ("user", "project", "local", "managed"), "copilot": ("user", "project", "managed"), "letta": ("user", "project", "local"), "kimi": ("user",), "openharness": ("user",),
+    "claude": ("user", "project", "local", "managed"), "copilot": ("user", "project", "managed"), "letta": ("user", "project", "local"), "qoder": ("user", "project", "local"), "kimi": ("user",), "openharness": ("user",),
     "hermes": ("user",)}
 
 NAMES = sorted(BUILT_IN)

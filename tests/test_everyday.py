@@ -255,7 +255,7 @@ def test_case5_verify_scope_local_checks_claude_and_says_the_others_have_none(ru
         "  note: the agent has no local scope (it has user); nothing to check\n"
         "claude  local  tiny 1.0.0  1 hook ok  .claude/settings.local.json\n"
         "nothing installed: antigravity, cline, codex, copilot, cursor, factory, gemini, hermes, kimi, letta, openhands, "
-        "openharness, qwen, windsurf\n"
+        "openharness, qoder, qwen, windsurf\n"
         "verify: ok (14 notes)\n")
     assert result.stdout.count("\n") < run("verify", "--scope", "local", "--verbose").stdout.count("\n")
     bogus = run("verify", "--scope", "bogus")

@@ -35,7 +35,7 @@ WRITTEN = [".claude/settings.hookweave.json", ".claude/settings.json", ".codex/h
            ".codex/hooks.json", ".cursor/hooks.hookweave.json", ".cursor/hooks.json", ".factory/hooks.hookweave.json",
            ".factory/hooks.json", ".gemini/settings.hookweave.json", ".gemini/settings.json",
            ".letta/settings.hookweave.json", ".letta/settings.json", ".openhands/hooks.hookweave.json",
-           ".openhands/hooks.json", ".qwen/settings.hookweave.json", ".qwen/settings.json"]
+           ".openhands/hooks.json", ".qoder/settings.hookweave.json", ".qoder/settings.json", ".qwen/settings.hookweave.json", ".qwen/settings.json"]
 
 
 def tree(root: Path) -> dict[str, bytes | None]:

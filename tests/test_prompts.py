@@ -145,7 +145,7 @@ def test_interactive_uninstall_ticks_where_installed_previews_and_confirms(run, 
             ("hermes", "Hermes Agent (hermes) - not installed", False), ("kimi", "Kimi Code (kimi) - not installed", False),
             ("letta", "Letta Code (letta) - not installed", False), ("openhands", "OpenHands (openhands) - not installed", False),
             ("openharness", "OpenHarness (openharness) - not installed", False),
-            ("qwen", "Qwen Code (qwen) - not installed", False),
+            ("qoder", "Qoder CLI (qoder) - not installed", False), ("qwen", "Qwen Code (qwen) - not installed", False),
             ("windsurf", "Windsurf (windsurf) - not installed", False)]),
         "scope": ("Which settings file (scope)?", ["user", "project", "local", "managed"], "local")}
     assert declined.stdout == (

@@ -292,11 +292,11 @@ def test_every_host_says_what_file_order_means() -> None:
     assert orders == {"claude": "parallel", "codex": "parallel", "cursor": "file", "gemini": "sequential-flag",
                       "copilot": "file", "factory": "file", "qwen": "sequential-flag", "windsurf": "file",
                       "antigravity": "file", "cline": "file", "letta": "file", "openhands": "file", "kimi": "parallel", "openharness": "file",
-                      "hermes": "file"}
+                      "hermes": "file", "qoder": "sequential-flag"}
     assert {name: registry.get(name).hook_env for name in registry.names()} == {
         "claude": False, "codex": False, "cursor": False, "gemini": True, "copilot": False, "factory": False,
         "qwen": False, "windsurf": False, "antigravity": False, "cline": False, "letta": False, "openhands": False, "kimi": False,
-        "openharness": False, "hermes": False}
+        "openharness": False, "hermes": False, "qoder": False}
 
 
 @pytest.mark.parametrize(

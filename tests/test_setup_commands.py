@@ -56,8 +56,8 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
     result = run("doctor")
     assert result.exit_code == 1  # two gates would stop hooks
     assert result.stdout == found + (
-        "not found: 13 agents (not on PATH, no settings file): antigravity, cline, codex, copilot, cursor, factory, hermes, kimi, "
-        "letta, openhands, openharness, qwen, windsurf; hooks doctor --verbose shows each\n"
+        "not found: 14 agents (not on PATH, no settings file): antigravity, cline, codex, copilot, cursor, factory, hermes, kimi, "
+        "letta, openhands, openharness, qoder, qwen, windsurf; hooks doctor --verbose shows each\n"
         "plugins: none (built-in hosts only)\n"
         f"chain runner: {fakebin}/python3 (Python 3.99.1)\n"
         "doctor: 2 problems\n")
@@ -117,6 +117,12 @@ def test_doctor_lists_hosts_files_gates_and_the_chain_runner(run, fakebin, home,
         f"  project folder: {project}\n"
         f"  user  {home}/.openharness/settings.json  (none)\n"
         "  note: openharness is not on PATH: install OpenHarness, or ignore this if you do not use it\n"
+        "qoder (Qoder CLI, built-in): not found\n"
+        f"  project folder: {project}\n"
+        f"  user     {home}/.qoder/settings.json  (none)\n"
+        "  project  .qoder/settings.json  (none)\n"
+        "  local    .qoder/settings.local.json  (none)\n"
+        "  note: qoder is not on PATH: install Qoder CLI, or ignore this if you do not use it\n"
         "qwen (Qwen Code, built-in): not found\n"
         f"  project folder: {project}\n"
         f"  user     {home}/.qwen/settings.json  (none)\n"
@@ -153,7 +159,7 @@ def test_doctor_names_the_one_project_folder_from_a_subfolder(run, fakebin, proj
     (project / "src").mkdir()
     monkeypatch.chdir(project / "src")
     rows = {h["host"]: h["project"] for h in json.loads(run("doctor", "--json").stdout)["hosts"]}
-    assert set(rows.values()) == {str(project)} and len(rows) == 15
+    assert set(rows.values()) == {str(project)} and len(rows) == 16
     (project / "src" / ".claude").mkdir()  # an agent's folder makes src a project of its own
     rows = {h["host"]: h["project"] for h in json.loads(run("doctor", "--json").stdout)["hosts"]}
     assert set(rows.values()) == {str(project / "src")}

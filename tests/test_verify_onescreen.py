@@ -57,7 +57,7 @@ def test_verify_verbose_and_json_keep_every_note(everywhere) -> None:
     doc = json.loads(hooks("verify", "--json").stdout)
     verbose = hooks("verify", "--verbose").stdout.splitlines()
     shown = [line for line in verbose if line.lstrip().startswith("note: ")]
-    assert len(shown) == len(found(doc, "note")) == 12  # 9 agents: --host all leaves out 5 (test_hostall)
+    assert len(shown) == len(found(doc, "note")) == 15  # 10 agents: --host all leaves out 5 (test_hostall)
     assert verbose[-1] == hooks("verify").stdout.splitlines()[-1]
 
 
@@ -83,4 +83,4 @@ def test_verify_with_nothing_installed_is_two_lines(project) -> None:
     done = hooks("verify")
     assert (done.returncode, done.stdout.splitlines()) == (0, [
         "nothing installed: antigravity, claude, cline, codex, copilot, cursor, factory, gemini, hermes, kimi, letta, "
-        "openhands, openharness, qwen, windsurf", "verify: ok"])
+        "openhands, openharness, qoder, qwen, windsurf", "verify: ok"])

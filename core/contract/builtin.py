@@ -17,4 +17,5 @@ BUILT_IN = {
     "kimi": "hookweave.hosts.kimi",
     "openharness": "hookweave.hosts.openharness",
     "hermes": "hookweave.hosts.hermes",
+    "qoder": "hookweave.hosts.qoder",
 }

@@ -95,8 +95,21 @@ def _gates(self: Host, docs: Mapping[str, Any], installed_scopes: set[str], proj
     for scope in self.verify_scopes:
         doc = docs.get(scope)
         for key, off in d.switches.items():
-            if isinstance(doc, dict) and key in doc and doc[key] == off and installed_scopes:
+            value = _at(doc, key.split("."))
+            if value is not _ABSENT and value == off and installed_scopes:
                 shown = paths.display(self.settings_path(scope, project))
                 found.append(Finding("problem", f"{shown}: {key} is {off!r}, so {d.title} runs no hooks; "
                                      f"remove it or set it otherwise"))
     return found
+
+
+_ABSENT = object()
+
+
+def _at(doc: Any, keys: list[str]) -> Any:
+    """The value at a dotted switch (``hooksConfig.enabled``: a key of an object), or _ABSENT."""
+    for key in keys:
+        if not isinstance(doc, dict) or key not in doc:
+            return _ABSENT
+        doc = doc[key]
+    return doc

@@ -66,7 +66,7 @@ class Description:
     programs: tuple[str, ...] = ()  # commands on PATH that say the agent is installed here
     comment_fix: str = "remove the comment"  # the fix for a comment in a strict-JSON file
     execution: str = ""  # verify's sentence on how an event's hooks run ("": said from ``order``)
-    switches: Mapping[str, object] = NONE  # a top-level key and the value that turns hooks off
+    switches: Mapping[str, object] = NONE  # a key (dotted: inside objects) and the value that turns hooks off
     restart: str = "hooks load at session start"  # why running sessions need a restart ("": the agent reloads)
     notes: tuple[str, ...] = ()  # facts verify states on every run (a gate hookweave cannot see, say)
     protocol: str = ""  # whose answer protocol the agent follows ("claude", ...; "" when not measured)

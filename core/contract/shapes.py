@@ -75,6 +75,8 @@ class NestedGroupsHost(Host):
         handler: dict[str, Any] = {"type": "command", "command": self.command(hook, bundle)}
         if hook.timeout is not None:
             handler["timeout"] = self.native_timeout(hook.timeout)
+        if self.order == "sequential-flag":  # the agent reads the group's own flag (Qoder): the bundle's asks for it
+            return group_with(self, hook, bundle, handler)
         group: dict[str, Any] = {}
         matcher = self.native_matcher(hook.matcher)
         if matcher:
