@@ -29,9 +29,9 @@ GEMINI_PROBLEM = [
 FIRES_TWICE = ("  warning: example-guard/clean-tree, destructive-guard: may fire twice in Cursor if \"Include "
                "third-party configs\" is on: it runs the copies in Claude Code's project settings and its own project "
                "file; turn that setting off, or keep one of them")
-RUNS_IN = ("  note: example-guard/clean-tree, destructive-guard: runs in 14 agents: Antigravity CLI, Claude Code, "
+RUNS_IN = ("  note: example-guard/clean-tree, destructive-guard: runs in 15 agents: Antigravity CLI, Claude Code, "
            "Cline, Codex, Copilot CLI, Cursor (if \"Include third-party configs\" is on), Factory Droid, Gemini CLI, "
-           "Kimi Code, Letta Code, OpenHands, OpenHarness, Qwen Code, Windsurf")
+           "Kimi Code, Letta Code, OpenHands, OpenHarness, Qoder CLI, Qwen Code, Windsurf")
 
 
 def test_a_bundle_is_not_all_ok_in_the_agents_whose_problems_stop_it(run) -> None:
@@ -47,17 +47,17 @@ def test_a_bundle_is_not_all_ok_in_the_agents_whose_problems_stop_it(run) -> Non
         "the project's hooks, in .github/hooks and in Claude's project settings; trust the folder when Copilot asks, "
         "or add it to trustedFolders",
         *GEMINI_PROBLEM,
-        "example-guard (all 14 agents it is installed in)",
+        "example-guard (all 15 agents it is installed in)",
         FIRES_TWICE,
         RUNS_IN,
-        "notes: 18 more, from 14 agents; hooks verify --verbose shows them one by one",
+        "notes: 21 more, from 15 agents; hooks verify --verbose shows them one by one",
         "codex    project  example-guard 1.0.0  2 hooks in place, 3 problems above  .codex/hooks.json",
         "copilot  project  example-guard 1.0.0  2 hooks in place, 1 problem above   .claude/settings.json (Claude "
         "Code's, which Copilot CLI runs)",
         "gemini   project  example-guard 1.0.0  2 hooks in place, 1 problem above   .gemini/settings.json",
-        "example-guard 1.0.0: all hooks ok in 11 agents; hooks status lists their files",
+        "example-guard 1.0.0: all hooks ok in 12 agents; hooks status lists their files",
         "nothing installed: hermes",  # user scope only: the example is installed at project scope
-        "verify: 5 problems, 2 warnings, 20 notes; start with codex example-guard/destructive-guard: run hooks "
+        "verify: 5 problems, 2 warnings, 23 notes; start with codex example-guard/destructive-guard: run hooks "
         "install with --trust, or trust it in Codex's /hooks",
     ]
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # The folders the built-in agents keep project settings in (tests/test_verify_consistent.py holds
 # them to the registry): one of them, or .hookweave.toml, makes a folder a project.
 MARKERS = (".agents", ".claude", ".cline", ".clinerules", ".codex", ".cursor", ".factory", ".gemini",
-           ".github/hooks", ".letta", ".openhands", ".qwen", ".windsurf")
+           ".github/hooks", ".letta", ".openhands", ".qoder", ".qwen", ".windsurf")
 
 
 def lookup(host: Host) -> str:
