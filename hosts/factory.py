@@ -65,6 +65,10 @@ FACTORY = Description(
               "hookweave checks file order only",
     loose_entries="refused",  # 0.225.2, measured: the whole hooks.json fails Droid's schema (tests/e2e)
     untyped_handlers="refused",  # tests/e2e/test_flat_entries_real.py, measured: the whole hooks.json fails
+    # [DOC docs.factory.ai/reference/hooks-reference#org-managed-hooks]: enforced hooks in org-managed
+    # settings, optionally ignoring all unmanaged ones; where those settings live on disk is not documented
+    notes=("an organization's Hooks Policy (Factory's Enterprise Controls) can make Droid ignore every hook "
+           "it does not manage, hookweave's included; hookweave cannot see that policy (documents only, unmeasured)",),
     source="Factory Droid 0.225.2, measured (tests/e2e/test_factory_real.py)",
 )
 

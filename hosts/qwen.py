@@ -49,6 +49,13 @@ QWEN = Description(
         "PostCompact SessionEnd SessionDelete PermissionRequest PermissionDenied StopFailure "
         "TodoCreated TodoCompleted InstructionsLoaded".split()
     ),
+    # Qwen Code 1.x documents 27 events; these 11 are not in 0.24.4's code (the registry here stops
+    # there), so they are accepted by name only [DOC qwenlm.github.io/qwen-code-docs/1.x/en/users/hooks-reference]
+    documented_events=tuple(
+        "QueryEnd ConfigChange TeammateIdle CwdChanged FileChanged WorktreeCreate WorktreeRemove "
+        "Elicitation ElicitationResult TaskCreated TaskCompleted".split()
+    ),
+    documented_in="Qwen Code 1.x",
     project_variable="QWEN_PROJECT_DIR",  # also for a bundle inside the project (core/plan/portable.py)
     programs=("qwen",),
     dedup="last",  # by name and command (run_key); project before user at run time, and the first copy is kept

@@ -17,7 +17,7 @@ BASE = dict(name="agent", title="An Agent", files={"project": "{project}/.agent/
 
 
 def test_every_field_is_documented_for_plugin_authors() -> None:
-    assert len(FIELDS) == 32 and FIELDS[:4] == ("name", "title", "files", "events")
+    assert len(FIELDS) == 34 and FIELDS[:4] == ("name", "title", "files", "events")
     for field in FIELDS:
         assert f"| `{field}` |" in PLUGINS, field
 

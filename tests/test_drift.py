@@ -24,3 +24,14 @@ def test_the_drift_script_parses_and_the_docs_run_it() -> None:
     assert (REPO / "scripts" / "drift").stat().st_mode & 0o111
     for page in (REPO / "README.md", REPO / "docs" / "development.md"):
         assert "```sh\nscripts/drift\n```" in page.read_text(encoding="utf-8"), page
+
+
+def test_a_new_pin_is_written_where_the_facts_are_stated() -> None:
+    """Moving a pin (Codex 0.169.0 to 0.171.0, issue 34) without saying what ran on the new release
+    leaves the facts pages naming a version the tests no longer drive."""
+    facts = (REPO / "docs" / "HOST-FACTS.md").read_text(encoding="utf-8")
+    pinned = {host: version for host, version in VERSIONS.items() if version != "docs only"}
+    assert [host for host, version in pinned.items() if version not in facts] == []
+    verify = (REPO / "docs" / "verify.md").read_text(encoding="utf-8")
+    assert (f"Facts measured on Claude Code {VERSIONS['claude']}, Codex {VERSIONS['codex']} and Gemini CLI "
+            f"{VERSIONS['gemini']} (tests/e2e)") in verify.replace("\n", " ")

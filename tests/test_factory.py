@@ -87,3 +87,14 @@ def test_a_hooks_wrapper_in_hooks_json_is_a_warning(run, project: Path) -> None:
             'the hooks under it never run; move them up one level\n') in verify.stdout
     assert run("uninstall", "guard", "--host", "factory").exit_code == 0
     assert path.read_text() == original
+
+
+def test_verify_says_an_organization_may_make_droid_ignore_our_hooks(run) -> None:
+    """Factory documents organization-managed hooks (Enterprise Controls, Hooks Policy) that can make
+    Droid ignore every unmanaged hook; hookweave cannot see that policy, so verify says so (documents only)."""
+    assert run("install", BUNDLE, "--host", "factory").exit_code == 0
+    verify = run("verify", "--verbose", "--host", "factory")
+    assert verify.exit_code == 0
+    assert ("an organization's Hooks Policy (Factory's Enterprise Controls) can make Droid ignore every hook "
+            "it does not manage, hookweave's included; hookweave cannot see that policy (documents only, "
+            "unmeasured)") in " ".join(verify.stdout.split())

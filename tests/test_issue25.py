@@ -40,10 +40,10 @@ def test_verify_puts_problems_first_says_cross_agent_facts_once_and_counts(run) 
     assert not [line for line in lines if "fires twice" in line]  # part 4: once per agent (was 2; 28 before)
     assert "example-guard (all 15 agents it is installed in)" in lines
     assert not any("outside a {matcher, hooks} group" in line for line in lines)  # Antigravity's flat Stop is ours
-    assert lines[-1] == ("verify: 5 problems, 2 warnings, 23 notes; start with codex example-guard/destructive-guard: "
+    assert lines[-1] == ("verify: 5 problems, 2 warnings, 24 notes; start with codex example-guard/destructive-guard: "
                          "run hooks install with --trust, or trust it in Codex's /hooks")
     # each agent's own notes on one line, the bundle's files too: one screen (179 lines with 14 hosts, then 61)
-    assert "notes: 21 more, from 15 agents; hooks verify --verbose shows them one by one" in lines
+    assert "notes: 22 more, from 15 agents; hooks verify --verbose shows them one by one" in lines
     assert "example-guard 1.0.0: all hooks ok in 12 agents; hooks status lists their files" in lines  # not Codex, Copilot, Gemini: their problems stop it
     assert len(lines) <= 24
 
@@ -55,7 +55,7 @@ def test_verify_verbose_folds_nothing(run) -> None:
     lines = result.stdout.splitlines()
     assert lines[1:3] == [f"  problem: example-guard/{hook}: not trusted: Codex skips it silently; run hooks install "
                           "with --trust, or trust it in Codex's /hooks" for hook in ("destructive-guard", "clean-tree")]
-    assert sum(1 for line in lines if line.startswith("  note: ")) == 23  # every note, one by one
+    assert sum(1 for line in lines if line.startswith("  note: ")) == 24  # every note, one by one
     assert "copilot      project  example-guard 1.0.0  2 hooks in place, 1 problem above   .claude/settings.json " \
            "(Claude Code's, which Copilot CLI runs)" in lines
     assert "claude       project  example-guard 1.0.0  2 hooks ok                          .claude/settings.json" in lines

@@ -88,3 +88,29 @@ def test_disable_all_hooks_and_an_untrusted_folder_are_problems(run, home: Path,
     assert verify.exit_code == 1 and (f"  problem: {rules} holds the trust level \"TRUST_ALWAYS\", "
                                       "which is not one of TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST: Qwen stops at "
                                       "start; fix the file\n") in verify.stdout, verify.stdout
+
+
+QUERY_END = """[bundle]
+name = "later"
+version = "1.0.0"
+[[hooks]]
+id = "done"
+event = "stop"
+command = "log-query"
+hosts = ["qwen"]
+[hooks.host.qwen]
+event = "QueryEnd"
+"""
+
+
+def test_an_event_only_qwen_1x_documents_is_written_with_a_warning(run, project: Path, write_bundle) -> None:
+    """Qwen Code 1.x documents 27 events, 11 of them unknown to 0.24.4's code (QueryEnd among them):
+    a bundle may name one, and install says it is known from documents only."""
+    result = run("install", str(write_bundle(QUERY_END)), "--host", "qwen")
+    assert result.exit_code == 0, result.output
+    assert ("  warning: later/done: QueryEnd is a Qwen Code 1.x event known from its documents only (unmeasured); "
+            "older releases have no such event") in result.output
+    assert (project / ".qwen" / "settings.json").read_text(encoding="utf-8") == (
+        '{\n  "hooks": {\n    "QueryEnd": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n'
+        '            "name": "later/done",\n            "command": "log-query # hookweave:later/done"\n'
+        '          }\n        ]\n      }\n    ]\n  }\n}\n')

@@ -50,14 +50,14 @@ def test_a_bundle_is_not_all_ok_in_the_agents_whose_problems_stop_it(run) -> Non
         "example-guard (all 15 agents it is installed in)",
         FIRES_TWICE,
         RUNS_IN,
-        "notes: 21 more, from 15 agents; hooks verify --verbose shows them one by one",
+        "notes: 22 more, from 15 agents; hooks verify --verbose shows them one by one",
         "codex    project  example-guard 1.0.0  2 hooks in place, 3 problems above  .codex/hooks.json",
         "copilot  project  example-guard 1.0.0  2 hooks in place, 1 problem above   .claude/settings.json (Claude "
         "Code's, which Copilot CLI runs)",
         "gemini   project  example-guard 1.0.0  2 hooks in place, 1 problem above   .gemini/settings.json",
         "example-guard 1.0.0: all hooks ok in 12 agents; hooks status lists their files",
         "nothing installed: hermes",  # user scope only: the example is installed at project scope
-        "verify: 5 problems, 2 warnings, 23 notes; start with codex example-guard/destructive-guard: run hooks "
+        "verify: 5 problems, 2 warnings, 24 notes; start with codex example-guard/destructive-guard: run hooks "
         "install with --trust, or trust it in Codex's /hooks",
     ]
 

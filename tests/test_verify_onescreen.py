@@ -57,7 +57,7 @@ def test_verify_verbose_and_json_keep_every_note(everywhere) -> None:
     doc = json.loads(hooks("verify", "--json").stdout)
     verbose = hooks("verify", "--verbose").stdout.splitlines()
     shown = [line for line in verbose if line.lstrip().startswith("note: ")]
-    assert len(shown) == len(found(doc, "note")) == 15  # 10 agents: --host all leaves out 5 (test_hostall)
+    assert len(shown) == len(found(doc, "note")) == 16  # 10 agents: --host all leaves out 5 (test_hostall)
     assert verbose[-1] == hooks("verify").stdout.splitlines()[-1]
 
 

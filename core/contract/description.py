@@ -53,6 +53,8 @@ class Description:
     format: str = "json"
     shape: str = "groups"
     native_events: tuple[str, ...] = ()  # more event names a manifest may use as host overrides
+    documented_events: tuple[str, ...] = ()  # names a later release documents, never run here: accepted with a warning
+    documented_in: str = ""  # that release, as the warning names it ("Qwen Code 1.x")
     timeout_unit: str = "s"
     project_variable: str | None = None  # the env var holding the project folder when a hook runs ("${NAME}": braced)
     project_lookup: str = "cwd"  # which folder the agent takes as the project (LOOKUPS)

@@ -42,6 +42,8 @@ class Host(ABC):
     events: ClassVar[Mapping[str, str | None]] = {}
     tools: ClassVar[Mapping[str, str | None]] = {}
     native_events: ClassVar[frozenset[str]] = frozenset()
+    documented_events: ClassVar[frozenset[str]] = frozenset()  # of native_events: from documents only, unmeasured
+    documented_in: ClassVar[str] = ""
     env_key: ClassVar[str | None] = None
     comments: ClassVar[bool] = False
     comment_fix: ClassVar[str] = "remove the comment"

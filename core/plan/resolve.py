@@ -33,6 +33,9 @@ def registrations(host: Host, bundle: Bundle, runner: str = "hookweave-chain.py"
         if native is None:
             notes.append(Finding("note", f"skipped: {host.title} has no {resolved.event} event", bundle.name, hook.id))
             continue
+        if native in host.documented_events:  # the pinned release never ran it: say so, write it as asked
+            notes.append(Finding("warning", f"{native} is a {host.documented_in} event known from its documents only "
+                                 "(unmeasured); older releases have no such event", bundle.name, hook.id))
         _check_timeout(host, bundle, hook.id, resolved.timeout)
         resolved, lacking = matchers.narrowed(host, hook, resolved, bundle)  # never wider than asked
         if lacking is not None:

@@ -1,7 +1,7 @@
 """The stdin payloads ``hooks check`` feeds a hook: each host's own shape, per event.
 
 The shapes are the ones the pinned hosts sent to a hook in tests/e2e (Claude Code 2.1.197, Codex
-0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4, Factory Droid 0.225.2, Cline
+0.171.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4, Factory Droid 0.225.2, Cline
 3.0.65; tests/e2e/test_check_real.py compares the keys on every run); Cursor's and Windsurf's come
 from their documentation, Antigravity's from third parties who ran agy. Copilot's own hook files
 get camelCase payloads without an event name; Cline names the event ``hookName`` (``tool_call``)

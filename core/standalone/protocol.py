@@ -3,10 +3,10 @@ and the chain runner share.
 
 Stdlib only and no hookweave imports: the chain runner reads ``PARTS`` (this file last) into one
 namespace, so it loads without the package (``python3 -S``). Facts are from the pinned hosts: Claude Code 2.1.332,
-Codex 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4, Factory Droid 0.225.2 and
-Cline CLI 3.0.65, read in their shipped code (Claude's and Copilot's binaries, the Gemini, Qwen, Droid
-and Cline JavaScript, Codex's hooks crate whose messages are in the 0.169.0 binary), the decisive
-ones run on the real agents in tests/e2e. Cursor, Windsurf, Antigravity and Kimi Code were never run: every
+Codex 0.171.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4, Factory Droid 0.225.2 and
+Cline CLI 3.0.65, read in their shipped code (Claude's and Copilot's binaries, the Gemini, Qwen,
+Droid and Cline JavaScript, Codex's hooks crate whose messages are in the 0.169.0 and 0.171.0
+binaries), the decisive ones run on the real agents in tests/e2e. Cursor, Windsurf, Antigravity and Kimi Code were never run: every
 verdict of theirs says "unmeasured".
 
 ``judge`` answers for one hook run; ``chain_verdict`` combines the verdicts of an event's hooks

@@ -1,4 +1,4 @@
-"""How Codex 0.169.0 reads a hook's exit code and output (its hooks crate; messages from the binary)."""
+"""How Codex 0.169.0 and 0.171.0 read a hook's exit code and output (its hooks crate; messages from the binary)."""
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.verdicts import (

@@ -19,7 +19,7 @@ HOSTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "c
 # name would pay 2-4 ms for them).
 JUDGED = ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "factory", "cline", "windsurf", "antigravity",
           "auggie", "letta", "openhands", "kimi", "openharness", "hermes")
-VERSIONS = {"auggie": "0.36.0", "letta": "0.32.18", "openhands": "1.16.0", "openharness": "0.1.9", "claude": "2.1.332", "codex": "0.169.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
+VERSIONS = {"auggie": "0.36.0", "letta": "0.32.18", "openhands": "1.16.0", "openharness": "0.1.9", "claude": "2.1.332", "codex": "0.171.0", "gemini": "0.61.0", "cursor": "docs only", "copilot": "1.0.102",
             "qwen": "0.24.4", "factory": "0.225.2", "cline": "3.0.65", "windsurf": "docs only",
             "antigravity": "docs only", "kimi": "docs only", "hermes": "0.19.0"}
 UNMEASURED = "unmeasured: Cursor facts come from its documentation, never from a run"
