@@ -125,7 +125,11 @@ def test_codex_skips_a_flat_handler_inline_in_config_toml_too(run, codex_env, pr
 
 
 UNKNOWN = {"gemini": "PostToolUse", "claude": "BeforeTool", "qwen": "BeforeTool", "factory": "BeforeTool"}
-SKIPS_BOTH = ("gemini", "qwen")  # they skip an unknown event and an untyped handler alike, and run the rest
+SKIPS_UNTYPED = ("gemini", "qwen")  # they skip an untyped handler and run the rest; Claude refuses its file
+# Where the unknown-event scenario sits in the shared run: beside the untyped handler in the one file
+# (Gemini, Qwen), or in Claude's other project file, which it loads though it refuses settings.json.
+BESIDE = {"gemini": FILE["gemini"], "qwen": FILE["qwen"], "claude": ".claude/settings.local.json"}
+UNKNOWN_EVENT_HOOKS, UNTYPED_HOOKS = ("op-unknown", "op-known"), ("op-untyped", "op-group")
 
 
 def _ran_of(ran: list[str], scenario: tuple[str, ...]) -> list[str]:
@@ -134,31 +138,38 @@ def _ran_of(ran: list[str], scenario: tuple[str, ...]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def skipped_side_by_side() -> dict:
-    """One agent run a host, shared by the unknown-event and untyped-handler tests where the host
-    skips both entries (Gemini, Qwen): both sit in one file next to one proper group, so the run's
-    probe log answers each test. Built by whichever of the two runs first, inside that test's own
-    isolated HOME and project (its fixtures), so the other reads the same record."""
+def side_by_side_runs() -> dict:
+    """One agent run a host, shared by the unknown-event and untyped-handler tests (Gemini, Qwen,
+    Claude): both scenarios sit side by side, so the run's probe log answers each test. Built by
+    whichever of the two runs first, inside that test's own isolated HOME and project (its
+    fixtures, so nothing_left_running covers the run); the other reads the same record."""
     return {}
 
 
 def _both_side_by_side(host, run, mock, home, project, probe) -> dict:
-    """Start ``host`` once on a file holding an unknown event, an untyped handler and a proper group;
-    then verify, install and uninstall once; the record each test asserts its own part of."""
+    """Start ``host`` once on an unknown event next to a proper group (op-known), and an untyped
+    handler before a proper group (op-group); then verify, install (and uninstall) once."""
     start = _runner(host, mock, home, project)
-    doc = {UNKNOWN[host]: [{"hooks": [{"type": "command", "command": probe.command("op-unknown")}]}],
-           EVENT[host]: [{"hooks": [{"command": probe.command("op-untyped")}]},
-                         {"hooks": [{"type": "command", "command": probe.command("op-group")}]}]}
-    settings = project / FILE[host]
+
+    def group(hook: str) -> dict:
+        return {"hooks": [{"type": "command", "command": probe.command(hook)}]}
+
+    unknown = {UNKNOWN[host]: [group("op-unknown")], EVENT[host]: [group("op-known")]}
+    untyped = {EVENT[host]: [{"hooks": [{"command": probe.command("op-untyped")}]}, group("op-group")]}
+    settings, beside = project / FILE[host], project / BESIDE[host]
     settings.parent.mkdir(parents=True, exist_ok=True)
-    original = json.dumps({"hooks": doc}, indent=2) + "\n"
+    if beside == settings:
+        untyped = {UNKNOWN[host]: unknown[UNKNOWN[host]], EVENT[host]: untyped[EVENT[host]] + unknown[EVENT[host]]}
+    else:
+        beside.write_text(json.dumps({"hooks": unknown}, indent=2) + "\n")
+    original = json.dumps({"hooks": untyped}, indent=2) + "\n"
     settings.write_text(original)
     start()
     ran = ids(probe.calls())
-    assert set(ran) <= {"op-unknown", "op-untyped", "op-group"}, ran  # nothing but the file's own hooks ran
+    assert set(ran) <= {*UNKNOWN_EVENT_HOOKS, *UNTYPED_HOOKS}, ran  # nothing but the files' own hooks ran
     verify = run("verify", "--verbose", "--host", host).stdout
     install = run("install", probe.bundle(), "--host", host)
-    uninstalled = run("uninstall", "probe", "--host", host).exit_code
+    uninstalled = run("uninstall", "probe", "--host", host).exit_code if install.exit_code == 0 else None
     return {"ran": ran, "verify": verify, "install": (install.exit_code, install.output), "uninstalled": uninstalled,
             "original": original, "after": settings.read_text()}
 
@@ -171,14 +182,14 @@ def _side_by_side(cache: dict, host, run, mock, home, project, probe) -> dict:
 
 @pytest.mark.parametrize("host", ["gemini", "claude", "qwen", "factory"])
 def test_an_event_the_host_does_not_know(host, run, mock, home, project, probe, monkeypatch,
-                                         skipped_side_by_side) -> None:
+                                         side_by_side_runs) -> None:
     """A real Gemini file (5throck/ai-workspace-standards) holds Claude's PostToolUse: measured here."""
     if host == "gemini":
         monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     pointer = f"/{UNKNOWN[host]}" if host == "factory" else f"/hooks/{UNKNOWN[host]}"
-    if host in SKIPS_BOTH:
-        shared = _side_by_side(skipped_side_by_side, host, run, mock, home, project, probe)
-        assert _ran_of(shared["ran"], ("op-unknown", "op-group")) == ["op-group"]  # skips the event, runs the rest
+    if host in BESIDE:
+        shared = _side_by_side(side_by_side_runs, host, run, mock, home, project, probe)
+        assert _ran_of(shared["ran"], UNKNOWN_EVENT_HOOKS) == ["op-known"]  # skips the event, runs the rest
         assert f"{pointer}: not an event" in shared["verify"]
         return
     start = _runner(host, mock, home, project)
@@ -223,20 +234,21 @@ def test_codex_keeps_trusting_a_group_of_three_adopted_as_three_groups(run, code
 
 
 @pytest.mark.parametrize("host", ["gemini", "claude", "qwen", "factory"])
-def test_a_handler_without_type(host, run, mock, home, project, probe, monkeypatch, skipped_side_by_side) -> None:
+def test_a_handler_without_type(host, run, mock, home, project, probe, monkeypatch, side_by_side_runs) -> None:
     """A group's handler with no "type" (hookweave read it as a command hook): Gemini and Qwen skip
     that handler, Claude and Factory refuse the whole file; verify and install say which."""
     if host == "gemini":
         monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
-    if host in SKIPS_BOTH:  # measured on the run shared with the unknown-event test: the untyped handler is first
-        shared = _side_by_side(skipped_side_by_side, host, run, mock, home, project, probe)
-        assert _ran_of(shared["ran"], ("op-untyped", "op-group")) == ["op-group"]
-        pointer = f"/hooks/{EVENT[host]}/0/hooks/0"
+    pointer = f"/{EVENT[host]}/0/hooks/0" if host == "factory" else f"/hooks/{EVENT[host]}/0/hooks/0"
+    skips = host in SKIPS_UNTYPED
+    if host in BESIDE:  # measured on the run shared with the unknown-event test: the untyped handler is first
+        shared = _side_by_side(side_by_side_runs, host, run, mock, home, project, probe)
+        assert _ran_of(shared["ran"], UNTYPED_HOOKS) == (["op-group"] if skips else [])
         said = next(line for line in shared["verify"].splitlines() if pointer in line)
-        assert "skips: it never runs" in said
+        assert ("skips: it never runs" if skips else "refuses the whole file") in said
         code, output = shared["install"]
-        assert code == 0 and said.split(f"{pointer}: ")[1] in output
-        assert shared["uninstalled"] == 0
+        assert code == (0 if skips else 2) and said.split(f"{pointer}: ")[1] in output
+        assert shared["uninstalled"] == (0 if skips else None)
         assert shared["after"].replace(',\n  "$version": 4', "") == shared["original"]
         return
     start = _runner(host, mock, home, project)
@@ -247,8 +259,7 @@ def test_a_handler_without_type(host, run, mock, home, project, probe, monkeypat
     original = json.dumps(doc if host == "factory" else {"hooks": doc}, indent=2) + "\n"
     settings.write_text(original)
     start()
-    assert ids(probe.calls()) == []  # Claude and Factory refuse the whole file
-    pointer = f"/{EVENT[host]}/0/hooks/0" if host == "factory" else f"/hooks/{EVENT[host]}/0/hooks/0"
+    assert ids(probe.calls()) == []  # Factory refuses the whole file
     said = next(line for line in run("verify", "--verbose", "--host", host).stdout.splitlines() if pointer in line)
     assert "refuses the whole file" in said
     install = run("install", probe.bundle(), "--host", host)
