@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
 from hookweave.core.errors import BadInput
 from hookweave.core.model.findings import Finding
+from hookweave.core.model.jsonkinds import event_groups as _groups, kind_of
 from hookweave.core.model.render import marker, portable_ref, shell_command, through_a_shell, through_sh
 
 if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
@@ -309,19 +310,7 @@ class Host(ABC):
         return []
 
 
-
 def _declared(cls: type, attribute: str) -> bool:
     """Whether a class between ``cls`` and ``Host`` sets ``attribute`` itself (not derived)."""
     return any(attribute in klass.__dict__ and attribute not in klass.__dict__.get("_derived", ())
                for klass in cls.__mro__ if klass is not Host and issubclass(klass, Host))
-
-
-def _groups(doc: Any, key: str, event: str) -> list:
-    hooks = doc.get(key) if isinstance(doc, dict) else None
-    groups = hooks.get(event) if isinstance(hooks, dict) else None
-    return groups if isinstance(groups, list) else []
-
-
-def kind_of(value: Any) -> str:
-    """A JSON value's type as Python names it (``list``, ``dict``), ``null`` for null."""
-    return "null" if value is None else type(value).__name__

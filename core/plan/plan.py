@@ -14,7 +14,8 @@ from hookweave.core.formats.patch import escape, sha256
 from hookweave.core.model import record
 from hookweave.core.model.bundle import Bundle, Finding
 from hookweave.core.model.runnable import EVERY_PROJECT
-from hookweave.core.plan import envmerge, handwritten, managedlayer, merge, resolve, spelling, standin
+from hookweave.core.plan import (created_containers, envmerge, handwritten, managedlayer, merge, resolve, spelling,
+                                  standin)
 
 
 class Target(NamedTuple):
@@ -122,13 +123,13 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
             if not event_regs:
                 continue
             hooks = new[hooks_key] = {}
-            _mark_created(created, f"/{escape(hooks_key)}")
+            created_containers.mark(created, f"/{escape(hooks_key)}")
         entries = hooks.get(event)
         if entries is None:
             if not event_regs:
                 continue
             entries = hooks[event] = []
-            _mark_created(created, f"/{escape(hooks_key)}/{escape(event)}")
+            created_containers.mark(created, f"/{escape(hooks_key)}/{escape(event)}")
         if not isinstance(entries, list):
             continue  # an event the host does not know, holding something else: not ours to touch
         entries, twins = handwritten.drop_hand_written(host, target.scope, event, entries, event_regs, known, force)
@@ -155,7 +156,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
         for key, value in host.required.items():
             if key not in new:
                 new[key] = value
-                _mark_created(created, f"/{escape(key)}")
+                created_containers.mark(created, f"/{escape(key)}")
     env_record: dict[str, envmerge.RecordedEnv] = {}
     if host.env_key and (env_wanted or (prev and prev.env)):
         env_record, notes = _install_env(new, created, host.env_key, env_wanted, prev.env if prev else {}, inherited)
@@ -164,7 +165,7 @@ def plan_install(target: Target, text: str | None, record_text: str | None, bund
     if host.hook_env and regs:
         exported = {n: v for n, (v, where) in (inherited or {}).items() if where == envmerge.EXPORTED}
         findings += envmerge.hook_env_findings(host, bundle, exported)
-    _drop_empty_created(new, created, {})
+    created_containers.drop_empty(new, created, {})
     recorded_hooks = tuple(record.RecordedHook(r.id, r.event, r.position, sha256(ours.get(r.id)), r.members) for r in regs)
     readers_of = standin.runs_for(prev.runs_for if prev else {}, dict(runs_for or {}), set(readers), {r.id for r in regs})
     joined = prev.joined_within({r.id for r in regs}) if prev else ()  # adopt's groups, while their hooks stay
@@ -208,7 +209,7 @@ def plan_uninstall(target: Target, text: str | None, record_text: str | None, na
     host.forget(new, name, [h.id for h in prev.hooks if h.id not in prev.traces_before])
     created = list(rec.created)
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
-    _drop_empty_created(new, created, host.required if not bundles else {})
+    created_containers.drop_empty(new, created, host.required if not bundles else {})
     new_rec = record.Record(bundles, tuple(created), rec.created_file, rec.created_folder)
     plan = _finish(target, text, record_text, doc, new, new_rec, findings, refused, spelling.spellings(host, prev))
     if new_rec.empty and rec.created_file and new == {}:
@@ -260,38 +261,8 @@ def _install_env(new: dict, created: list[str], key: str, wanted, recorded, inhe
     if existed or env:
         new[key] = env
         if not existed:
-            _mark_created(created, f"/{escape(key)}")
+            created_containers.mark(created, f"/{escape(key)}")
     return env_record, notes
-
-
-def _mark_created(created: list[str], pointer: str) -> None:
-    """Note a container install made; once, though a host or a killed run may make us make it again."""
-    if pointer not in created:
-        created.append(pointer)
-
-
-def _drop_empty_created(doc: dict, created: list[str], required: dict) -> None:
-    """Remove what install created once it is empty again (deepest first), and the host's
-    required keys once no bundle is left (while they still hold the value we wrote)."""
-    for pointer in sorted(created, key=lambda p: p.count("/"), reverse=True):
-        parent, key = _parent(doc, pointer)
-        if parent is None:
-            created.remove(pointer)
-        elif parent[key] in ({}, []) or (pointer.count("/") == 1 and key in required and parent[key] == required[key]):
-            del parent[key]
-            created.remove(pointer)
-
-
-def _parent(doc: dict, pointer: str) -> tuple[dict | None, str]:
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
-    node: Any = doc
-    for token in tokens[:-1]:
-        if not isinstance(node, dict) or token not in node:
-            return None, ""
-        node = node[token]
-    if not isinstance(node, dict) or tokens[-1] not in node:
-        return None, ""
-    return node, tokens[-1]
 
 
 def _finish(target, text, record_text, doc, new, new_rec, findings, refused, spellings=None) -> FilePlan:
