@@ -183,7 +183,7 @@ def test_without_host_check_runs_on_the_agents_used_here_and_says_so(run, write_
     (home / ".gemini").mkdir()
     result = run("check", folder, "--runs", "1")
     assert result.exit_code == 0, result.stdout
-    assert result.stdout.splitlines()[0] == "checking the agents used here: Claude Code, Gemini CLI (--host all checks all 14)"
+    assert result.stdout.splitlines()[0] == "checking the agents used here: Claude Code, Gemini CLI (--host all checks all 16)"
     assert [line for line in result.stdout.splitlines() if not line.startswith(" ")][1:3] == [
         "tiny/g  Claude Code PreToolUse [Bash]", "tiny/g  Gemini CLI BeforeTool [run_shell_command]"]
     doc = json.loads(run("check", folder, "--runs", "1", "--json").stdout)
@@ -192,7 +192,7 @@ def test_without_host_check_runs_on_the_agents_used_here_and_says_so(run, write_
     named = json.loads(run("check", folder, "--runs", "1", "--host", "detected", "--json").stdout)
     assert named["hosts"] == {"checked": ["claude", "gemini"], "from": "--host"}
     every = json.loads(run("check", folder, "--runs", "1", "--host", "all", "--json").stdout)
-    assert every["hosts"] == {"checked": NAMES, "from": "--host"} and len({h["host"] for h in every["hooks"]}) == 14
+    assert every["hosts"] == {"checked": NAMES, "from": "--host"} and len({h["host"] for h in every["hooks"]}) == 16
     text = run("check", folder, "--runs", "1", "--host", "codex").stdout
     assert text.startswith("tiny/g  Codex PreToolUse")  # asked: no line about the choice
     helped = " ".join(run("check", "--help").stdout.split())

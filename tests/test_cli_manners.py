@@ -153,11 +153,11 @@ def test_doctor_with_no_agent_is_short_and_counts_the_rest(tmp_path: Path, proje
     done = hooks("doctor", env={"PATH": _path_with(tmp_path)}, cwd=project)
     lines = done.stdout.splitlines()
     assert done.returncode == 0 and len(lines) <= 25, done.stdout
-    assert lines[0].startswith("not found: 14 agents (not on PATH, no settings file): antigravity, claude, cline, ")
+    assert lines[0].startswith("not found: 16 agents (not on PATH, no settings file): antigravity, claude, cline, ")
     assert lines[0].endswith("; hooks doctor --verbose shows each")
     assert lines[-1] == "doctor: ok"
     every = hooks("doctor", "--verbose", env={"PATH": _path_with(tmp_path)}, cwd=project).stdout
-    assert len([line for line in every.splitlines() if not line.startswith(" ")]) == 14 + 3
+    assert len([line for line in every.splitlines() if not line.startswith(" ")]) == 16 + 3
     assert "not found:" not in every
 
 
@@ -168,7 +168,7 @@ def test_doctor_shows_the_agents_found_first(tmp_path: Path, project: Path) -> N
     heads = [line for line in done.stdout.splitlines() if not line.startswith(" ")]
     assert heads[0].startswith("codex (Codex, built-in): ") and heads[0].endswith("(codex 9.9.9)")
     assert heads[1] == "gemini (Gemini CLI, built-in): not found"
-    assert heads[2].startswith("not found: 12 agents (not on PATH, no settings file): antigravity, claude, ")
+    assert heads[2].startswith("not found: 14 agents (not on PATH, no settings file): antigravity, claude, ")
     assert len(done.stdout.splitlines()) <= 25
 
 

@@ -42,7 +42,7 @@ def as_json(done: list[checking.Checked], skipped: list[str]) -> dict:
         found = latency.of_hook(c)
         time = None if found is None else {**_figures(found), "budget_ms": c.budget_ms,
                                            "share_of_timeout": round(latency.share(c), 4)}
-        hooks.append({"hook": t.label, "host": t.host, "event": t.event, "matcher": t.matcher, "command": t.command,
+        hooks.append({"hook": t.label, "host": t.shown, "event": t.event, "matcher": t.matcher, "command": t.command,
                       "runs": runs, "latency": time, "pitfalls": [_pitfall(p) for p in c.pitfalls], "skipped": c.skipped})
     together = [{"host": h, "event": e, "payload": n, "action": cv.verdict.action, "reason": cv.verdict.reason,
                  "decided_by": None if cv.decided_by is None else members[cv.decided_by], "hooks": members}

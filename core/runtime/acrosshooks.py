@@ -17,7 +17,7 @@ def across(done: list) -> list:
     noisy: dict[tuple[str, str], list[int]] = {}
     for i, c in enumerate(done):
         if any(o.run.exit_code == 0 and o.run.stderr.strip() for o in c.outcomes):
-            noisy.setdefault((c.target.host, c.target.event), []).append(i)
+            noisy.setdefault((c.target.shown, c.target.event), []).append(i)
     out = list(done)
     for (host, event), members in noisy.items():
         if len(members) < 2:
@@ -73,7 +73,7 @@ def combined(done: list) -> list[tuple[str, str, str, protocol.ChainVerdict, lis
     groups: dict[tuple[str, str, str], list[tuple[str, protocol.Verdict]]] = {}
     for c in done:
         for o in c.outcomes:
-            groups.setdefault((c.target.host, c.target.event, o.payload.name), []).append((c.target.label, o.verdict))
+            groups.setdefault((c.target.shown, c.target.event, o.payload.name), []).append((c.target.label, o.verdict))
     out = []
     for (host, event, name), members in groups.items():
         if len(members) > 1:

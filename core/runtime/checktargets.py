@@ -30,6 +30,12 @@ class Target(NamedTuple):
     neutral: str | None = None  # the neutral event, for its latency budget
     members: tuple[str, ...] = ()  # a chain's members, in the order it runs them
     project_variable: str | None = None  # the host's variable holding the project folder (its description's)
+    agent: str = ""  # the host's own name, where ``host`` (the answer protocol) is another's: Qoder answers as Claude
+
+    @property
+    def shown(self) -> str:
+        """The agent a result is reported and grouped under."""
+        return self.agent or self.host
 
 
 def _parts(host: Host, entry: dict) -> tuple[dict, str | None]:
@@ -89,7 +95,7 @@ def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
         out.append(Target(f"{bundle.name}/{reg.id}", host.answer_protocol(), host.title, reg.event, matcher,
                           _command(host, handler), _seconds(host, handler),
                           {k: str(v) for k, v in extra.items()}, bundle.directory, _order(host, reg.entry),
-                          _neutral(host, reg.event), tuple(m for m, _ in reg.members), _variable(host)))
+                          _neutral(host, reg.event), tuple(m for m, _ in reg.members), _variable(host), host.name))
     return out, [_skipped(bundle, n) for n in notes]
 
 
@@ -152,7 +158,8 @@ def installed(host: Host, project: Path, scope: str | None) -> list[Target]:
                 command = _command(host, handler)
                 out.append(Target(f"{owner[0]}/{owner[1]} ({name})", host.answer_protocol(), host.title, event, matcher,
                                   command, _seconds(host, handler), {k: str(v) for k, v in extra.items()}, None,
-                                  _order(host, entry), _neutral(host, event), _members(command), _variable(host)))
+                                  _order(host, entry), _neutral(host, event), _members(command), _variable(host),
+                                  host.name))
     return out
 
 
@@ -163,4 +170,4 @@ def hand_written(host: Host, command: str, event: str, matcher: str | None) -> T
         known = sorted(e for e in host.events if host.events[e]) + sorted(host.native_events)
         raise BadInput(f"--event {event}: {host.title} has no such event; use one of {', '.join(known)}")
     return Target("hand-written", host.answer_protocol(), host.title, native, host.native_matcher(matcher) if matcher else None,
-                  command, None, {}, None, _order(host, {}), _neutral(host, native), (), _variable(host))
+                  command, None, {}, None, _order(host, {}), _neutral(host, native), (), _variable(host), host.name)

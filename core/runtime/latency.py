@@ -110,7 +110,7 @@ def waits(done: list) -> list[Wait]:
         order = "file" if "file" in orders else "parallel" if orders == {"parallel"} else "unknown"
         each = [of_hook(c) for c in members]
         pick = max if order == "parallel" else sum
-        out.append(Wait(members[0].target.host, title, event, order, tuple(c.target.label for c in members),
+        out.append(Wait(members[0].target.shown, title, event, order, tuple(c.target.label for c in members),
                         pick(f.median_ms for f in each), pick(f.max_ms for f in each), max(share(c) for c in members),
                         min(c.budget_ms for c in members), any(c.target.members for c in members),
                         pick(f.min_ms for f in each)))

@@ -25,7 +25,7 @@ from hookweave.core.model import record
 from hookweave.core.model.findings import Finding
 from hookweave.core.model.render import without_marker
 from hookweave.core.plan import adoption as adopt
-from hookweave.core.plan import merge, spelling
+from hookweave.core.plan import created_containers, merge, spelling
 from hookweave.core.usecases.transaction import run
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def _plan_give_back(target: Target, text: str | None, record_text: str | None, n
     bundles = {k: v for k, v in rec.bundles.items() if k != name}
     created = list(rec.created)
     if not bundles:  # what install added for hooks to load (Cursor's "version": 1) goes, as on uninstall
-        planning._drop_empty_created(new, created, host.required)
+        created_containers.drop_empty(new, created, host.required)
     new_rec = record.Record(bundles, tuple(created) if bundles else (), rec.created_file and bool(bundles),
                             rec.created_folder if bundles else 0)
     ops = diff(doc, new)
