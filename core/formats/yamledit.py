@@ -35,8 +35,7 @@ def apply_ops(text: str, ops: list[dict], path: str) -> str:
     if crlf:  # edit as LF and give the file its own line ending back, our new lines included
         text = text.replace("\r\n", "\n")
     head = _comments_only(text)
-    yaml = _layout(text, path) if head is None else _yaml(2, 2)
-    doc = _load(yaml, text, path) if head is None else None
+    yaml, doc = _layout(text, path) if head is None else (_yaml(2, 2), None)
     if doc is None:  # empty, or comments only: ours goes after them
         from ruamel.yaml.comments import CommentedMap
 
@@ -111,16 +110,18 @@ def _dump(yaml: Any, doc: Any) -> str:
     return out.getvalue()
 
 
-def _layout(text: str, path: str) -> Any:
-    """The ruamel settings that write ``text`` back unchanged; refused when none does."""
+def _layout(text: str, path: str) -> tuple[Any, Any]:
+    """The ruamel settings that write ``text`` back unchanged, with the document they read (read once);
+    refused when none does."""
     if not text.strip():
-        return _yaml(2, 2)
+        return _yaml(2, 2), None
     first_change = None
     for mapping, offset in LAYOUTS:
         yaml = _yaml(mapping, offset)
-        again = _dump(yaml, _load(yaml, text, path))
+        doc = _load(yaml, text, path)
+        again = _dump(yaml, doc)
         if again == text:
-            return yaml
+            return yaml, doc
         if first_change is None:
             first_change = _first_difference(text, again)
     raise BadInput(f"{path}:{first_change}: hookweave cannot write this YAML back unchanged (its indentation "
