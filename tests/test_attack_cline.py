@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.model.render import marker_in
-from hookweave.hosts import cline_dispatcher
+from hookweave.hosts.cline import dispatcher as cline_dispatcher
 from hookweave.hosts.cline import NATIVE_EVENTS
 from tests.conftest import attack_size
 

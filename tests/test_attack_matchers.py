@@ -144,7 +144,7 @@ def written(host, project: Path) -> list[tuple[str, str, object]]:
     gives one row per member, its matcher the registration's and the member's."""
     settings = host.settings_path("project" if "project" in host.scopes else host.scopes[0], project)
     if isinstance(host, ClineHost):
-        from hookweave.hosts import cline_dispatcher
+        from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
         events = {e: cline_dispatcher.read(e, p.read_text())["hooks"][e]
                   for e, p in host.dispatcher_paths(settings).items() if p.exists()}

@@ -27,7 +27,7 @@ from hookweave.core.errors import BadInput
 from hookweave.core.formats import jsontext, patch
 from hookweave.core.model.bundle import Bundle, BundleHook
 from hookweave.core.plan.plan import Target, plan_install, plan_uninstall
-from hookweave.hosts import antigravity_shape
+from hookweave.hosts.antigravity import shape as antigravity_shape
 from hookweave.hosts.antigravity import AntigravityHost
 from hookweave.hosts.windsurf import WindsurfHost
 from tests.conftest import attack_size

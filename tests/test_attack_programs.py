@@ -14,7 +14,7 @@ import unicodedata
 
 import pytest
 
-from hookweave.hosts import codex_appserver
+from hookweave.hosts.codex import appserver as codex_appserver
 from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.plan import chain
-from hookweave.hosts import cline_dispatcher
+from hookweave.hosts.cline import dispatcher as cline_dispatcher
 from tests.conftest import attack_size
 
 pytestmark = pytest.mark.attack

@@ -222,7 +222,7 @@ class Sequence:
 
 def _codex_agrees(seq: Sequence, home: Path) -> list[str]:
     """The real codex's trust status of every hook equals the oracle's."""
-    from hookweave.hosts.codex_appserver import hooks_list
+    from hookweave.hosts.codex.appserver import hooks_list
 
     env = {**os.environ, "HOME": str(home), "CODEX_HOME": os.environ["CODEX_HOME"]}
     listed = hooks_list(CODEX, seq.project, env=env, timeout=20)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from hookweave.core.plan import chain, chainsh
-from hookweave.hosts import cline_dispatcher
+from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
 REAL_PYTHON = str(Path(sys.executable).resolve())
 

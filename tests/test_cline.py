@@ -174,7 +174,7 @@ def test_user_scope_writes_into_cline_dir(run, home: Path, project: Path) -> Non
 
 
 def _answer(project: Path, hooks: list[dict], payload: dict) -> str:
-    from hookweave.hosts import cline_dispatcher
+    from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
     path = project / "PreToolUse"
     path.write_text(cline_dispatcher.render("PreToolUse", hooks, 0))

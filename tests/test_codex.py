@@ -131,7 +131,7 @@ def test_matchers_are_anchored_regexes(run, trusted_project) -> None:
 
 @pytest.mark.skipif(not Path(CODEX).is_file(), reason="no codex binary: run scripts/install-hosts codex")
 def test_trust_hashes_equal_what_codex_app_server_reports(run, trusted_project, codex_home, project, monkeypatch) -> None:
-    from hookweave.hosts.codex_appserver import hooks_list
+    from hookweave.hosts.codex.appserver import hooks_list
 
     assert run("install", BUNDLE, "--host", "codex", "--trust").exit_code == 0
     env = {**os.environ, "HOME": str(codex_home.parent), "CODEX_HOME": str(codex_home)}

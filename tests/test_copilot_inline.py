@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.hosts.copilot_inline import rejected
+from hookweave.hosts.copilot.inline import rejected
 
 DATA = Path(__file__).parent / "data"
 BUNDLE = str(DATA / "claude" / "bundle")

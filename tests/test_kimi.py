@@ -182,7 +182,7 @@ def test_the_protocol_blocks_on_exit_2_and_on_a_json_deny_only() -> None:
 def test_an_event_added_to_a_file_without_hooks_makes_the_list() -> None:
     """The matchers attack at full size: an add under an event, where the file had no [[hooks]]
     yet, was a KeyError traceback; the list comes whole."""
-    from hookweave.hosts import kimi_shape
+    from hookweave.hosts.kimi import shape as kimi_shape
 
     assert kimi_shape.file_ops({"op": "add", "path": "/hooks/PreToolUse", "value": [{"command": "x"}]}, None) == [
         {"op": "add", "path": "/hooks", "value": [{"event": "PreToolUse", "command": "x"}]}]

@@ -16,7 +16,6 @@ REPO = Path(__file__).parent.parent
 CORE = REPO / "core"
 LAYERS = ("cli", "usecases", "verify", "runtime", "plan", "reading", "contract", "model", "formats", "files",
           "standalone")
-OLD_PATHS = ("host.py", "hostshapes.py", "hookspecs.py", "paths.py", "findings.py")  # kept for plugin authors
 
 
 def _lint_imports(root: Path, pythonpath: Path | None = None) -> subprocess.CompletedProcess:
@@ -35,7 +34,7 @@ def _lint_imports(root: Path, pythonpath: Path | None = None) -> subprocess.Comp
 def test_the_import_contracts_hold() -> None:
     done = _lint_imports(REPO)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Contracts: 4 kept, 0 broken." in done.stdout
+    assert "Contracts: 3 kept, 0 broken." in done.stdout
 
 
 @pytest.fixture()
@@ -61,7 +60,7 @@ def test_the_scratch_copy_is_clean_before_it_is_broken(scratch: Path) -> None:
     ("core/formats/jsontext.py", "def _late():\n    from hookweave.core.cli import app  # noqa: F401",
      "hookweave.core.formats is not allowed to import hookweave.core.cli"),
     # a built-in host reaching past the registry into verify
-    ("hosts/claude.py", "def _late():\n    from hookweave.core.verify import hostreport  # noqa: F401",
+    ("hosts/claude/__init__.py", "def _late():\n    from hookweave.core.verify import hostreport  # noqa: F401",
      "hookweave.hosts is not allowed to import hookweave.core.verify"),
     # verify and runtime do not know each other
     ("core/verify/registrations.py", "def _late():\n    from hookweave.core.runtime import hookrun  # noqa: F401",
@@ -72,9 +71,6 @@ def test_the_scratch_copy_is_clean_before_it_is_broken(scratch: Path) -> None:
     # what install writes into a project must stand alone
     ("core/standalone/chainrun.py", "def _late():\n    from hookweave.core import errors  # noqa: F401",
      "What install writes into a project imports nothing of hookweave outside its own"),
-    # the old import paths are for plugins only
-    ("hosts/cursor.py", "def _late():\n    from hookweave.core.host import Host  # noqa: F401",
-     "The import paths kept for plugin authors are not used inside hookweave BROKEN"),
 ])
 def test_a_wrong_import_breaks_the_build(scratch: Path, module: str, code: str, broken: str) -> None:
     _append(scratch / "hookweave" / module, code)
@@ -111,7 +107,7 @@ def test_the_written_programs_run_with_nothing_of_hookweave(tmp_path: Path) -> N
     """The chain runner file and a Cline dispatcher, as install writes them, run under
     ``python3 -I -S`` in a folder with no hookweave anywhere on the path."""
     from hookweave.core.plan import chain
-    from hookweave.hosts import cline_dispatcher
+    from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
     runner = tmp_path / "runner.py"
     runner.write_text(chain.runner_text(), encoding="utf-8")
@@ -130,33 +126,15 @@ def test_the_written_programs_run_with_nothing_of_hookweave(tmp_path: Path) -> N
 
 def test_core_has_a_few_rooms_each_labelled_with_its_layer() -> None:
     top = sorted(p.name for p in CORE.glob("*.py"))
-    assert top == sorted(("__init__.py", "errors.py") + OLD_PATHS)
+    assert top == ["__init__.py", "errors.py"]  # the old import paths went in issue 35 (pluginmanager.MOVED)
     assert sorted(p.name for p in CORE.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(LAYERS)
     for layer in LAYERS:
         doc = ast.get_docstring(ast.parse((CORE / layer / "__init__.py").read_text(encoding="utf-8")))
         assert doc and doc.startswith(f'Layer "{layer}"'), layer
-    for name in OLD_PATHS:
-        assert (CORE / name).read_text(encoding="utf-8").startswith('"""Deprecated import path'), name
 
 
 def test_no_module_is_much_over_300_lines() -> None:
     """Modules of one idea (STYLE.md): the longest, core/formats/jsontext.py, is one span parser."""
     sizes = {p: len(p.read_text(encoding="utf-8").splitlines())
-             for p in [*CORE.rglob("*.py"), *(REPO / "hosts").glob("*.py")]}
+             for p in [*CORE.rglob("*.py"), *(REPO / "hosts").rglob("*.py")]}
     assert max(sizes.values()) <= 320, sorted(sizes.items(), key=lambda item: -item[1])[:3]
-
-
-def test_the_old_import_paths_still_serve_plugins() -> None:
-    from hookweave.core import findings, hookspecs, host, hostshapes, paths
-    from hookweave.core.contract import hookspecs as contract_hookspecs
-    from hookweave.core.contract import shapes
-    from hookweave.core.contract.host import Host
-    from hookweave.core.files import paths as real_paths
-    from hookweave.core.model.findings import Finding
-
-    assert (host.Host, host.NestedGroupsHost, host.FlatHost, host.TopLevelEvents) == (
-        Host, shapes.NestedGroupsHost, shapes.FlatHost, shapes.TopLevelEvents)
-    assert hostshapes.NestedGroupsHost is shapes.NestedGroupsHost
-    assert hookspecs.hookimpl is contract_hookspecs.hookimpl and hookspecs.PROJECT == "hookweave"
-    assert paths.home is real_paths.home and paths.display is real_paths.display
-    assert findings.Finding is Finding

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.hosts import copilot_policy
+from hookweave.hosts.copilot import policy as copilot_policy
 
 BUNDLE = """[bundle]
 name = "guard"

@@ -48,6 +48,13 @@ CASES = {  # a broken plugin: its source, and what its warning says
     # issue 33 item 7: sys.exit() at import killed every command; a plugin naming Claude's file or
     # record found Claude's hooks "already installed", and its uninstall took them (and the record) out
     "sys.exit() at import": ("import sys\nsys.exit(3)\n", "failed to load (SystemExit: 3)"),
+    # issue 35 item 5: the deprecated paths at the top of core/ are gone; the warning names the new home
+    "an import path removed": ("from hookweave.core.host import NestedGroupsHost\n",
+                               "failed to load (ModuleNotFoundError: No module named 'hookweave.core.host': "
+                               "hookweave.core.host moved to hookweave.core.contract.host (Host) and "
+                               "hookweave.core.contract.shapes)"),
+    "a name removed from hookweave.core": ("from hookweave.core import paths\n",
+                                           "__init__.py): hookweave.core.paths moved to hookweave.core.files.paths); skipped"),
     "sys.exit() in its hook": (HEAD + "import sys\n@hookimpl\ndef hookweave_register_hosts(register):\n    sys.exit()\n",
                                "hookweave_register_hosts failed (SystemExit)"),
     "Claude's project file": (HEAD + DESCRIPTION.format(name="thief", events={"stop": "Stop"}, extra="").replace(

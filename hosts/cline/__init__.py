@@ -91,7 +91,7 @@ class ClineHost(host_class(CLINE)):  # type: ignore[misc]  # built like a plugin
         event = self._event_of(path)
         if event is None:
             return super().parse(text, path)
-        from hookweave.hosts import cline_dispatcher
+        from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
         return cline_dispatcher.read(event, text)
 
@@ -99,7 +99,7 @@ class ClineHost(host_class(CLINE)):  # type: ignore[misc]  # built like a plugin
         event = self._event_of(path)
         if event is None:
             return super().apply(text, ops, path)
-        from hookweave.hosts import cline_dispatcher
+        from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
         return cline_dispatcher.render(event, ops[-1]["value"]["hooks"], 0)
 
@@ -138,7 +138,7 @@ class ClineHost(host_class(CLINE)):  # type: ignore[misc]  # built like a plugin
         """The dispatcher with the count of folders hookweave made for it: counted when it is
         created (or taken over from a sibling dispatcher of ours, so the last one to go removes
         them), kept after; ``None`` once it has no member left."""
-        from hookweave.hosts import cline_dispatcher
+        from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
         event = path.name
         hooks = cline_dispatcher.read(event, new)["hooks"][event]
@@ -151,7 +151,7 @@ class ClineHost(host_class(CLINE)):  # type: ignore[misc]  # built like a plugin
     # -- verify ---------------------------------------------------------------------------------
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        from hookweave.hosts import cline_verify
+        from hookweave.hosts.cline import verify as cline_verify
 
         found: list[Finding] = []
         for scope in sorted(installed_scopes):
@@ -182,7 +182,7 @@ def _folders_to_make(path: Path) -> int:
     """How many of the dispatcher's two folders (``hooks`` and the one above) do not exist yet, or
     the count a sibling dispatcher of ours holds, if larger."""
     from hookweave.core.files import fileio
-    from hookweave.hosts import cline_dispatcher
+    from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
     missing = 0 if path.parent.is_dir() else 1 if path.parent.parent.is_dir() else 2
     for event in NATIVE_EVENTS:

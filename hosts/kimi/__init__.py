@@ -26,7 +26,7 @@ from hookweave.core.contract.describe import host_class
 from hookweave.core.contract.description import Description
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
-from hookweave.hosts import kimi_shape
+from hookweave.hosts.kimi import shape as kimi_shape
 
 KIMI = Description(
     name="kimi",

@@ -30,7 +30,7 @@ from hookweave.core.files import paths
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 from hookweave.core.model.render import marker_in
-from hookweave.hosts import antigravity_shape
+from hookweave.hosts.antigravity import shape as antigravity_shape
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hookweave.core.errors import BadInput
-from hookweave.hosts import codex_trust
+from hookweave.hosts.codex import trust as codex_trust
 
 
 def check_state(config: Any, shown: str) -> None:

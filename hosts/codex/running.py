@@ -14,12 +14,12 @@ from typing import Any, Callable, Collection
 
 def running_docs(host: Any, docs: Any, project: Path) -> dict[str, Any]:
     """``CodexHost.running_docs``: every layer's data as Codex runs it here."""
-    from hookweave.hosts.codex_trust import trust_hash
+    from hookweave.hosts.codex.trust import trust_hash
 
     config = docs.get("user-config") if isinstance(docs.get("user-config"), dict) else {}
     hooks = config.get("hooks") if isinstance(config.get("hooks"), dict) else {}
     state = hooks.get("state") if isinstance(hooks.get("state"), dict) else {}
-    from hookweave.hosts.codex_layers import project_trust, trust_source
+    from hookweave.hosts.codex.layers import project_trust, trust_source
 
     out: dict[str, Any] = {}
     for scope in host.verify_scopes:
@@ -35,7 +35,7 @@ def running_docs(host: Any, docs: Any, project: Path) -> dict[str, Any]:
 def runnable(doc: Any, source: str, state: dict, events: Collection[str], digest: Callable) -> Any:
     """``doc`` without the handlers Codex loads but skips: no trust entry, a stale hash, or
     ``enabled = false``. ``source`` is the file as Codex spells it in trust keys."""
-    from hookweave.hosts.codex_trust import event_label
+    from hookweave.hosts.codex.trust import event_label
 
     if not isinstance(doc, dict) or not isinstance(doc.get("hooks"), dict):
         return doc

@@ -150,8 +150,8 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
         return [user_config()]
 
     def companion_ops(self, old, new, target, bundle, current, *, trust: bool) -> dict[Path, list[dict]]:
-        from hookweave.hosts import codex_state
-        from hookweave.hosts.codex_layers import trust_source
+        from hookweave.hosts.codex import state as codex_state
+        from hookweave.hosts.codex.layers import trust_source
 
         config_path = user_config()
         config = current(config_path)
@@ -181,12 +181,12 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
     # -- verify --------------------------------------------------------------------------------
 
     def context_paths(self, project: Path) -> dict[str, Path]:
-        from hookweave.hosts import codex_layers
+        from hookweave.hosts.codex import layers as codex_layers
 
         return codex_layers.context_paths(project, user_config())
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        from hookweave.hosts import codex_layers
+        from hookweave.hosts.codex import layers as codex_layers
 
         config = docs.get("user-config") if isinstance(docs.get("user-config"), dict) else {}
         found = codex_layers.feature_findings(codex_layers.layers(docs, project, user_config()))
@@ -246,7 +246,7 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
     def rejects(self, doc: Any, path: str) -> str | None:
         if not path.endswith("hooks.json"):
             return None
-        from hookweave.hosts.codex_shape import hooks_json_problem
+        from hookweave.hosts.codex.shape import hooks_json_problem
 
         found = hooks_json_problem(doc, self.native_events)
         return f"{found}: Codex refuses the whole file and runs none of its hooks; fix it" if found else None
@@ -254,7 +254,7 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
     def running_docs(self, docs: Mapping[str, Any], project: Path) -> dict[str, Any]:
         """The user layer, and the project layer when Codex loads it, each without a file Codex
         refuses and without the hooks its trust state skips (``codex_running``)."""
-        from hookweave.hosts.codex_running import running_docs
+        from hookweave.hosts.codex.running import running_docs
 
         return running_docs(self, docs, project)
 
@@ -262,7 +262,7 @@ class CodexHost(host_class(CODEX)):  # type: ignore[misc]  # built like a plugin
         binary = os.environ.get(BIN_ENV) or shutil.which("codex")
         if not binary or not Path(binary).is_file():
             return []
-        from hookweave.hosts.codex_appserver import findings
+        from hookweave.hosts.codex.appserver import findings
 
         return findings(self, str(binary), project)
 
@@ -290,7 +290,7 @@ def _get(doc: Any, *steps: str) -> Any:
 
 def _trust():
     """The trust keying and hashing module, loaded by the commands that look at trust, not at start-up."""
-    from hookweave.hosts import codex_trust
+    from hookweave.hosts.codex import trust as codex_trust
 
     return codex_trust
 

@@ -134,7 +134,7 @@ class GeminiHost(host_class(GEMINI)):  # type: ignore[misc]  # built like a plug
                                                  project)
 
     def gates(self, docs: Mapping[str, Any], installed_scopes: set[str], project: Path) -> list[Finding]:
-        from hookweave.hosts import gemini_trust as gt
+        from hookweave.hosts.gemini import trust as gt
 
         found = _odd_types(self, docs, project)
         before_project = [docs.get(s) for s in self.verify_scopes if s != "project"]  # what trust is read from

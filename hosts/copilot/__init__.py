@@ -33,7 +33,7 @@ from hookweave.core.model import names
 from hookweave.core.model.findings import UNREAD, Finding
 from hookweave.core.model.render import marker
 from hookweave.core.model.runnable import unguarded
-from hookweave.hosts import copilot_policy as policy
+from hookweave.hosts.copilot import policy as policy
 
 if TYPE_CHECKING:
     from hookweave.core.model.agentplugins import PluginHook
@@ -51,7 +51,7 @@ COPILOT = Description(
     name="copilot",
     title="Copilot CLI",
     files={"user": f"${{COPILOT_HOME:-~/.copilot}}/hooks/{FILE_NAME}", "project": f"{{project}}/.github/hooks/{FILE_NAME}",
-           # hookweave's own drop-in in the policy folder (hosts/copilot_policy.py): loaded first, root's only
+           # hookweave's own drop-in in the policy folder (hosts/copilot/policy.py): loaded first, root's only
            "managed": {system: f"{folder}/{policy.DROP_IN}" for system, folder in policy.FOLDERS.items()}},
     shape="flat",
     events=names.column("copilot", names.EVENTS),
@@ -93,7 +93,7 @@ class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a pl
         """The inline hooks of Copilot's settings files (read here, not in ``gates``: whether a
         project file holds a comment decides whether Copilot runs them, and parsed data cannot say)."""
         from hookweave.core.reading.scopes import read_scope
-        from hookweave.hosts.copilot_inline import inline_findings, inline_paths, read_inline
+        from hookweave.hosts.copilot.inline import inline_findings, inline_paths, read_inline
 
         ours = {scope: read_scope(self, scope, project)[0] for scope in self.verify_scopes}
         found = inline_findings(self, read_inline(inline_paths(project, _user_dir())), ours)
@@ -124,7 +124,7 @@ class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a pl
 
     def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
         """The hooks of the enabled plugins (1.0.102, measured: tests/e2e/test_plugins_real.py)."""
-        from hookweave.hosts import copilot_plugins  # read only by verify
+        from hookweave.hosts.copilot import plugins as copilot_plugins  # read only by verify
 
         return copilot_plugins.plugin_hooks(_user_dir())
 
