@@ -17,7 +17,7 @@ from hookweave.core.formats.patch import sha256_text
 # What Codex decodes as a string in a known event: a lone surrogate there makes serde_json reject
 # the whole hooks.json ("unexpected end of hex escape"), and the file's hooks vanish. In a group
 # that is the matcher (other keys are skipped unread); a handler is read whole, unknown keys and
-# all (codex 0.169 hooks/list, tests/test_codex_cases.py).
+# all (codex 0.169 hooks/list, tests/hosts/test_codex_cases.py).
 GROUP_STRINGS = ("matcher",)
 
 
