@@ -74,7 +74,7 @@ ENV = real_python_first()
 
 
 def main() -> None:
-    from hookweave.hosts import cline_dispatcher
+    from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 41
     spinner = None if "--alone" in sys.argv else subprocess.Popen([sys.executable, "-c", "while True: pass"])

@@ -15,8 +15,8 @@
     standalone what install writes into a user's project: standard library only
 
 ``verify`` and ``runtime`` do not know each other, nor do ``formats`` and ``files``.
-``hookweave.core.host``, ``hookweave.core.hostshapes`` and ``hookweave.core.hookspecs`` are the
-import paths plugin authors used before the layers: kept, re-exported from ``contract``.
+The import paths plugin authors used before the layers (``hookweave.core.host`` and four more)
+are gone; ``contract.pluginmanager.MOVED`` names their homes in the warning a plugin gets.
 """
 
 import sys as _sys

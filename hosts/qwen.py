@@ -118,7 +118,7 @@ def _folder_trust(rules: Any, where: Path, project: Path) -> list[Finding]:
     """Folder trust on: Qwen loads the project's settings, hooks included, only where a rule of
     trustedFolders.json trusts the folder, and no rule means untrusted (measured on 0.24.4 with
     ``-p``: tests/e2e/test_qwen_real.py); the rules are Gemini's, longest path first."""
-    from hookweave.hosts.gemini_trust import trust
+    from hookweave.hosts.gemini.trust import trust
 
     trusted, why = trust(rules, where.exists(), True, project, {})
     shown = paths.display(where)

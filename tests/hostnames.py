@@ -1,5 +1,5 @@
 """The built-in hosts as the tests expect to see them, kept in one place: a new built-in host adds
-its line here once (tests/test_description.py checks these agree with the registry) instead of
+its line here once (tests/extending/test_description.py checks these agree with the registry) instead of
 editing every test that prints the host list."""
 
 from hookweave.core.contract.builtin import BUILT_IN

@@ -198,7 +198,7 @@ def test_json_never_opens_the_picker_on_a_terminal(run, write_bundle, monkeypatc
 def test_a_dry_run_names_clines_dispatcher_instead_of_printing_it(run) -> None:
     result = run("install", "example-guard", "--host", "cline", "--dry-run")
     assert result.exit_code == 0
-    from hookweave.hosts import cline_dispatcher
+    from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
     lines = len(cline_dispatcher.render("PreToolUse", [{"command": "x"}], 2).splitlines())
     assert (f"the dispatcher program hookweave ships ({lines} lines) would be written: .clinerules/hooks/PreToolUse\n"

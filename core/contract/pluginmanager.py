@@ -46,7 +46,7 @@ class HostPluginManager(pluggy.PluginManager):
             try:
                 plugin = ep.load()
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's import: whatever it raises skips it
-                self.failures.append(f"{label} failed to load ({one_line(exc)}); skipped (set "
+                self.failures.append(f"{label} failed to load ({one_line(exc)}{_moved(exc)}); skipped (set "
                                      f"HOOKWEAVE_DISABLE_PLUGINS={ep.name} to stop loading it)")
                 continue
             described = _descriptions(plugin)
@@ -113,3 +113,21 @@ def get_plugin_manager(*, load_entrypoints: bool = True, found: list[EntryPoint]
         pm.load_entrypoints(found)
     pm.check_pending()
     return pm
+
+
+# The import paths removed in 0.x (issue 35), with their homes since the layers (wave 3): a plugin
+# still importing one is told where it went, not only that it is missing.
+MOVED = {"hookweave.core.host": "hookweave.core.contract.host (Host) and hookweave.core.contract.shapes",
+         "hookweave.core.hostshapes": "hookweave.core.contract.shapes",
+         "hookweave.core.hookspecs": "hookweave.core.contract.hookspecs",
+         "hookweave.core.paths": "hookweave.core.files.paths",
+         "hookweave.core.findings": "hookweave.core.model.findings"}
+
+
+def _moved(exc: BaseException) -> str:
+    """``import hookweave.core.host`` (ModuleNotFoundError naming it) or ``from hookweave.core import
+    paths`` (ImportError naming the package, the module only in its message)."""
+    name = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+    if name == "hookweave.core" and str(exc).startswith("cannot import name '"):
+        name = "hookweave.core." + str(exc).split("'")[1]
+    return f": {name} moved to {MOVED[name]}" if name in MOVED else ""

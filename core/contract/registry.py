@@ -149,7 +149,7 @@ class HostRegistry:
 
     def _register_built_in(self, cls: type[Host]) -> None:
         # Not ``admission.checked``: a built-in host that fails it is a bug, which its test finds
-        # (tests/test_startup_imports.py checks every one); checking all fourteen on every command
+        # (tests/shipping/test_startup_imports.py checks every one); checking all fourteen on every command
         # that reads them (verify's look at every agent) cost about 1.5% of the command's work.
         self._register(cls)
 

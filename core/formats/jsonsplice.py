@@ -3,7 +3,7 @@
 A run is a few operations on one container (``jsonedit`` cuts the plan into runs): adds at
 consecutive places, or removals of consecutive entries. Every splice is an offset range of the
 text as parsed, so ``jsonedit`` can apply the splices of many runs from one parse, last offset
-first. The text is what applying the operations one at a time gives (tests/test_jsonedit.py
+first. The text is what applying the operations one at a time gives (tests/formats/test_jsonedit.py
 checks that), and insertion and removal (``jsonremove``) are exact inverses.
 """
 

@@ -1,6 +1,6 @@
 """Hooks an agent loads from its own plugins or extensions, as data: which plugins are on, where
 each one's folder is, and the hooks its files hold. Pure: the texts come from the reader
-(``hosts/claude_plugins.py``); nothing here opens a file. hookweave reads these hooks, never writes them.
+(``hosts/claude/plugins.py``); nothing here opens a file. hookweave reads these hooks, never writes them.
 
 Claude Code 2.1.332, measured (tests/e2e/test_plugins_real.py): a plugin runs when the merged
 ``enabledPlugins`` (user < project < local < managed, key by key) holds ``true`` for its

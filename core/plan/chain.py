@@ -45,7 +45,7 @@ TOOL_EVENTS = {"claude": {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
                "openharness": {"pre_tool_use", "post_tool_use"}, "hermes": {"pre_tool_call", "post_tool_call"}}
 # Hosts whose own hook file already is a chain: their hooks of an event stay separate entries there.
 DISPATCHED = {"cline": "Cline runs hookweave's dispatcher file per event, which runs the event's hooks one after "
-                       "another in declared order and ends at the first cancel (hosts/cline.py)"}
+                       "another in declared order and ends at the first cancel (hosts/cline/__init__.py)"}
 
 
 class Member(NamedTuple):

@@ -248,7 +248,7 @@ def _editable(doc: dict, host: Host) -> dict:
     edit, and as much memory again as its data. The file's data is shared with the rest of the
     command (``jsontext.load`` keeps it), so nothing may change a nested container in place: a
     change made there would be in both, and no check could see it (``Host.forget``'s contract;
-    tests/test_attack_properties.py checks every plan leaves the data it read as it was)."""
+    tests/attack/test_attack_properties.py checks every plan leaves the data it read as it was)."""
     new = dict(doc)
     if isinstance(new.get(host.hooks_key), dict):
         new[host.hooks_key] = dict(new[host.hooks_key])

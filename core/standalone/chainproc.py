@@ -3,7 +3,7 @@ own for stdin, stdout and stderr, read when it ends or when its timeout kills th
 library only, no hookweave import: install puts this source between ``chainanswer.py``'s and
 ``chainrun.py``'s in the runner file (``chain.runner_text``), one namespace.
 
-What a member can do wrong, and what the runner does (tests/test_attack_runners.py): a child it
+What a member can do wrong, and what the runner does (tests/attack/test_attack_runners.py): a child it
 leaves behind writes to its stdout or stdin later (into its own files, which nobody reads then);
 a child holds stdout open, in its group or out of it (never waited for: the runner waits for the
 member's own process); it ignores SIGTERM (SIGKILL); it leaves its process group (killed by pid

@@ -37,7 +37,7 @@ _judge = []  # the protocol's judge, once loaded
 
 def judge(host, event, code, out, err, timed_out):
     """``protocol.judge``, loaded on first need: a member that exits 0 and prints nothing is
-    allowed by every host (tests/test_chainrun.py checks the table agrees), and loading the table
+    allowed by every host (tests/runner/test_chainrun.py checks the table agrees), and loading the table
     costs a millisecond or two more."""
     if code == 0 and not timed_out and not out.strip() and not err.strip():
         return ALLOW

@@ -2,7 +2,7 @@
 ``.clinerules/hooks``, which Cline runs on that event. It runs the members listed in ``HOOKS``, in
 order, and answers Cline once for all of them.
 
-Install writes each dispatcher as a header (``hosts/cline_dispatcher.py``: the interpreter line,
+Install writes each dispatcher as a header (``hosts/cline/dispatcher.py``: the interpreter line,
 ``import sys`` and the ``HOOKS`` list of that event) followed by ``jsonfast.py``'s and
 ``chainproc.py``'s code and this file's code from the line below ``HOOKS`` on, byte for byte;
 ``hooks verify`` compares the file with that. Standard library only, and only its cheap part: Cline

@@ -11,7 +11,7 @@ from pathlib import Path
 from realhosts import agent_binary, ids, write_operator_file
 
 from hookweave.hosts.codex import trust_hash
-from hookweave.hosts.codex_appserver import hooks_list
+from hookweave.hosts.codex.appserver import hooks_list
 
 
 def test_claude_adopted_hook_keeps_firing_and_uninstall_stops_it(run, claude, probe, project) -> None:

@@ -11,7 +11,7 @@ import pytest
 from realhosts import agent_binary, ids, write_operator_file
 
 from hookweave.hosts.codex import trust_hash
-from hookweave.hosts.codex_appserver import hooks_list
+from hookweave.hosts.codex.appserver import hooks_list
 
 
 def _operator_hooks(project: Path, probe, codex_env) -> tuple[Path, str]:

@@ -17,7 +17,7 @@ import pytest
 from realhosts import agent_binary
 from test_gemini_real import gemini  # noqa: F401  (fixture)
 
-from hookweave.hosts.codex_appserver import hooks_list
+from hookweave.hosts.codex.appserver import hooks_list
 from tests.conftest import attack_size
 
 

@@ -88,7 +88,7 @@ def test_flat_handler_where_a_group_belongs(host, run, mock, home, project, prob
 
 def test_codex_skips_a_flat_handler_and_so_does_verify(run, codex_env, project, probe, monkeypatch) -> None:
     """Codex 0.169 (hooks/list, no model call): the entry reads as a group without hooks, the file loads."""
-    from hookweave.hosts.codex_appserver import hooks_list
+    from hookweave.hosts.codex.appserver import hooks_list
 
     binary = str(agent_binary("codex"))
     settings = project / ".codex" / "hooks.json"
@@ -111,7 +111,7 @@ def test_codex_skips_a_flat_handler_and_so_does_verify(run, codex_env, project, 
 
 
 def test_codex_skips_a_flat_handler_inline_in_config_toml_too(run, codex_env, project, monkeypatch) -> None:
-    from hookweave.hosts.codex_appserver import hooks_list
+    from hookweave.hosts.codex.appserver import hooks_list
 
     path = project / ".codex" / "config.toml"
     path.parent.mkdir(parents=True)
@@ -208,7 +208,7 @@ def test_codex_keeps_trusting_a_group_of_three_adopted_as_three_groups(run, code
     """Issue 22 class 7: adopt splits a trusted group of three handlers; Codex 0.169 (hooks/list)
     still trusts all three, under their new keys, and again after --undo."""
     from hookweave.hosts.codex import trust_hash
-    from hookweave.hosts.codex_appserver import hooks_list
+    from hookweave.hosts.codex.appserver import hooks_list
 
     binary = str(agent_binary("codex"))
     path = project / ".codex" / "hooks.json"

@@ -1,7 +1,7 @@
 """Issue 25 part 4 on the real Copilot CLI (1.0.102, offline): one install for Claude and Copilot
 writes a hook Copilot runs from Claude's project settings there only, and Copilot runs it exactly
 once per tool call, its matcher honoured, its answer heeded; Claude runs it once too. The facts the
-plan rests on (``also_reads`` in hosts/copilot.py) are measured here as well: Claude's payload and
+plan rests on (``also_reads`` in hosts/copilot/__init__.py) are measured here as well: Claude's payload and
 tool names, ~/.claude/settings.json not read, an untrusted folder skipping Claude's file too."""
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from hookweave.core import paths
-from hookweave.core.hookspecs import hookimpl
-from hookweave.core.host import NestedGroupsHost
+from hookweave.core.files import paths
+from hookweave.core.contract.hookspecs import hookimpl
+from hookweave.core.contract.shapes import NestedGroupsHost
 
 
 class EchoHost(NestedGroupsHost):
