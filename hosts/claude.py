@@ -176,12 +176,26 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
 
 def managed_first(docs: Mapping[str, Any]) -> list[Finding]:
     """Where the managed layer holds hooks, the order across layers (2.1.332, measured:
-    tests/e2e/test_managed_real.py): managed hooks first, the others after the last one ends."""
-    hooks = docs["managed"].get("hooks") if isinstance(docs.get("managed"), dict) else None
-    if not isinstance(hooks, dict) or not any(isinstance(groups, list) and groups for groups in hooks.values()):
+    tests/e2e/test_managed_real.py): managed hooks first, the others after the last one ends. Where
+    the managed layer and another share PreToolUse, also that a managed block ends the call there
+    (measured: tests/e2e/test_managed_block_real.py; other events' blocks are unmeasured, so unsaid)."""
+    if not _has_hooks(docs, "managed"):
         return []
+    shared = _has_hooks(docs, "managed", "PreToolUse") and any(
+        _has_hooks(docs, scope, "PreToolUse") for scope in ("user", "project", "local"))
+    blocked = ('; on PreToolUse, not at all for a call a managed hook blocks (exit 2, permissionDecision "deny" or '
+               'decision "block"; "ask" does not stop them)') if shared else ""
     return [Finding("note", "Claude runs an event's managed hooks first, all at once, and starts the user, project and "
-                    "local ones only after the last managed one has ended", machine=True)]
+                    f"local ones only after the last managed one has ended{blocked}", machine=True)]
+
+
+def _has_hooks(docs: Mapping[str, Any], scope: str, event: str | None = None) -> bool:
+    """Whether ``scope``'s settings hold a hook group (on ``event``, or on any event)."""
+    hooks = docs[scope].get("hooks") if isinstance(docs.get(scope), dict) else None
+    if not isinstance(hooks, dict):
+        return False
+    lists = [hooks.get(event)] if event else list(hooks.values())
+    return any(isinstance(groups, list) and groups for groups in lists)
 
 
 def _managed_only(cause: str, installed: set[str] | frozenset[str], machine: bool, said: str = ONLY_MANAGED,

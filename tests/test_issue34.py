@@ -236,8 +236,32 @@ def test_claude_verify_says_managed_hooks_run_first_where_the_managed_layer_has_
     assert order not in run("verify", "--verbose", "--host", "claude").stdout
     assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", "claude",
                "--scope", "managed").exit_code == 0
-    assert f"  note: {order} only after the last managed one has ended\n" in run("verify", "--verbose", "--host",
-                                                                                  "claude").stdout
+    blocked = ('; on PreToolUse, not at all for a call a managed hook blocks (exit 2, permissionDecision "deny" or '
+               'decision "block"; "ask" does not stop them)')
+    said = run("verify", "--verbose", "--host", "claude").stdout
+    assert f"  note: {order} only after the last managed one has ended{blocked}\n" in said  # both on PreToolUse
+    assert run("uninstall", "probe", "--host", "claude").exit_code == 0
+    said = run("verify", "--verbose", "--host", "claude").stdout
+    assert f"  note: {order} only after the last managed one has ended\n" in said  # the managed layer alone
+
+
+def test_claude_verify_says_a_managed_block_ends_the_call_only_where_layers_share_pre_tool_use(run, write_bundle,
+                                                                                              home) -> None:
+    """Measured on 2.1.332 (tests/e2e/test_managed_block_real.py): a managed PreToolUse block keeps the
+    user and project PreToolUse hooks of that call from running; said only where both layers have one."""
+    stop = PROBE.replace('event = "pre_tool_use"\nmatcher = ["shell"]\n', 'event = "stop"\n')
+    assert run("install", str(write_bundle(stop)), "--host", "claude", "--scope", "managed").exit_code == 0
+    assert run("install", str(write_bundle(PROBE.replace('"probe"', '"team"'))), "--host", "claude",
+               "--scope", "user").exit_code == 0
+    assert "a managed hook blocks" not in run("verify", "--verbose", "--host", "claude").stdout  # Stop vs PreToolUse
+    assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", "claude",
+               "--scope", "managed").exit_code == 0
+    notes = [line for line in run("verify", "--verbose", "--host", "claude").stdout.splitlines() if "managed" in line
+             and line.startswith("  note:")]
+    assert notes == ["  note: Claude runs an event's managed hooks first, all at once, and starts the user, project and "
+                     "local ones only after the last managed one has ended; on PreToolUse, not at all for a call a "
+                     'managed hook blocks (exit 2, permissionDecision "deny" or decision "block"; "ask" does not stop '
+                     "them)"]
 
 
 def test_check_takes_an_openharness_payload_as_openharness_sends_it(run, write_bundle, tmp_path) -> None:
@@ -268,3 +292,28 @@ def test_a_native_matcher_naming_another_agents_tool_is_warned_of(host, matcher,
     assert warned == ([f"  warning: probe/pre: {named}: another agent's tool name, not one {title} has, so this hook "
                        f"never fires on {'them' if ' or ' in named else 'it'} there (hooks (pre).host.{host}.matcher in "
                        f"{bundle}/hookweave.toml); use {title}'s name, or a neutral tool list"] if named else [])
+
+
+# -- item 5: a managed block ends Claude's call, in check --installed ------------------------------
+
+def test_check_installed_runs_no_other_layers_hook_after_a_claude_managed_block(run, write_bundle) -> None:
+    """The managed hook blocks every call (exit 2), the project's would stop the session: Claude never
+    starts the project's for a call the managed one blocked (tests/e2e/test_managed_block_real.py), so
+    the managed block decides and the project hook is named as not run, not as the stronger answer."""
+    fleet = PROBE.replace('"probe"', '"fleet"').replace('"echo pre"', '"echo no >&2; exit 2"')
+    team = PROBE.replace('"probe"', '"team"').replace('"echo pre"', '"cat {bundle_dir}/answer.json"')
+    assert run("install", str(write_bundle(fleet)), "--host", "claude", "--scope", "managed").exit_code == 0
+    assert run("install", str(write_bundle(team, **{"answer.json": '{"continue": false}'})), "--host", "claude",
+               "--scope", "project").exit_code == 0
+    text = run("check", "--installed", "--host", "claude", "--runs", "1").stdout
+    together = [line for line in text.splitlines() if line.startswith("together")]
+    assert len(together) == 6 and all(line.endswith(": BLOCKS (decided by fleet/pre (managed)); not run: team/pre "
+                                                    "(project), as the agent starts no other hook of a call a managed "
+                                                    "hook blocks") for line in together), text
+    combined = json.loads(run("check", "--installed", "--host", "claude", "--runs", "1", "--json").stdout)["combined"]
+    assert {(c["action"], c["decided_by"], tuple(c["hooks"]), tuple(c["not_run"])) for c in combined} == {
+        ("block", "fleet/pre (managed)", ("fleet/pre (managed)",), ("team/pre (project)",))}
+    assert run("install", str(write_bundle(fleet.replace("exit 2", "exit 0"))), "--host", "claude",
+               "--scope", "managed").exit_code == 0  # the managed hook lets calls through: the project one answers
+    combined = json.loads(run("check", "--installed", "--host", "claude", "--runs", "1", "--json").stdout)["combined"]
+    assert {(c["action"], c["decided_by"], c["not_run"] == []) for c in combined} == {("stop", "team/pre (project)", True)}
