@@ -256,8 +256,8 @@ def test_claude_verify_says_a_managed_block_ends_the_call_only_where_layers_shar
     assert "a managed hook blocks" not in run("verify", "--verbose", "--host", "claude").stdout  # Stop vs PreToolUse
     assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", "claude",
                "--scope", "managed").exit_code == 0
-    notes = [line for line in run("verify", "--verbose", "--host", "claude").stdout.splitlines() if "managed" in line
-             and line.startswith("  note:")]
+    notes = [line for line in run("verify", "--verbose", "--host", "claude").stdout.splitlines()
+             if "managed hooks first" in line]
     assert notes == ["  note: Claude runs an event's managed hooks first, all at once, and starts the user, project and "
                      "local ones only after the last managed one has ended; on PreToolUse, not at all for a call a "
                      'managed hook blocks (exit 2, permissionDecision "deny" or decision "block"; "ask" does not stop '
@@ -317,3 +317,26 @@ def test_check_installed_runs_no_other_layers_hook_after_a_claude_managed_block(
                "--scope", "managed").exit_code == 0  # the managed hook lets calls through: the project one answers
     combined = json.loads(run("check", "--installed", "--host", "claude", "--runs", "1", "--json").stdout)["combined"]
     assert {(c["action"], c["decided_by"], c["not_run"] == []) for c in combined} == {("stop", "team/pre (project)", True)}
+
+
+# -- item 3: a managed folder moved by a variable the agent does not read --------------------------
+
+def test_verify_names_a_variable_of_hookweaves_that_moved_the_managed_scope(run, write_bundle, monkeypatch,
+                                                                             tmp_path) -> None:
+    """hookweave's own variable moved the managed folder (the tests' fixture does, as an image might);
+    Claude reads no such variable (measured: tests/e2e/test_managed_real.py), so verify says where
+    each of them looks. Linux's fixed folder."""
+    monkeypatch.setattr(sys, "platform", "linux")
+    moved = tmp_path / "moved"
+    host, variable, fixed, title = "claude", "HOOKWEAVE_CLAUDE_MANAGED_DIR", "/etc/claude-code", "Claude Code"
+    monkeypatch.setenv(variable, str(moved))
+    assert run("install", str(write_bundle(PROBE)), "--host", host, "--scope", "user").exit_code == 0
+    assert variable not in run("verify", "--host", host).stdout  # nothing of ours in the moved folder
+    assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", host,
+               "--scope", "managed").exit_code == 0
+    verify = run("verify", "--host", host)
+    assert verify.exit_code == 0, verify.stdout
+    assert [line for line in verify.stdout.splitlines() if variable in line] == [
+        f"  note: {variable} is set in this shell: hookweave reads and writes {title}'s managed scope in {moved}; "
+        f"{title} does not read that variable and looks only in {fixed}, so the hooks there run only where {moved} "
+        f"is {fixed} to {title} (a container or a mount)"]

@@ -39,11 +39,11 @@ def test_a_managed_block_stops_the_user_and_project_hooks_of_that_call(run, mock
            "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
     run_agent(in_overlay([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], etc), project,
               env)
-    assert len(list((tmp_path / "payloads").glob("payload-PreToolUse-*.json"))) == len(MODES)  # managed: every call
     ran = sorted((c["id"], c["command"]) for c in probe.calls())
     assert ran == sorted((hook, f"echo mode-{mode}") for hook in ("project-pre", "user-pre")
                          for mode in ("ask", "allowreason", "none"))
     told = tool_results(mock, "claude")
+    assert sorted(told) == sorted(MODES)  # every call was answered (answers.py's payload files may race: not counted)
     for mode in ("exit2", "deny", "block"):  # blocked: the managed hook's reason, the command never ran
         assert "PreToolUse:Bash hook error" in told[mode] and f"reason-{mode} from the hook" in told[mode], told
     assert told["ask"] == "reason-ask from the hook"  # print mode: the ask refused the call, the others still ran
