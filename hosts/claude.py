@@ -174,17 +174,24 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
     return found
 
 
+# The events where a managed hook's block keeps the other layers' hooks of that call from starting,
+# and what they block (2.1.332, measured: tests/e2e/test_managed_block_real.py).
+BLOCK_ENDS = {"PreToolUse": "tool call", "UserPromptSubmit": "prompt"}
+
+
 def managed_first(docs: Mapping[str, Any]) -> list[Finding]:
     """Where the managed layer holds hooks, the order across layers (2.1.332, measured:
     tests/e2e/test_managed_real.py): managed hooks first, the others after the last one ends. Where
-    the managed layer and another share PreToolUse, also that a managed block ends the call there
-    (measured: tests/e2e/test_managed_block_real.py; other events' blocks are unmeasured, so unsaid)."""
+    the managed layer and another share PreToolUse or UserPromptSubmit, also that a managed block
+    ends the call or prompt there (measured: tests/e2e/test_managed_block_real.py; other events'
+    blocks are unmeasured, so unsaid)."""
     if not _has_hooks(docs, "managed"):
         return []
-    shared = _has_hooks(docs, "managed", "PreToolUse") and any(
-        _has_hooks(docs, scope, "PreToolUse") for scope in ("user", "project", "local"))
-    blocked = ('; on PreToolUse, not at all for a call a managed hook blocks (exit 2, permissionDecision "deny" or '
-               'decision "block"; "ask" does not stop them)') if shared else ""
+    shared = [event for event in BLOCK_ENDS if _has_hooks(docs, "managed", event) and any(
+        _has_hooks(docs, scope, event) for scope in ("user", "project", "local"))]
+    blocked = (f"; on {' and '.join(shared)}, not at all for a {' or '.join(BLOCK_ENDS[e] for e in shared)} a "
+               'managed hook blocks (exit 2, permissionDecision "deny" or decision "block"; "ask" does not stop '
+               'them)') if shared else ""
     return [Finding("note", "Claude runs an event's managed hooks first, all at once, and starts the user, project and "
                     f"local ones only after the last managed one has ended{blocked}", machine=True)]
 

@@ -236,7 +236,7 @@ def test_claude_verify_says_managed_hooks_run_first_where_the_managed_layer_has_
     assert order not in run("verify", "--verbose", "--host", "claude").stdout
     assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", "claude",
                "--scope", "managed").exit_code == 0
-    blocked = ('; on PreToolUse, not at all for a call a managed hook blocks (exit 2, permissionDecision "deny" or '
+    blocked = ('; on PreToolUse, not at all for a tool call a managed hook blocks (exit 2, permissionDecision "deny" or '
                'decision "block"; "ask" does not stop them)')
     said = run("verify", "--verbose", "--host", "claude").stdout
     assert f"  note: {order} only after the last managed one has ended{blocked}\n" in said  # both on PreToolUse
@@ -259,9 +259,15 @@ def test_claude_verify_says_a_managed_block_ends_the_call_only_where_layers_shar
     notes = [line for line in run("verify", "--verbose", "--host", "claude").stdout.splitlines()
              if "managed hooks first" in line]
     assert notes == ["  note: Claude runs an event's managed hooks first, all at once, and starts the user, project and "
-                     "local ones only after the last managed one has ended; on PreToolUse, not at all for a call a "
+                     "local ones only after the last managed one has ended; on PreToolUse, not at all for a tool call a "
                      'managed hook blocks (exit 2, permissionDecision "deny" or decision "block"; "ask" does not stop '
                      "them)"]
+    prompt = PROBE.replace('event = "pre_tool_use"\nmatcher = ["shell"]\n', 'event = "user_prompt_submit"\n')
+    for name, scope in (("fleet-prompt", "managed"), ("team-prompt", "user")):
+        assert run("install", str(write_bundle(prompt.replace('"probe"', f'"{name}"'))), "--host", "claude",
+                   "--scope", scope).exit_code == 0
+    assert ("; on PreToolUse and UserPromptSubmit, not at all for a tool call or prompt a managed hook blocks (exit 2"
+            in run("verify", "--verbose", "--host", "claude").stdout)
 
 
 def test_check_takes_an_openharness_payload_as_openharness_sends_it(run, write_bundle, tmp_path) -> None:

@@ -68,9 +68,9 @@ def _undecided(outcome) -> bool:
 
 
 # Where an agent starts no other hook of a call once a managed hook has blocked it: Claude Code
-# 2.1.332 on PreToolUse (measured: tests/e2e/test_managed_block_real.py; exit 2, a JSON deny and
-# decision "block" did, ask, allow and continue: false did not). Other events: unmeasured.
-MANAGED_BLOCK_ENDS_CALL = {("claude", "PreToolUse")}
+# 2.1.332 on PreToolUse and UserPromptSubmit (measured: tests/e2e/test_managed_block_real.py; exit
+# 2, a JSON deny and decision "block" did, ask, allow and continue: false did not). Other events: unmeasured.
+MANAGED_BLOCK_ENDS_CALL = {("claude", "PreToolUse"), ("claude", "UserPromptSubmit")}
 
 
 def combined(done: list) -> list[tuple[str, str, str, protocol.ChainVerdict, list[str], list[str]]]:
