@@ -68,6 +68,7 @@ CLAUDE = Description(
 
 class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
     created_only = ("managed",)  # the folder is the administrator's: only a drop-in hookweave created is ours
+    managed_first = True  # an event's managed hooks run first, the others after the last ends (measured: managed_first)
     # 2.1.332, measured: "none of its settings are in effect. Fix or remove it", and exit 1
     unreadable = {"managed": "Claude Code refuses to start while a managed settings file does not parse, and runs no hooks"}
     merge_layer = staticmethod(lambda lower, upper: claude_merge(lower, upper))  # the managed files, as Claude merges sources

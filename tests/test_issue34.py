@@ -316,9 +316,15 @@ def test_check_installed_runs_no_other_layers_hook_after_a_claude_managed_block(
     assert len(together) == 6 and all(line.endswith(": BLOCKS (decided by fleet/pre (managed)); not run: team/pre "
                                                     "(project), as the agent starts no other hook of a call a managed "
                                                     "hook blocks") for line in together), text
-    combined = json.loads(run("check", "--installed", "--host", "claude", "--runs", "1", "--json").stdout)["combined"]
-    assert {(c["action"], c["decided_by"], tuple(c["hooks"]), tuple(c["not_run"])) for c in combined} == {
+    checked = json.loads(run("check", "--installed", "--host", "claude", "--runs", "1", "--json").stdout)
+    assert {(c["action"], c["decided_by"], tuple(c["hooks"]), tuple(c["not_run"])) for c in checked["combined"]} == {
         ("block", "fleet/pre (managed)", ("fleet/pre (managed)",), ("team/pre (project)",))}
+    # and a call waits for the managed round, then the others' (tests/e2e/test_managed_real.py): added, not the slowest
+    [wait] = checked["events"]
+    assert (wait["order"], wait["wait"]) == ("managed-first", "slowest of each round")
+    assert abs(wait["wait_ms"]["max"] - sum(h["latency"]["max_ms"] for h in checked["hooks"])) < 0.2
+    assert "the host starts the managed ones at once and the others at once after the last of those ends: the " \
+        "slowest of each, added" in text
     assert run("install", str(write_bundle(fleet.replace("exit 2", "exit 0"))), "--host", "claude",
                "--scope", "managed").exit_code == 0  # the managed hook lets calls through: the project one answers
     combined = json.loads(run("check", "--installed", "--host", "claude", "--runs", "1", "--json").stdout)["combined"]

@@ -49,7 +49,7 @@ def as_json(done: list[checking.Checked], skipped: list[str]) -> dict:
                  "not_run": not_run}
                 for h, e, n, cv, members, not_run in checking.combined(done)]
     events = [{"host": w.host, "event": w.event, "order": w.order, "hooks": list(w.hooks),
-               "wait": "slowest" if w.order == "parallel" else "sum", "chain": w.chain,
+               "wait": {"parallel": "slowest", "managed-first": "slowest of each round"}.get(w.order, "sum"), "chain": w.chain,
                "wait_ms": {"min": round(w.min_ms, 1), "median": round(w.median_ms, 1), "max": round(w.max_ms, 1)},
                "share_of_timeout": round(w.share, 4), "budget_ms": w.budget_ms, "over_budget": latency.is_over(w)}
               for w in latency.waits(done)]
