@@ -236,8 +236,38 @@ def test_claude_verify_says_managed_hooks_run_first_where_the_managed_layer_has_
     assert order not in run("verify", "--verbose", "--host", "claude").stdout
     assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", "claude",
                "--scope", "managed").exit_code == 0
-    assert f"  note: {order} only after the last managed one has ended\n" in run("verify", "--verbose", "--host",
-                                                                                  "claude").stdout
+    blocked = ('; on PreToolUse, not at all for a tool call a managed hook blocks (exit 2, permissionDecision "deny" or '
+               'decision "block"; "ask" does not stop them)')
+    said = run("verify", "--verbose", "--host", "claude").stdout
+    assert f"  note: {order} only after the last managed one has ended{blocked}\n" in said  # both on PreToolUse
+    assert run("uninstall", "probe", "--host", "claude").exit_code == 0
+    said = run("verify", "--verbose", "--host", "claude").stdout
+    assert f"  note: {order} only after the last managed one has ended\n" in said  # the managed layer alone
+
+
+def test_claude_verify_says_a_managed_block_ends_the_call_only_where_layers_share_pre_tool_use(run, write_bundle,
+                                                                                              home) -> None:
+    """Measured on 2.1.332 (tests/e2e/test_managed_block_real.py): a managed PreToolUse block keeps the
+    user and project PreToolUse hooks of that call from running; said only where both layers have one."""
+    stop = PROBE.replace('event = "pre_tool_use"\nmatcher = ["shell"]\n', 'event = "stop"\n')
+    assert run("install", str(write_bundle(stop)), "--host", "claude", "--scope", "managed").exit_code == 0
+    assert run("install", str(write_bundle(PROBE.replace('"probe"', '"team"'))), "--host", "claude",
+               "--scope", "user").exit_code == 0
+    assert "a managed hook blocks" not in run("verify", "--verbose", "--host", "claude").stdout  # Stop vs PreToolUse
+    assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", "claude",
+               "--scope", "managed").exit_code == 0
+    notes = [line for line in run("verify", "--verbose", "--host", "claude").stdout.splitlines()
+             if "managed hooks first" in line]
+    assert notes == ["  note: Claude runs an event's managed hooks first, all at once, and starts the user, project and "
+                     "local ones only after the last managed one has ended; on PreToolUse, not at all for a tool call a "
+                     'managed hook blocks (exit 2, permissionDecision "deny" or decision "block"; "ask" does not stop '
+                     "them)"]
+    prompt = PROBE.replace('event = "pre_tool_use"\nmatcher = ["shell"]\n', 'event = "user_prompt_submit"\n')
+    for name, scope in (("fleet-prompt", "managed"), ("team-prompt", "user")):
+        assert run("install", str(write_bundle(prompt.replace('"probe"', f'"{name}"'))), "--host", "claude",
+                   "--scope", scope).exit_code == 0
+    assert ("; on PreToolUse and UserPromptSubmit, not at all for a tool call or prompt a managed hook blocks (exit 2"
+            in run("verify", "--verbose", "--host", "claude").stdout)
 
 
 def test_check_takes_an_openharness_payload_as_openharness_sends_it(run, write_bundle, tmp_path) -> None:
@@ -268,3 +298,57 @@ def test_a_native_matcher_naming_another_agents_tool_is_warned_of(host, matcher,
     assert warned == ([f"  warning: probe/pre: {named}: another agent's tool name, not one {title} has, so this hook "
                        f"never fires on {'them' if ' or ' in named else 'it'} there (hooks (pre).host.{host}.matcher in "
                        f"{bundle}/hookweave.toml); use {title}'s name, or a neutral tool list"] if named else [])
+
+
+# -- item 5: a managed block ends Claude's call, in check --installed ------------------------------
+
+def test_check_installed_runs_no_other_layers_hook_after_a_claude_managed_block(run, write_bundle) -> None:
+    """The managed hook blocks every call (exit 2), the project's would stop the session: Claude never
+    starts the project's for a call the managed one blocked (tests/e2e/test_managed_block_real.py), so
+    the managed block decides and the project hook is named as not run, not as the stronger answer."""
+    fleet = PROBE.replace('"probe"', '"fleet"').replace('"echo pre"', '"echo no >&2; exit 2"')
+    team = PROBE.replace('"probe"', '"team"').replace('"echo pre"', '"cat {bundle_dir}/answer.json"')
+    assert run("install", str(write_bundle(fleet)), "--host", "claude", "--scope", "managed").exit_code == 0
+    assert run("install", str(write_bundle(team, **{"answer.json": '{"continue": false}'})), "--host", "claude",
+               "--scope", "project").exit_code == 0
+    text = run("check", "--installed", "--host", "claude", "--runs", "1").stdout
+    together = [line for line in text.splitlines() if line.startswith("together")]
+    assert len(together) == 6 and all(line.endswith(": BLOCKS (decided by fleet/pre (managed)); not run: team/pre "
+                                                    "(project), as the agent starts no other hook of a call a managed "
+                                                    "hook blocks") for line in together), text
+    checked = json.loads(run("check", "--installed", "--host", "claude", "--runs", "1", "--json").stdout)
+    assert {(c["action"], c["decided_by"], tuple(c["hooks"]), tuple(c["not_run"])) for c in checked["combined"]} == {
+        ("block", "fleet/pre (managed)", ("fleet/pre (managed)",), ("team/pre (project)",))}
+    # and a call waits for the managed round, then the others' (tests/e2e/test_managed_real.py): added, not the slowest
+    [wait] = checked["events"]
+    assert (wait["order"], wait["wait"]) == ("managed-first", "slowest of each round")
+    assert abs(wait["wait_ms"]["max"] - sum(h["latency"]["max_ms"] for h in checked["hooks"])) < 0.2
+    assert "the host starts the managed ones at once and the others at once after the last of those ends: the " \
+        "slowest of each, added" in text
+    assert run("install", str(write_bundle(fleet.replace("exit 2", "exit 0"))), "--host", "claude",
+               "--scope", "managed").exit_code == 0  # the managed hook lets calls through: the project one answers
+    combined = json.loads(run("check", "--installed", "--host", "claude", "--runs", "1", "--json").stdout)["combined"]
+    assert {(c["action"], c["decided_by"], c["not_run"] == []) for c in combined} == {("stop", "team/pre (project)", True)}
+
+
+# -- item 3: a managed folder moved by a variable the agent does not read --------------------------
+
+def test_verify_names_a_variable_of_hookweaves_that_moved_the_managed_scope(run, write_bundle, monkeypatch,
+                                                                             tmp_path) -> None:
+    """hookweave's own variable moved the managed folder (the tests' fixture does, as an image might);
+    Claude reads no such variable (measured: tests/e2e/test_managed_real.py), so verify says where
+    each of them looks. Linux's fixed folder."""
+    monkeypatch.setattr(sys, "platform", "linux")
+    moved = tmp_path / "moved"
+    host, variable, fixed, title = "claude", "HOOKWEAVE_CLAUDE_MANAGED_DIR", "/etc/claude-code", "Claude Code"
+    monkeypatch.setenv(variable, str(moved))
+    assert run("install", str(write_bundle(PROBE)), "--host", host, "--scope", "user").exit_code == 0
+    assert variable not in run("verify", "--host", host).stdout  # nothing of ours in the moved folder
+    assert run("install", str(write_bundle(PROBE.replace('"probe"', '"fleet"'))), "--host", host,
+               "--scope", "managed").exit_code == 0
+    verify = run("verify", "--host", host)
+    assert verify.exit_code == 0, verify.stdout
+    assert [line for line in verify.stdout.splitlines() if variable in line] == [
+        f"  note: {variable} is set in this shell: hookweave reads and writes {title}'s managed scope in {moved}; "
+        f"{title} does not read that variable and looks only in {fixed}, so the hooks there run only where {moved} "
+        f"is {fixed} to {title} (a container or a mount)"]

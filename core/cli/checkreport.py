@@ -45,10 +45,11 @@ def as_json(done: list[checking.Checked], skipped: list[str]) -> dict:
         hooks.append({"hook": t.label, "host": t.shown, "event": t.event, "matcher": t.matcher, "command": t.command,
                       "runs": runs, "latency": time, "pitfalls": [_pitfall(p) for p in c.pitfalls], "skipped": c.skipped})
     together = [{"host": h, "event": e, "payload": n, "action": cv.verdict.action, "reason": cv.verdict.reason,
-                 "decided_by": None if cv.decided_by is None else members[cv.decided_by], "hooks": members}
-                for h, e, n, cv, members in checking.combined(done)]
+                 "decided_by": None if cv.decided_by is None else members[cv.decided_by], "hooks": members,
+                 "not_run": not_run}
+                for h, e, n, cv, members, not_run in checking.combined(done)]
     events = [{"host": w.host, "event": w.event, "order": w.order, "hooks": list(w.hooks),
-               "wait": "slowest" if w.order == "parallel" else "sum", "chain": w.chain,
+               "wait": {"parallel": "slowest", "managed-first": "slowest of each round"}.get(w.order, "sum"), "chain": w.chain,
                "wait_ms": {"min": round(w.min_ms, 1), "median": round(w.median_ms, 1), "max": round(w.max_ms, 1)},
                "share_of_timeout": round(w.share, 4), "budget_ms": w.budget_ms, "over_budget": latency.is_over(w)}
               for w in latency.waits(done)]
@@ -120,9 +121,11 @@ def show(done: list[checking.Checked], skipped: list[str], side_effects: bool, r
             for line in _evidence(p, len(c.outcomes)):
                 console.out(line)
             console.out(f"    fix: {printable(p.fix)}")
-    for host, event, name, cv, members in checking.combined(done):
+    for host, event, name, cv, members, not_run in checking.combined(done):
         who = f" (decided by {members[cv.decided_by]})" if cv.decided_by is not None else ""
-        console.out(f"together on {host} {event}, {name}: {WORDS[cv.verdict.action]}{who}")
+        skipped = (f"; not run: {', '.join(not_run)}, as the agent starts no other hook of a call a managed hook "
+                   "blocks" if not_run else "")
+        console.out(printable(f"together on {host} {event}, {name}: {WORDS[cv.verdict.action]}{who}{skipped}"))
     for wait in latency.waits(done):
         console.out(latency.sentence(wait))
     count = checking.problems(done)

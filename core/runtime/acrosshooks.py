@@ -67,16 +67,29 @@ def _undecided(outcome) -> bool:
     return outcome.run.timed_out or causes.of(outcome.run.exit_code, outcome.run.stderr, False) is not None
 
 
-def combined(done: list) -> list[tuple[str, str, str, protocol.ChainVerdict, list[str]]]:
+# Where an agent starts no other hook of a call once a managed hook has blocked it: Claude Code
+# 2.1.332 on PreToolUse and UserPromptSubmit (measured: tests/e2e/test_managed_block_real.py; exit
+# 2, a JSON deny and decision "block" did, ask, allow and continue: false did not). Other events: unmeasured.
+MANAGED_BLOCK_ENDS_CALL = {("claude", "PreToolUse"), ("claude", "UserPromptSubmit")}
+
+
+def combined(done: list) -> list[tuple[str, str, str, protocol.ChainVerdict, list[str], list[str]]]:
     """Per host, event and payload where several hooks ran: what the agent does with all of them
-    together (the host's own combination), and which hook decided."""
-    groups: dict[tuple[str, str, str], list[tuple[str, protocol.Verdict]]] = {}
+    together (the host's own combination), which hook decided, the hooks that took part and those
+    the agent never starts for that call (another layer's, after a managed block)."""
+    groups: dict[tuple[str, str, str], list[tuple[str, protocol.Verdict, str]]] = {}
     for c in done:
         for o in c.outcomes:
-            groups.setdefault((c.target.shown, c.target.event, o.payload.name), []).append((c.target.label, o.verdict))
+            groups.setdefault((c.target.shown, c.target.event, o.payload.name), []).append(
+                (c.target.label, o.verdict, c.target.scope))
     out = []
     for (host, event, name), members in groups.items():
-        if len(members) > 1:
-            out.append((host, event, name, protocol.chain_verdict(host, event, [v for _, v in members]),
-                        [label for label, _ in members]))
+        if len(members) < 2:
+            continue
+        if (host, event) in MANAGED_BLOCK_ENDS_CALL and any(s == "managed" and v.action == "block" for _, v, s in members):
+            ran, not_run = [m for m in members if m[2] == "managed"], [m[0] for m in members if m[2] != "managed"]
+        else:
+            ran, not_run = members, []
+        out.append((host, event, name, protocol.chain_verdict(host, event, [v for _, v, _ in ran]),
+                    [label for label, _, _ in ran], not_run))
     return out

@@ -31,6 +31,8 @@ class Target(NamedTuple):
     members: tuple[str, ...] = ()  # a chain's members, in the order it runs them
     project_variable: str | None = None  # the host's variable holding the project folder (its description's)
     agent: str = ""  # the host's own name, where ``host`` (the answer protocol) is another's: Qoder answers as Claude
+    scope: str = ""  # with --installed: the scope it is installed in
+    first: bool = False  # the host runs it before its event's other hooks, and those after it ends (Claude's managed)
 
     @property
     def shown(self) -> str:
@@ -159,7 +161,7 @@ def installed(host: Host, project: Path, scope: str | None) -> list[Target]:
                 out.append(Target(f"{owner[0]}/{owner[1]} ({name})", host.answer_protocol(), host.title, event, matcher,
                                   command, _seconds(host, handler), {k: str(v) for k, v in extra.items()}, None,
                                   _order(host, entry), _neutral(host, event), _members(command), _variable(host),
-                                  host.name))
+                                  host.name, name, name == "managed" and getattr(host, "managed_first", False)))
     return out
 
 

@@ -25,7 +25,9 @@ WHEN = {"pre_tool_use": "before every tool call it matches", "post_tool_use": "a
         "user_prompt_submit": "on every prompt", "session_start": "at every session start",
         "stop": "at the end of every turn", "subagent_stop": "at the end of every subagent's turn"}
 HOW = {"parallel": "starts them at once: the slowest", "file": "runs them one after another: the sum",
-       "unknown": "does not say whether it runs them at once: up to the sum"}
+       "unknown": "does not say whether it runs them at once: up to the sum",
+       "managed-first": "starts the managed ones at once and the others at once after the last of those ends: the "
+                        "slowest of each, added"}
 
 
 class Figures(NamedTuple):
@@ -108,12 +110,18 @@ def waits(done: list) -> list[Wait]:
     for (title, event), members in groups.items():
         orders = {c.target.order for c in members}
         order = "file" if "file" in orders else "parallel" if orders == {"parallel"} else "unknown"
-        each = [of_hook(c) for c in members]
-        pick = max if order == "parallel" else sum
+        tiers = [[c for c in members if c.target.first], [c for c in members if not c.target.first]]
+        if order == "parallel" and all(tiers):
+            order = "managed-first"  # Claude: two rounds, each as long as its slowest hook
+
+        def pick(field: str) -> float:
+            rounds = tiers if order == "managed-first" else [members]
+            values = [[getattr(of_hook(c), field) for c in tier] for tier in rounds]
+            return sum(max(v) for v in values) if order in ("parallel", "managed-first") else sum(sum(v) for v in values)
+
         out.append(Wait(members[0].target.shown, title, event, order, tuple(c.target.label for c in members),
-                        pick(f.median_ms for f in each), pick(f.max_ms for f in each), max(share(c) for c in members),
-                        min(c.budget_ms for c in members), any(c.target.members for c in members),
-                        pick(f.min_ms for f in each)))
+                        pick("median_ms"), pick("max_ms"), max(share(c) for c in members),
+                        min(c.budget_ms for c in members), any(c.target.members for c in members), pick("min_ms")))
     return out
 
 

@@ -85,6 +85,9 @@ def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = Fa
         report.findings += duplicates.cross_scope(host, docs, records, project)
         if not repo:  # it asks the agent installed here (codex app-server), or reads the user's files
             report.findings += host.verify_extra(project, scopes)
+            from hookweave.core.verify import movedlayers  # a machine folder moved for hookweave alone
+
+            report.findings += movedlayers.findings(host, set(records))
         if host.execution:
             tail = ", except in a chain, which runs its members in declared order" if chained else ""
             report.findings.append(Finding("note", host.execution + tail))

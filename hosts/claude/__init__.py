@@ -68,6 +68,7 @@ CLAUDE = Description(
 
 class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a plugin's host, plus what data cannot say
     created_only = ("managed",)  # the folder is the administrator's: only a drop-in hookweave created is ours
+    managed_first = True  # an event's managed hooks run first, the others after the last ends (measured: managed_first)
     # 2.1.332, measured: "none of its settings are in effect. Fix or remove it", and exit 1
     unreadable = {"managed": "Claude Code refuses to start while a managed settings file does not parse, and runs no hooks"}
     merge_layer = staticmethod(lambda lower, upper: claude_merge(lower, upper))  # the managed files, as Claude merges sources
@@ -174,14 +175,35 @@ def claude_gates(docs: Mapping[str, Any], environ: Mapping[str, str],
     return found
 
 
+# The events where a managed hook's block keeps the other layers' hooks of that call from starting,
+# and what they block (2.1.332, measured: tests/e2e/test_managed_block_real.py).
+BLOCK_ENDS = {"PreToolUse": "tool call", "UserPromptSubmit": "prompt"}
+
+
 def managed_first(docs: Mapping[str, Any]) -> list[Finding]:
     """Where the managed layer holds hooks, the order across layers (2.1.332, measured:
-    tests/e2e/test_managed_real.py): managed hooks first, the others after the last one ends."""
-    hooks = docs["managed"].get("hooks") if isinstance(docs.get("managed"), dict) else None
-    if not isinstance(hooks, dict) or not any(isinstance(groups, list) and groups for groups in hooks.values()):
+    tests/e2e/test_managed_real.py): managed hooks first, the others after the last one ends. Where
+    the managed layer and another share PreToolUse or UserPromptSubmit, also that a managed block
+    ends the call or prompt there (measured: tests/e2e/test_managed_block_real.py; other events'
+    blocks are unmeasured, so unsaid)."""
+    if not _has_hooks(docs, "managed"):
         return []
+    shared = [event for event in BLOCK_ENDS if _has_hooks(docs, "managed", event) and any(
+        _has_hooks(docs, scope, event) for scope in ("user", "project", "local"))]
+    blocked = (f"; on {' and '.join(shared)}, not at all for a {' or '.join(BLOCK_ENDS[e] for e in shared)} a "
+               'managed hook blocks (exit 2, permissionDecision "deny" or decision "block"; "ask" does not stop '
+               'them)') if shared else ""
     return [Finding("note", "Claude runs an event's managed hooks first, all at once, and starts the user, project and "
-                    "local ones only after the last managed one has ended", machine=True)]
+                    f"local ones only after the last managed one has ended{blocked}", machine=True)]
+
+
+def _has_hooks(docs: Mapping[str, Any], scope: str, event: str | None = None) -> bool:
+    """Whether ``scope``'s settings hold a hook group (on ``event``, or on any event)."""
+    hooks = docs[scope].get("hooks") if isinstance(docs.get(scope), dict) else None
+    if not isinstance(hooks, dict):
+        return False
+    lists = [hooks.get(event)] if event else list(hooks.values())
+    return any(isinstance(groups, list) and groups for groups in lists)
 
 
 def _managed_only(cause: str, installed: set[str] | frozenset[str], machine: bool, said: str = ONLY_MANAGED,

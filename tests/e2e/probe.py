@@ -1,5 +1,5 @@
 """Logging probe hook: appends one JSON line per call (hook id, event, start, end, chosen env vars, its
-arguments, Auggie's project variable).
+arguments, Auggie's project variable, the shell command where the payload has one).
 
 Usage: probe.py <hook id> <log file> [<seconds to sleep>]. Reads the hook payload on stdin,
 prints nothing (so no host reads a decision from it) and exits 0.
@@ -21,6 +21,7 @@ call = payload.get("preToolUse") or {}  # Cline names the event hookName and the
 line = {"id": hook_id, "event": payload.get("hook_event_name") or payload.get("hookName") or payload.get("event_type")
         or payload.get("event"),
         "tool": payload.get("tool_name") or call.get("toolName"),
+        "command": (payload.get("tool_input") or {}).get("command") if isinstance(payload.get("tool_input"), dict) else None,
         "start": start, "end": time.time(), "env": {k: os.environ.get(k) for k in ENV}, "argv": sys.argv[1:],
         "augment_project_dir": os.environ.get("AUGMENT_PROJECT_DIR")}
 with open(log, "a", encoding="utf-8") as out:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,7 @@ def test_install_writes_our_drop_in_0644_and_leaves_every_admin_file_byte_for_by
     assert run("install", bundle, "--host", "copilot", "--scope", "managed").stdout.count("already installed") == 1
     verify = run("verify", "--host", "copilot", "--scope", "managed")
     assert verify.exit_code == 0, verify.output
+    fixed = "/etc/github-copilot/policy.d" if sys.platform != "win32" else "C:/ProgramData/GitHub/Copilot/policy.d"
     assert verify.stdout == (
         "copilot (Copilot CLI)\n"
         f"  note: {policy}/20-extra.json: Copilot CLI skips this policy file, as it holds disableAllHooks, and a "
@@ -100,9 +102,12 @@ def test_install_writes_our_drop_in_0644_and_leaves_every_admin_file_byte_for_by
         f"  note: {policy}/40-open.json: Copilot CLI skips this policy file, as it is writable by others (mode 666)\n"
         "  note: Copilot CLI runs the policy files by name, before user and project hooks: .05-dot.json, "
         "10-fleet.json before 50-hookweave.json, 90-late.json after it\n"
+        f"  note: HOOKWEAVE_COPILOT_POLICY_DIR is set in this shell: hookweave reads and writes Copilot CLI's managed "
+        f"scope in {policy}; Copilot CLI does not read that variable and looks only in {fixed}, so the hooks there "
+        f"run only where {policy} is {fixed} to Copilot CLI (a container or a mount)\n"
         "  note: Copilot runs an event's hooks one after another, in file order\n"
         f"copilot  managed  guard 1.0.0  1 hook ok  {drop_in}\n"
-        "verify: ok (5 notes)\n")
+        "verify: ok (6 notes)\n")
     status = run("status", "--host", "copilot")
     assert f"copilot  managed  guard 1.0.0  (1 hook, 0 env)  {drop_in}\n" in status.stdout
 
