@@ -163,3 +163,20 @@ def test_admission_names_the_field_of_a_data_protocols_mistake(protocol: dict, m
     with pytest.raises(BadInput) as raised:
         checked_description(_described(protocol))
     assert str(raised.value).startswith(f"description 'guardian': {message}")
+
+
+PLUGINS = (Path(__file__).parent.parent / "docs" / "PLUGINS.md").read_text(encoding="utf-8")
+
+
+def test_every_data_protocol_field_is_documented_and_the_yaml_example_is_admitted() -> None:
+    from hookweave.core.contract.describe import host_class
+    from hookweave.core.standalone.protocol_data import DEFAULTS
+
+    assert all(f"| `{field}` |" in PLUGINS for field in DEFAULTS)
+    example = PLUGINS.split("# hookweave_yamlagent/__init__.py\n", 1)[1].split("```", 1)[0]
+    space: dict = {}
+    exec(example, space)
+    checked_description(space["YAMLAGENT"])
+    host = host_class(space["YAMLAGENT"])
+    assert host.exit_codes == "ignored" and host.blocking_events == frozenset({"pre_tool_call"})
+    assert host.answer_protocol(host) == "yamlagent" and host.protocol_data["later_hooks"] == "run"

@@ -75,6 +75,13 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
         notes += (f"ended by signal {-exit_code}" if exit_code else "ended without an exit code",)
     return _JUDGES[host](event, None if signal else exit_code, out, err, notes)
 
+# The built-in protocols stay code, none a row of protocol_data: each verdict carries notes that name
+# the host's own behaviour (Windsurf's "only pre-hooks block" on an exit 2 elsewhere, an error there,
+# not an ignored block), and each has a rule data cannot say: Cursor's continue false on
+# beforeSubmitPrompt only and followup_message on stop, Kimi's message as number or boolean, Hermes'
+# pre_verify continue-with-message, OpenHands' deny after any exit code and its string-typed decision,
+# Antigravity's non-object text, OpenHarness' timeout that blocks. A row judging them would change
+# verdicts the tests pin (tests/test_protocol*.py, tests/test_attack_check.py).
 _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor,
            "copilot": judge_copilot, "qwen": judge_qwen, "factory": judge_factory, "cline": judge_cline,
            "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie,
