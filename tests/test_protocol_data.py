@@ -27,7 +27,7 @@ PROTOCOL = {"block_exit_codes": [], "json_exit_codes": "any", "block": {"verdict
             "payload": "stdin"}
 PLUGIN = f"""from hookweave.core.contract.description import Description
 GUARDIAN = Description(name="guardian", title="Guardian", files={{"project": "{{project}}/.guardian/hooks.json"}},
-                       events={{"pre_tool_use": "before_tool", "session_start": "on_start"}}, tools={{"shell": "Bash"}},
+                       events={{"pre_tool_use": "before_tool", "session_start": "on_start"}}, tools={{"shell": "Bash", "edit": "Write"}},
                        project_variable="GUARDIAN_PROJECT", order="file", protocol={PROTOCOL!r})
 """
 # Blocks a destructive command the way Guardian reads a block: a JSON verdict on stdout.
@@ -48,6 +48,11 @@ command = ["sh", "{{bundle_dir}}/log.sh"]
 id = "guard"
 event = "pre_tool_use"
 command = ["python3", "{{bundle_dir}}/guard.py"]
+[[hooks]]
+id = "edits"
+event = "pre_tool_use"
+matcher = ["edit"]
+command = ["sh", "{{bundle_dir}}/log.sh", "edit"]
 """
 
 
@@ -70,7 +75,7 @@ def _bundle(project: Path, tmp_path: Path, name: str, order: str) -> Path:
     bundle = project / "hooks" / name
     bundle.mkdir(parents=True)
     (bundle / "hookweave.toml").write_text(MANIFEST.format(name=name, order=order))
-    (bundle / "log.sh").write_text(f'echo "log $GUARDIAN_PROJECT" >> {tmp_path}/chain.log\n')
+    (bundle / "log.sh").write_text(f'echo "${{1:-log}} $GUARDIAN_PROJECT" >> {tmp_path}/chain.log\n')
     (bundle / "guard.py").write_text(GUARD)
     return bundle
 
@@ -86,7 +91,7 @@ def test_check_judges_a_plugins_hooks_by_its_data_protocol(project: Path, tmp_pa
     assert checked.returncode == 0, checked.stdout + checked.stderr
     report = json.loads(checked.stdout)
     actions = _actions(report)
-    assert set(actions) == {"guards/log", "guards/guard"}
+    assert set(actions) == {"guards/log", "guards/guard", "guards/edits"} and actions["guards/edits"] == {}
     assert set(actions["guards/log"].values()) == {"allow"}
     assert {name for name, action in actions["guards/guard"].items() if action != "allow"} == {"a destructive command"}
     assert actions["guards/guard"]["a destructive command"] == "block"
@@ -108,7 +113,8 @@ def test_a_chain_on_a_data_protocol_installs_and_check_installed_passes(project:
     actions = {r["payload"]: r["action"] for r in hook["runs"]}
     assert {name for name, action in actions.items() if action != "allow"} == {"a destructive command"}
     assert actions["a destructive command"] == "block"
-    assert len((tmp_path / "chain.log").read_text().splitlines()) == len(actions)  # the log member ran each time
+    # the log member ran for every payload, the member whose matcher names edits for none (all shell calls)
+    assert (tmp_path / "chain.log").read_text().splitlines() == [f"log {project}"] * len(actions)
     verified = _hooks(site, "verify", "--host", "guardian")
     assert verified.returncode == 0, verified.stdout + verified.stderr
 

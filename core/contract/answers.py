@@ -49,6 +49,10 @@ def problem(data: object, native_events: set[str]) -> str | None:
         return f"protocol.later_hooks: {d['later_hooks']!r} is not run or skipped"
     if d["payload"] != "stdin" and not (isinstance(d["payload"], str) and _VARIABLE.fullmatch(d["payload"])):
         return f"protocol.payload: {d['payload']!r} is not stdin or env:NAME"
+    if not isinstance(d["tool_field"], str) or not d["tool_field"]:
+        return f"protocol.tool_field: {d['tool_field']!r} is not a payload field's name, e.g. \"tool_name\""
+    if d["matcher"] not in ("fullmatch", "search", "exact"):
+        return f"protocol.matcher: {d['matcher']!r} is not fullmatch, search or exact"
     if d["payloads_like"] not in payload_hosts:
         return f"protocol.payloads_like: {d['payloads_like']!r} is not one of {', '.join(sorted(payload_hosts))}"
     if not d["block_exit_codes"] and not d["block"]:

@@ -18,7 +18,15 @@ import posix  # what ``os`` wraps, without loading ``os`` (a millisecond)
 import sys
 
 if "combine" not in globals():  # imported as a module of the package (tests, bench), not the runner file
-    from hookweave.core.standalone.chainanswer import QUERY, answer, combine, dumps, loads, matches  # noqa: F401
+    from hookweave.core.standalone.chainanswer import (  # noqa: F401
+        DATA_MATCHERS,
+        QUERY,
+        answer,
+        combine,
+        dumps,
+        loads,
+        matches,
+    )
     from hookweave.core.standalone.chainproc import (  # noqa: F401
         KEEP,
         SHELLS,
@@ -32,7 +40,7 @@ if "combine" not in globals():  # imported as a module of the package (tests, be
 
 PROTOCOL_SOURCE = globals().get("PROTOCOL_SOURCE")  # core/standalone/protocol.py's text, in the file install writes
 CACHED = globals().get("CACHED")  # that file's compiled-code cache (``chain.runner_text``)
-_judge = []  # the protocol's judge, once loaded
+_judge = []  # the protocol table's namespace, once loaded
 
 
 def judge(host, event, code, out, err, timed_out):
@@ -41,16 +49,33 @@ def judge(host, event, code, out, err, timed_out):
     costs a millisecond or two more."""
     if code == 0 and not timed_out and not out.strip() and not err.strip():
         return ALLOW
+    return _protocol()["judge"](host, event, code, out, err, timed_out)
+
+
+def _protocol():
+    """The protocol table's namespace (``judge``, ``DATA``), loaded once."""
     if not _judge:
         if PROTOCOL_SOURCE is None:
-            from hookweave.core.standalone.protocol import judge as loaded
+            from hookweave.core.standalone import protocol
+
+            space = vars(protocol)
         else:
             space = {"__name__": "hookweave_protocol"}
             compiled = CACHED("protocol", PROTOCOL_SOURCE) if CACHED else compile(PROTOCOL_SOURCE, "protocol", "exec")
             exec(compiled, space)
-            loaded = space["judge"]
-        _judge.append(loaded)
-    return _judge[0](host, event, code, out, err, timed_out)
+        _judge.append(space)
+    return _judge[0]
+
+
+def learn_matchers(host, members):
+    """A host whose protocol is data has no rule in ``QUERY``: its row says which payload field a
+    matcher tests and how, so a member runs only for the tools its matcher names (loaded only when
+    a member has a matcher)."""
+    if host in QUERY or all(m.matcher in ("", "*") for m in members):
+        return
+    row = _protocol()["DATA"].get(host)
+    if row is not None:
+        DATA_MATCHERS[host] = (row["tool_field"], row["matcher"])
 
 
 class _Allow(tuple):
@@ -171,6 +196,7 @@ def main(argv):
         return 1  # a non-blocking error on every host: the tool call goes on
     for signum in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
         _signal.signal(signum, _stop)
+    learn_matchers(host, members)
     payload = _read_stdin()
     if not payload and host == "openharness":  # OpenHarness gives no stdin: the payload is in its env
         payload = posix.environ.get(b"OPENHARNESS_HOOK_PAYLOAD", b"")

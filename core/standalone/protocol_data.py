@@ -31,6 +31,8 @@ DEFAULTS = {
     "later_hooks": "run",  # after a block, the event's later hooks "run" or are "skipped"
     "payload": "stdin",  # where the hook reads the payload: "stdin", or "env:NAME" (a variable)
     "payloads_like": "claude",  # whose payload fields the agent sends (hooks check sends the same)
+    "tool_field": "tool_name",  # the payload field a hook's matcher is tested against
+    "matcher": "fullmatch",  # how: the whole name ("fullmatch", a regex), part of it ("search") or "exact" names a|b
     "title": "",  # the agent's name, as verdict notes say it ("" : "the agent")
 }
 
