@@ -162,6 +162,11 @@ def _described(protocol: object) -> Description:
     ({"blocking_events": ["PreToolUse"]},
      "protocol.blocking_events: 'PreToolUse' is not one of the agent's events (events, native_events)"),
     ({"blocking_events": ["before_tool"], "payload": "argv"}, "protocol.payload: 'argv' is not stdin or env:NAME"),
+    ({"blocking_events": ["before_tool"], "said": {"blocked": "x"}},
+     "protocol.said: give the wording of any of exit_block, elsewhere, later_run, later_skipped, exit_ignored, "
+     "failed, unread as text"),
+    ({"blocking_events": ["before_tool"], "said": {"failed": "{tool} failed"}},
+     "protocol.said.failed: the only blanks are {event}, {code} and {who}"),
     ({"blocking_events": ["before_tool"], "block_exit_codes": []},
      "protocol: nothing blocks; give block_exit_codes (e.g. [2]) or block (e.g. {\"decision\": \"block\"})"),
 ])
@@ -186,3 +191,28 @@ def test_every_data_protocol_field_is_documented_and_the_yaml_example_is_admitte
     host = host_class(space["YAMLAGENT"])
     assert host.exit_codes == "ignored" and host.blocking_events == frozenset({"pre_tool_call"})
     assert host.answer_protocol(host) == "yamlagent" and host.protocol_data["later_hooks"] == "run"
+
+
+UNMEASURED = "unmeasured: Windsurf facts come from its documentation, never from a run"
+
+
+@pytest.mark.parametrize(("event", "code", "out", "err", "verdict"), [
+    ("pre_run_command", 2, "", "no\n", ("block", "no", None, (UNMEASURED, "exit 2 blocks a pre-hook's action"))),
+    ("post_run_command", 2, "", "no", ("error", "no", None, (UNMEASURED, "exit 2 cannot block post_run_command: "
+                                                              "only pre-hooks block"))),
+    ("pre_write_code", 1, "x", "oops", ("error", "oops", None, (UNMEASURED, "a failed hook does not block: "
+                                                                 "Windsurf goes on"))),
+    ("pre_write_code", 0, '{"decision": "block"}\n', "", ("ignored", '{"decision": "block"}', None, (
+        UNMEASURED, "stdout is shown to the user with show_output, never to the model; only exit 2 blocks"))),
+    ("pre_user_prompt", -9, "", "", ("error", "", None, ("ended by signal 9", UNMEASURED,
+                                                        "a failed hook does not block: Windsurf goes on"))),
+    ("pre_read_code", 0, "  ", "", ("allow", "", None, (UNMEASURED,))),
+])
+def test_windsurf_is_judged_by_its_row_of_data(event: str, code: int, out: str, err: str, verdict: tuple) -> None:
+    from hookweave.core.standalone import protocol
+    from hookweave.core.standalone.protocol_data import BUILTIN
+
+    assert "windsurf" in BUILTIN and "windsurf" not in protocol._JUDGES
+    assert tuple(protocol.judge("windsurf", event, code, out, err)) == verdict
+    assert tuple(protocol.judge("windsurf", event, code, out, err, timed_out=True)) == \
+        ("error", "hook timed out", None, ("timed out", UNMEASURED))

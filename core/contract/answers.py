@@ -53,11 +53,30 @@ def problem(data: object, native_events: set[str]) -> str | None:
         return f"protocol.tool_field: {d['tool_field']!r} is not a payload field's name, e.g. \"tool_name\""
     if d["matcher"] not in ("fullmatch", "search", "exact"):
         return f"protocol.matcher: {d['matcher']!r} is not fullmatch, search or exact"
+    if d["block_elsewhere"] not in ("ignored", "error"):
+        return f"protocol.block_elsewhere: {d['block_elsewhere']!r} is not ignored or error"
+    if not _strings(d["notes"]):
+        return f"protocol.notes: {d['notes']!r} is not a list of sentences"
+    from hookweave.core.standalone.protocol_data import SAID
+
+    if not isinstance(d["said"], Mapping) or any(k not in SAID or not isinstance(v, str) for k, v in d["said"].items()):
+        return f"protocol.said: give the wording of any of {', '.join(SAID)} as text (\"\" for no note)"
+    bad = next((k for k, v in d["said"].items() if _blanks_problem(v)), None)
+    if bad:
+        return f"protocol.said.{bad}: the only blanks are {{event}}, {{code}} and {{who}}"
     if d["payloads_like"] not in payload_hosts:
         return f"protocol.payloads_like: {d['payloads_like']!r} is not one of {', '.join(sorted(payload_hosts))}"
     if not d["block_exit_codes"] and not d["block"]:
         return "protocol: nothing blocks; give block_exit_codes (e.g. [2]) or block (e.g. {\"decision\": \"block\"})"
     return None
+
+
+def _blanks_problem(text: str) -> bool:
+    try:
+        text.format(event="", code="", who="")
+    except (KeyError, IndexError, ValueError):
+        return True
+    return False
 
 
 def _codes(value: Any) -> bool:

@@ -73,7 +73,8 @@ def learn_matchers(host, members):
     a member has a matcher)."""
     if host in QUERY or all(m.matcher in ("", "*") for m in members):
         return
-    row = _protocol()["DATA"].get(host)
+    space = _protocol()
+    row = space["DATA"].get(host) if host not in space["BUILTIN"] else None  # a built-in row: as before
     if row is not None:
         DATA_MATCHERS[host] = (row["tool_field"], row["matcher"])
 

@@ -18,7 +18,7 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 
 # The files the chain runner reads into one namespace, in this order (``chain.runner_text``).
 PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
-         "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py", "protocol_windsurf.py",
+         "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py",
          "protocol_antigravity.py", "protocol_auggie.py", "protocol_letta.py", "protocol_openhands.py",
          "protocol_kimi.py", "protocol_openharness.py", "protocol_hermes.py", "protocol_data.py", "protocol.py")
 
@@ -30,7 +30,7 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
     from hookweave.core.standalone.protocol_codex import judge_codex
     from hookweave.core.standalone.protocol_copilot import judge_copilot
     from hookweave.core.standalone.protocol_cursor import judge_cursor
-    from hookweave.core.standalone.protocol_data import DATA, filled, judge_data
+    from hookweave.core.standalone.protocol_data import DATA, filled, judge_data, judge_timeout
     from hookweave.core.standalone.protocol_factory import judge_factory
     from hookweave.core.standalone.protocol_gemini import judge_gemini
     from hookweave.core.standalone.protocol_hermes import judge_hermes
@@ -39,7 +39,6 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
     from hookweave.core.standalone.protocol_openhands import judge_openhands
     from hookweave.core.standalone.protocol_openharness import judge_openharness, timeout_openharness
     from hookweave.core.standalone.protocol_qwen import judge_qwen
-    from hookweave.core.standalone.protocol_windsurf import judge_windsurf
     from hookweave.core.standalone.verdicts import (  # noqa: F401 - read as protocol.X
         ACTIONS,
         BLOCKS,
@@ -65,8 +64,10 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
         raise ValueError(f"unknown host {host!r}; expected one of {', '.join(HOSTS)}")
     if host in DATA:  # a protocol given as data (a plugin's description)
         if timed_out:
-            return Verdict("error", "hook timed out", None, notes + ("timed out", "the call goes ahead"))
+            return judge_timeout(DATA[host], notes)
         signal = exit_code is None or exit_code < 0
+        if signal:
+            notes += (f"ended by signal {-exit_code}" if exit_code else "ended without an exit code",)
         return judge_data(DATA[host], event, None if signal else exit_code, out, err, notes)
     if timed_out:
         return timeout_openharness(event, None, notes) if host == "openharness" else timeout_verdict(host, notes)
@@ -75,16 +76,17 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
         notes += (f"ended by signal {-exit_code}" if exit_code else "ended without an exit code",)
     return _JUDGES[host](event, None if signal else exit_code, out, err, notes)
 
-# The built-in protocols stay code, none a row of protocol_data: each verdict carries notes that name
-# the host's own behaviour (Windsurf's "only pre-hooks block" on an exit 2 elsewhere, an error there,
-# not an ignored block), and each has a rule data cannot say: Cursor's continue false on
-# beforeSubmitPrompt only and followup_message on stop, Kimi's message as number or boolean, Hermes'
-# pre_verify continue-with-message, OpenHands' deny after any exit code and its string-typed decision,
-# Antigravity's non-object text, OpenHarness' timeout that blocks. A row judging them would change
-# verdicts the tests pin (tests/test_protocol*.py, tests/test_attack_check.py).
+# Windsurf's protocol is a row of data (protocol_data.BUILTIN: judged by it, verdict for verdict as its
+# judge was). The others stay code: each has a rule data cannot say, or could only by fields made for
+# that one host: Claude's, Codex's, Qwen's, Droid's and Copilot's per-event schemas; Cursor's continue
+# false on beforeSubmitPrompt only and followup_message on stop; Gemini's plain text that denies on exit
+# 3+ and its JSON string read twice; Kimi's message as a number or boolean; Hermes' pre_verify
+# continue-with-message and its action/decision reason order; OpenHands' deny after any exit code and its
+# string-typed decision; Antigravity's reason only on PreToolUse; Letta's and Auggie's signal read as an
+# exit code; OpenHarness' stdout and stderr joined and its timeout that blocks.
 _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor,
            "copilot": judge_copilot, "qwen": judge_qwen, "factory": judge_factory, "cline": judge_cline,
-           "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie,
+           "antigravity": judge_antigravity, "auggie": judge_auggie,
            "letta": judge_letta, "openhands": judge_openhands, "kimi": judge_kimi,
            "openharness": judge_openharness, "hermes": judge_hermes}
 
