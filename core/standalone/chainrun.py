@@ -73,6 +73,8 @@ def learn_matchers(host, members):
     a member has a matcher)."""
     if host in QUERY or all(m.matcher in ("", "*") for m in members):
         return
+    if PROTOCOL_SOURCE is not None and f"\n\nDATA[{host!r}] = " not in PROTOCOL_SOURCE:
+        return  # no row for it in this file (OpenHarness': its own rule): the table need not load
     space = _protocol()
     row = space["DATA"].get(host) if host not in space["BUILTIN"] else None  # a built-in row: as before
     if row is not None:
