@@ -25,14 +25,15 @@ from hookweave.core.standalone.protocol_data import filled
 PROTOCOL = {"block_exit_codes": [], "json_exit_codes": "any", "block": {"verdict": "deny"}, "ask": {"verdict": "ask"},
             "reason": ["why"], "context": ["note"], "blocking_events": ["before_tool"], "later_hooks": "run",
             "payload": "stdin"}
-PLUGIN = f"""from hookweave.core.contract.description import Description
+PLUGIN = """from hookweave.core.contract.description import Description
 GUARDIAN = Description(name="guardian", title="Guardian", files={{"project": "{{project}}/.guardian/hooks.json"}},
-                       events={{"pre_tool_use": "before_tool", "session_start": "on_start"}}, tools={{"shell": "Bash", "edit": "Write"}},
-                       project_variable="GUARDIAN_PROJECT", order="file", protocol={PROTOCOL!r})
+                       events={{"pre_tool_use": "before_tool", "session_start": "on_start"}},
+                       tools={{"shell": "Bash", "edit": "Write"}},
+                       project_variable="GUARDIAN_PROJECT", order="file", protocol={protocol!r})
 """
 # Blocks a destructive command the way Guardian reads a block: a JSON verdict on stdout.
-GUARD = """import json, sys
-payload = json.load(sys.stdin)
+GUARD = """import json, os, sys
+payload = json.loads(os.environ["GUARDIAN_PAYLOAD"]) if "GUARDIAN_PAYLOAD" in os.environ else json.load(sys.stdin)
 if str((payload.get("tool_input") or {}).get("command", "")).startswith("rm -rf"):
     print(json.dumps({"verdict": "deny", "why": "no rm -rf here"}))
 """
@@ -56,13 +57,13 @@ command = ["sh", "{{bundle_dir}}/log.sh", "edit"]
 """
 
 
-def _site(tmp_path: Path) -> Path:
+def _site(tmp_path: Path, protocol: dict = PROTOCOL) -> Path:
     site = tmp_path / "site"
     meta = site / "guardian-1.0.dist-info"
     meta.mkdir(parents=True)
     (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: guardian\nVersion: 1.0\n")
     (meta / "entry_points.txt").write_text("[hookweave]\nguardian = guardian_plugin:GUARDIAN\n")
-    (site / "guardian_plugin.py").write_text(PLUGIN)
+    (site / "guardian_plugin.py").write_text(PLUGIN.format(protocol=protocol))
     return site
 
 
@@ -117,6 +118,23 @@ def test_a_chain_on_a_data_protocol_installs_and_check_installed_passes(project:
     assert (tmp_path / "chain.log").read_text().splitlines() == [f"log {project}"] * len(actions)
     verified = _hooks(site, "verify", "--host", "guardian")
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_a_payload_in_a_variable_reaches_the_hooks_under_check_and_in_a_chain(project: Path, tmp_path: Path) -> None:
+    """``payload = "env:NAME"``: the agent gives the payload in a variable and nothing on stdin; check
+    gives it so, and the chain runner reads it there to apply each member's matcher (the members get
+    it on stdin too, as OpenHarness' do)."""
+    site = _site(tmp_path, {**PROTOCOL, "payload": "env:GUARDIAN_PAYLOAD"})
+    bundle = _bundle(project, tmp_path, "pair", "chain")
+    (bundle / "guard.py").write_text(GUARD.replace(' if "GUARDIAN_PAYLOAD" in os.environ else json.load(sys.stdin)',
+                                                   ""))  # the variable only
+    assert _hooks(site, "install", "hooks/pair", "--host", "guardian").returncode == 0
+    checked = _hooks(site, "check", "--installed", "--host", "guardian", "--json", "--runs", "1")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    (hook,) = json.loads(checked.stdout)["hooks"]
+    actions = {r["payload"]: r["action"] for r in hook["runs"]}
+    assert {name for name, action in actions.items() if action != "allow"} == {"a destructive command"}
+    assert (tmp_path / "chain.log").read_text().splitlines() == [f"log {project}"] * len(actions)
 
 
 EXIT_ONLY = """[bundle]

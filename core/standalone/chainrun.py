@@ -67,18 +67,31 @@ def _protocol():
     return _judge[0]
 
 
-def learn_matchers(host, members):
-    """A host whose protocol is data has no rule in ``QUERY``: its row says which payload field a
-    matcher tests and how, so a member runs only for the tools its matcher names (loaded only when
-    a member has a matcher)."""
-    if host in QUERY or all(m.matcher in ("", "*") for m in members):
-        return
-    if PROTOCOL_SOURCE is not None and f"\n\nDATA[{host!r}] = " not in PROTOCOL_SOURCE:
-        return  # no row for it in this file (OpenHarness': its own rule): the table need not load
+def data_row(host):
+    """The row of a host whose protocol is data (a plugin's, carried in this file), else None: read
+    only for what ``QUERY`` and the sh path do not know, and without loading the table when this
+    file holds no row for the host (OpenHarness' own rules)."""
+    if host in QUERY or PROTOCOL_SOURCE is not None and f"\n\nDATA[{host!r}] = " not in PROTOCOL_SOURCE:
+        return None
     space = _protocol()
-    row = space["DATA"].get(host) if host not in space["BUILTIN"] else None  # a built-in row: as before
+    return space["DATA"].get(host) if host not in space["BUILTIN"] else None  # a built-in row: as before
+
+
+def learn_matchers(host, members):
+    """A data row says which payload field a matcher tests and how, so a member runs only for the
+    tools its matcher names (the table is loaded only when a member has a matcher)."""
+    if all(m.matcher in ("", "*") for m in members):
+        return
+    row = data_row(host)
     if row is not None:
         DATA_MATCHERS[host] = (row["tool_field"], row["matcher"])
+
+
+def payload_variable(host):
+    """The variable a data row says the payload arrives in (``env:NAME``), as bytes, else None."""
+    row = data_row(host)
+    where = row["payload"] if row is not None else "stdin"
+    return where[4:].encode() if where.startswith("env:") else None
 
 
 class _Allow(tuple):
@@ -203,6 +216,8 @@ def main(argv):
     payload = _read_stdin()
     if not payload and host == "openharness":  # OpenHarness gives no stdin: the payload is in its env
         payload = posix.environ.get(b"OPENHARNESS_HOOK_PAYLOAD", b"")
+    elif not payload and payload_variable(host):  # so does an agent whose data row says env:NAME
+        payload = posix.environ.get(payload_variable(host), b"")
     if host == "openharness":
         _inject_arguments(members, payload)
     try:
