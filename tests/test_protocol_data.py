@@ -234,3 +234,18 @@ def test_windsurf_is_judged_by_its_row_of_data(event: str, code: int, out: str, 
     assert tuple(protocol.judge("windsurf", event, code, out, err)) == verdict
     assert tuple(protocol.judge("windsurf", event, code, out, err, timed_out=True)) == \
         ("error", "hook timed out", None, ("timed out", UNMEASURED))
+
+
+def test_the_contract_kit_passes_on_a_plugin_with_a_data_protocol(tmp_path: Path) -> None:
+    """A plugin author's own run of ``hookweave.testing`` (its tests in a subprocess, as theirs run): the
+    chain cases run on the data protocol (exit 2 blocks here) instead of being skipped or failing."""
+    site = _site(tmp_path, {"block": {"verdict": "deny"}, "reason": ["why"], "blocking_events": ["before_tool"],
+                            "later_hooks": "skipped"})
+    (tmp_path / "test_guardian.py").write_text("from hookweave.testing import HostContract\n\n\n"
+                                               "class TestGuardian(HostContract):\n    hosts = ['guardian']\n")
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-v", "-n", "0", "-p", "no:cacheprovider", "--rootdir",
+                          str(tmp_path), "-c", os.devnull, "test_guardian.py"], cwd=tmp_path, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(site)})
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert "test_a_chain_runs_in_order_and_the_first_block_wins[guardian] PASSED" in ran.stdout
+    assert "test_check_answers_for_every_hook[guardian] PASSED" in ran.stdout

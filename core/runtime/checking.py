@@ -87,7 +87,7 @@ def _budgeted(checked: Checked, override: float | None) -> Checked:
     return checked._replace(budget_ms=limit, pitfalls=checked.pitfalls + ((over,) if over else ()))
 
 
-def _shipped(target: Target, project: Path, transcript: str) -> list[payloads.Payload]:
+def shipped_payloads(target: Target, project: Path, transcript: str) -> list[payloads.Payload]:
     """The shipped payloads of the event; for a protocol given as data, those of the built-in host whose
     payload fields the agent sends (``payloads_like``), under the agent's own event name."""
     like = protocol.shaped_like(target.host)
@@ -102,7 +102,7 @@ def _shipped(target: Target, project: Path, transcript: str) -> list[payloads.Pa
 
 
 def _check_one(target: Target, project: Path, own: list[payloads.Payload], transcript: str) -> Checked:
-    chosen = [p for p in own if p.event == target.event] if own else _shipped(target, project, transcript)
+    chosen = [p for p in own if p.event == target.event] if own else shipped_payloads(target, project, transcript)
     chosen = [p for p in chosen if matches(target.matcher, p.tool)]
     found: list[Pitfall] = []
     field = payloads.COMMAND_FIELD.get(protocol.shaped_like(target.host)) if target.event in TOOL_EVENTS else None
