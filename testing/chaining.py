@@ -67,7 +67,7 @@ def _learned(host) -> None:
     from hookweave.core.standalone import protocol
 
     if host.protocol_data is not None:
-        protocol.learn(host.name, host.protocol_data)
+        protocol.learn(host.name, {**host.protocol_data, "agent_tools": dict(host.tools)})
 
 
 class ChainContract:

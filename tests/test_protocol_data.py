@@ -249,3 +249,49 @@ def test_the_contract_kit_passes_on_a_plugin_with_a_data_protocol(tmp_path: Path
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
     assert "test_a_chain_runs_in_order_and_the_first_block_wins[guardian] PASSED" in ran.stdout
     assert "test_check_answers_for_every_hook[guardian] PASSED" in ran.stdout
+
+
+YAML_BUNDLE = """[bundle]
+name = "g"
+version = "1.0.0"
+[[hooks]]
+id = "guard"
+event = "pre_tool_use"
+matcher = ["shell"]
+command = ["python3", "{bundle_dir}/guard.py"]
+"""
+OPERATOR = "# my agent\nmodel: local  # keep\n"
+
+
+def test_the_yaml_example_installs_check_judges_it_and_uninstall_gives_every_byte_back(
+        project: Path, tmp_path: Path) -> None:
+    """docs/PLUGINS.md's second example as a plugin: its YAML file keeps the operator's comments, and
+    ``hooks check`` sends Claude-shaped payloads under its own event and tool names (``terminal``)."""
+    example = PLUGINS.split("# hookweave_yamlagent/__init__.py\n", 1)[1].split("```", 1)[0]
+    site = tmp_path / "site"
+    meta = site / "yamlagent-1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: yamlagent\nVersion: 1.0\n")
+    (meta / "entry_points.txt").write_text("[hookweave]\nyamlagent = yamlagent_plugin:YAMLAGENT\n")
+    (site / "yamlagent_plugin.py").write_text(example)
+    config = Path(os.environ["HOME"]) / ".yamlagent" / "config.yaml"
+    config.parent.mkdir(parents=True)
+    config.write_text(OPERATOR)
+    bundle = project / "hooks" / "g"
+    bundle.mkdir(parents=True)
+    (bundle / "hookweave.toml").write_text(YAML_BUNDLE)
+    (bundle / "guard.py").write_text(GUARD.replace('"verdict": "deny", "why"', '"decision": "block", "reason"'))
+    installed = _hooks(site, "install", "hooks/g", "--host", "yamlagent")
+    assert installed.returncode == 0, installed.stderr
+    assert config.read_text() == OPERATOR + (
+        "hooks:\n  pre_tool_call:\n"
+        f"    - command: \"sh -c 'python3 {bundle}/guard.py' hookweave # hookweave:g/guard\"\n"
+        "      matcher: terminal\n")
+    checked = _hooks(site, "check", "hooks/g", "--host", "yamlagent", "--json", "--runs", "1")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    (hook,) = json.loads(checked.stdout)["hooks"]
+    actions = {r["payload"]: r["action"] for r in hook["runs"]}
+    assert {name for name, action in actions.items() if action != "allow"} == {"a destructive command"}
+    assert hook["event"] == "pre_tool_call" and hook["matcher"] == "terminal"
+    assert _hooks(site, "uninstall", "g", "--host", "yamlagent").returncode == 0
+    assert config.read_text() == OPERATOR

@@ -54,7 +54,7 @@ def check(
         if h.protocol_data is not None:  # a plugin's protocol as data: judged by its own name from here on
             from hookweave.core.standalone import protocol
 
-            protocol.learn(h.name, h.protocol_data)
+            protocol.learn(h.name, {**h.protocol_data, "agent_tools": dict(h.tools)})  # payloads name its tools
     folder = paths.project_dir(project)
     if not folder.is_dir():
         raise BadInput(f"--project {paths.printable(str(folder))}: no such folder; pass the project folder")

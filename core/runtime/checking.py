@@ -96,9 +96,16 @@ def shipped_payloads(target: Target, project: Path, transcript: str) -> list[pay
     from hookweave.core.model import names
 
     event = names.column(like, names.EVENTS).get(target.neutral or "") or target.event
-    return [p._replace(event=target.event, data={**p.data, "hook_event_name": target.event}
-                       if isinstance(p.data, dict) and "hook_event_name" in p.data else p.data)
-            for p in payloads.for_event(like, event, str(project), transcript)]
+    neutral = {native: n for n, natives in names.column(like, names.TOOLS).items() for native in (natives or "").split("|")}
+    ours = protocol.DATA[target.host].get("agent_tools", {})  # neutral tool -> the agent's name (check.py)
+    out = []
+    for p in payloads.for_event(like, event, str(project), transcript):
+        tool = (ours.get(neutral.get(p.tool or "")) or "").split("|")[0] or p.tool  # the agent's own tool name
+        data = dict(p.data) if isinstance(p.data, dict) else p.data
+        if isinstance(data, dict):
+            data.update({k: v for k, v in (("hook_event_name", target.event), ("tool_name", tool)) if k in data})
+        out.append(p._replace(event=target.event, data=data, tool=tool))
+    return out
 
 
 def _check_one(target: Target, project: Path, own: list[payloads.Payload], transcript: str) -> Checked:

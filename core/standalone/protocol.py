@@ -92,7 +92,8 @@ _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini,
 
 
 def learn(name: str, data) -> None:
-    """Judge ``name`` by the data protocol ``data`` from now on (a plugin's description: ``hooks check``)."""
+    """Judge ``name`` by the data protocol ``data`` from now on (a plugin's description: ``hooks check``,
+    which adds ``agent_tools``, its tool names, for the payloads it sends)."""
     DATA[name] = filled(data)
 
 
