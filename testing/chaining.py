@@ -53,11 +53,21 @@ def unrunnable(host) -> str | None:
     if host.name in DISPATCHED:
         return f"{host.title} has no chain registration: {DISPATCHED[host.name]}"
     event = event_of(host, NEUTRAL)
-    if event not in protocol.BLOCKS.get(host.answer_protocol(), ()):
+    _learned(host)
+    if host.answer_protocol() not in protocol.JUDGED and host.protocol_data is None or \
+            event not in protocol.blocking(host.answer_protocol()):
         return f"{host.title} reads no block on {event} (protocol.BLOCKS): no first block to win"
     if protocol.judge(host.answer_protocol(), event, 2, b"", REASON).action != "block":
         return f"{host.title} reads no exit code as a block, and the contract's first member blocks by exit 2"
     return None
+
+
+def _learned(host) -> None:
+    """A host whose protocol is data (a plugin's description) is judged by it, as ``hooks check`` does."""
+    from hookweave.core.standalone import protocol
+
+    if host.protocol_data is not None:
+        protocol.learn(host.name, {**host.protocol_data, "agent_tools": dict(host.tools)})
 
 
 class ChainContract:
@@ -83,7 +93,7 @@ class ChainContract:
         alone = host.name in chain.DISPATCHED
         wanted = [(NAME, "first"), (NAME, "second")] if alone else [(NAME, chain.chain_id(event))]
         assert [o for o in ours if o] == wanted
-        assert _bytes(runner) == (None if alone else chain.runner_text().encode("utf-8"))
+        assert _bytes(runner) == (None if alone else chain.runner_text(host).encode("utf-8"))
         settled_then_removed(hookweave_run, host, CHAIN, NAME, flags, path)
         assert _bytes(path) == _encoded(before)
         assert not runner.exists()
@@ -91,7 +101,7 @@ class ChainContract:
     def test_a_chain_runs_in_order_and_the_first_block_wins(self, hookweave_run, host, flags,
                                                            hookweave_project: Path) -> None:
         from hookweave.core.plan import chain
-        from hookweave.core.runtime import checking, checktargets, payloads
+        from hookweave.core.runtime import checking, checktargets
         from hookweave.core.standalone import protocol
         from hookweave.core.standalone.chainanswer import matches
 
@@ -103,7 +113,8 @@ class ChainContract:
         scope = "project" if "project" in host.scopes else host.scopes[0]
         [target] = [t for t in checktargets.installed(host, hookweave_project, scope) if t.label.startswith(NAME + "/")]
         _, _, members = chain.members_of(target.command)  # a shell call both members take, as the runner matches
-        payload = next(p for p in payloads.for_event(target.host, target.event, str(hookweave_project), "t.jsonl")
+        _learned(host)
+        payload = next(p for p in checking.shipped_payloads(target, hookweave_project, "t.jsonl")
                        if p.should_pass and all(matches(target.host, target.event, m.matcher, p.data) for m in members))
         blocked = protocol.judge(target.host, target.event, 2, b"", REASON)
         assert blocked.action == "block", f"{host.title} does not read exit 2 with a reason as a block: {blocked}"

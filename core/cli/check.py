@@ -46,10 +46,15 @@ def check(
     chosen = {"from": "--host", "line": None}
     if not host:
         hosts, chosen = _used_here(hosts, project)
-    unjudged = [h.name for h in hosts if h.answer_protocol() not in JUDGED]
+    unjudged = [h.name for h in hosts if h.answer_protocol() not in JUDGED and h.protocol_data is None]
     if unjudged and host and not selection.broad(host):
         raise BadInput(f"check: {', '.join(unjudged)}: {UNJUDGED}; check on {', '.join(HOSTS)}")
-    hosts = [h for h in hosts if h.answer_protocol() in JUDGED]
+    hosts = [h for h in hosts if h.name not in unjudged]
+    for h in hosts:
+        if h.protocol_data is not None:  # a plugin's protocol as data: judged by its own name from here on
+            from hookweave.core.standalone import protocol
+
+            protocol.learn(h.name, {**h.protocol_data, "agent_tools": dict(h.tools)})  # payloads name its tools
     folder = paths.project_dir(project)
     if not folder.is_dir():
         raise BadInput(f"--project {paths.printable(str(folder))}: no such folder; pass the project folder")

@@ -60,14 +60,26 @@ def host_class(d: Description) -> type[Host]:
         "timeout_unit": d.timeout_unit, "project_ref": project_ref, "project_lookup": d.project_lookup,
         "order": "file" if d.order == "unknown" else d.order,
         "execution": d.execution or _EXECUTION[d.order].format(title=d.title),
-        "dedup": d.dedup, "restart": d.restart, "protocol": d.protocol, "runs": d.runs,
-        "exit_codes": d.exit_codes, "blocking_events": frozenset(d.blocking_events),
+        "dedup": d.dedup, "restart": d.restart, "runs": d.runs, **_protocol_facts(d),
         **({"loose_entries": d.loose_entries, "untyped_handlers": d.untyped_handlers, "bad_matchers": d.bad_matchers}
            if d.shape.endswith("groups") else {}),
         "settings_path": _settings_path, "detect": _detect, "gates": _gates, "verify_extra": _notes,
         "__module__": f"hookweave.described.{d.name}",
     }
     return type(f"{''.join(p.title() for p in d.name.split('-'))}Host", shape, facts)
+
+
+def _protocol_facts(d: Description) -> dict[str, Any]:
+    """The protocol a described host names, or its protocol as data; the data says which exit codes
+    block and where, so install's warning on a hook that blocks only by exiting 2 follows it."""
+    if not isinstance(d.protocol, Mapping):
+        return {"protocol": d.protocol, "protocol_data": None, "exit_codes": d.exit_codes,
+                "blocking_events": frozenset(d.blocking_events)}
+    from hookweave.core.contract.answers import plain
+
+    data = plain({"title": d.title, **d.protocol})
+    return {"protocol": "", "protocol_data": data, "exit_codes": "read" if data["block_exit_codes"] else "ignored",
+            "blocking_events": frozenset(data["blocking_events"])}
 
 
 def _settings_path(self: Host, scope: str, project: Path) -> Path:

@@ -71,7 +71,9 @@ class Description:
     switches: Mapping[str, object] = NONE  # a key (dotted: inside objects) and the value that turns hooks off
     restart: str = "hooks load at session start"  # why running sessions need a restart ("": the agent reloads)
     notes: tuple[str, ...] = ()  # facts verify states on every run (a gate hookweave cannot see, say)
-    protocol: str = ""  # whose answer protocol the agent follows ("claude", ...; "" when not measured)
+    # whose answer protocol the agent follows ("claude", ...; "" when not measured), or the protocol itself
+    # as data: a mapping of the fields in core/standalone/protocol_data.DEFAULTS (docs/PLUGINS.md)
+    protocol: str | Mapping[str, Any] = ""
     exit_codes: str = "read"  # "ignored": no exit code blocks (Hermes); install warns on blocking_events
     blocking_events: tuple[str, ...] = ()  # the agent's events where a hook's answer can block (with exit_codes)
     loose_entries: str | None = None  # groups shapes: what the agent does with a handler outside a group (LOOSE)
@@ -132,8 +134,9 @@ def check(description: object, known_events: set[str], known_tools: set[str],
          f"{d.untyped_handlers!r} is not skipped, refused or None"),
         ("timeout_unit", d.timeout_unit in TIMEOUT_UNITS, f"{d.timeout_unit!r} is not s or ms"),
         ("exit_codes", d.exit_codes in ("read", "ignored"), f"{d.exit_codes!r} is not read or ignored"),
-        ("protocol", d.protocol == "" or d.protocol in known_protocols,
-         f"{d.protocol!r} is not a protocol hookweave knows ({', '.join(sorted(known_protocols))})"),
+        ("protocol", isinstance(d.protocol, Mapping) or d.protocol == "" or d.protocol in known_protocols,
+         f"{d.protocol!r} is not a protocol hookweave knows ({', '.join(sorted(known_protocols))}); "
+         "or give its fields as a mapping (docs/PLUGINS.md)"),
     ]
     for name, ok, cause in checks:
         if not ok:
@@ -144,6 +147,13 @@ def check(description: object, known_events: set[str], known_tools: set[str],
             return f"{label}: {', '.join(map(repr, unknown))} not a neutral name (known: {', '.join(sorted(known))})"
     if not any(d.events.values()):
         return "events: maps no neutral event to one of the agent's"
+    if isinstance(d.protocol, Mapping):
+        from hookweave.core.contract import answers
+
+        natives = {n for n in d.events.values() if n} | set(d.native_events) | set(d.documented_events)
+        problem = answers.problem(d.protocol, natives)
+        if problem:
+            return problem
     unknown_scopes = [scope for scope in d.read_only if scope not in d.files]
     if unknown_scopes:
         return f"read_only: {', '.join(unknown_scopes)} has no file in files"

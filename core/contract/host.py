@@ -67,6 +67,7 @@ class Host(ABC):
     timeout_max_why: ClassVar[str] = ""  # why a host's own limit is what it is, for install's refusal
     restart: ClassVar[str] = "hooks load at session start"  # why a running session needs a restart; "" if none
     protocol: ClassVar[str] = ""  # for a described host: whose answer protocol it follows
+    protocol_data: ClassVar[Mapping[str, Any] | None] = None  # or its protocol as data (protocol_data.DEFAULTS)
     exit_codes: ClassVar[str] = "read"  # "ignored": no exit code blocks; install warns on ``blocking_events``
     blocking_events: ClassVar[frozenset[str]] = frozenset()  # native events where an answer can block
     owns_file: ClassVar[bool] = False  # the settings file is hookweave's own (the operator's hooks are elsewhere)

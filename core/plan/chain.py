@@ -127,23 +127,28 @@ def pristine(text: str) -> bool:
     return isinstance(protocol, str) and _key(runner, protocol) == key and _fill(key, protocol, runner) == text
 
 
-def runner_text() -> str:
+def runner_text(host: Host | None = None) -> str:
     """The runner file install writes: a small loader, then the runner's and the protocol table's
     source as text. Python compiles a script's own code on every run (3.5 ms of every event for
     the runner); the loader compiles the texts once per version and Python and keeps the code in
-    ``~/.cache/hookweave`` (``RUNNER_LOADER``), so a run reads it back in a tenth of that."""
+    ``~/.cache/hookweave`` (``RUNNER_LOADER``), so a run reads it back in a tenth of that. A host
+    whose protocol is data (a plugin's description) gets its row in the table: the settings file's
+    runner then judges its members without the plugin installed."""
     runner = _sources(("jsonfast.py", "chainanswer.py", "chainproc.py", "chainrun.py"))
-    protocol = protocol_text()
+    protocol = protocol_text(host)
     if "\'\'\'" in runner or runner.endswith("\\"):
         raise RuntimeError("internal error: the runner's source cannot be embedded in a raw triple-quoted string")
     return _fill(_key(runner, protocol), protocol, runner)
 
 
-def protocol_text() -> str:
-    """The protocol judge as the runner file holds it: ``protocol.PARTS`` as one text, one namespace."""
+def protocol_text(host: Host | None = None) -> str:
+    """The protocol judge as the runner file holds it: ``protocol.PARTS`` as one text, one namespace,
+    and ``host``'s protocol row when it is data (``protocol_data.DATA``)."""
     from hookweave.core.standalone.protocol import PARTS
 
-    return _sources(PARTS)
+    data = getattr(host, "protocol_data", None)
+    row = f"\n\nDATA[{host.name!r}] = {dict(data)!r}\n" if host is not None and data is not None else ""
+    return _sources(PARTS) + row
 
 
 def _sources(names: tuple[str, ...]) -> str:
@@ -265,7 +270,7 @@ def check_ids(bundle: Bundle, events: list[str], host: Host | None = None) -> No
     tell a block from an allow: a plugin host)."""
     from hookweave.core.standalone.verdicts import HOSTS, JUDGED  # names only: no judge is loaded
 
-    if events and host is not None and host.answer_protocol() not in JUDGED:
+    if events and host is not None and host.answer_protocol() not in JUDGED and host.protocol_data is None:
         chained = [h for h in HOSTS if h not in DISPATCHED]  # the built-in hosts, as the message names hosts
         raise BadInput(f"{bundle.manifest}: order = \"chain\": {host.title} is a plugin host, and what it does with a "
                        f"hook's answer is not in hookweave's protocol table (core/standalone/protocol.py), so the "

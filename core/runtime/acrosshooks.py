@@ -5,7 +5,7 @@ does with several hooks of one event together."""
 from __future__ import annotations
 
 from hookweave.core.runtime import causes, payloads
-from hookweave.core.runtime.blocking import HOW_TO_BLOCK
+from hookweave.core.runtime.blocking import how_to_block
 from hookweave.core.runtime.pitfalls import Pitfall
 from hookweave.core.standalone import protocol
 
@@ -51,12 +51,12 @@ def _let_through(done: list) -> list:
             continue
         others = sorted({t for name in missed for t in stopped[(c.target.label, name)]})
         level = "warning" if c.target.host in protocol.UNMEASURED_NOTES else "problem"
-        where = payloads.COMMAND_FIELD.get(c.target.host)
+        where = payloads.COMMAND_FIELD.get(protocol.shaped_like(c.target.host))
         extra = Pitfall(level, "let-through", f"{c.target.title} lets {', '.join(missed)} through, which "
                         f"{', '.join(others)} {'blocks' if len(others) == 1 else 'block'}: the hook may not read "
                         f"{c.target.title}'s payload or answer",
                         (f"read the command from {where}; " if where else "") +
-                        f"to block on {c.target.title}: {HOW_TO_BLOCK.get(c.target.host, 'see the notes')}")
+                        f"to block on {c.target.title}: {how_to_block(c.target.host)}")
         out.append(c._replace(pitfalls=c.pitfalls + (extra,)))
     return out
 

@@ -16,3 +16,11 @@ HOW_TO_BLOCK = {
     "antigravity": 'print {"decision": "deny", "reason": "..."}',
     "hermes": 'print {"decision": "block", "reason": "..."} on stdout (pre_tool_call; Hermes Agent ignores exit codes)',
 }
+
+
+def how_to_block(host: str) -> str:
+    """The fix for ``host``'s protocol: its line above, or what its data says blocks (a plugin's)."""
+    from hookweave.core.standalone.protocol_data import DATA
+    from hookweave.core.standalone.protocol_data import how_to_block as from_data
+
+    return HOW_TO_BLOCK.get(host) or (from_data(DATA[host]) if host in DATA else "see the notes")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from hookweave.core.runtime import acrosshooks, causes, evidence, hookrun, latency, payloads, pitfalls, timing
-from hookweave.core.runtime.blocking import HOW_TO_BLOCK
+from hookweave.core.runtime.blocking import how_to_block
 from hookweave.core.runtime.checktargets import Target
 from hookweave.core.runtime.pitfalls import Pitfall
 from hookweave.core.standalone import protocol
@@ -87,12 +87,32 @@ def _budgeted(checked: Checked, override: float | None) -> Checked:
     return checked._replace(budget_ms=limit, pitfalls=checked.pitfalls + ((over,) if over else ()))
 
 
+def shipped_payloads(target: Target, project: Path, transcript: str) -> list[payloads.Payload]:
+    """The shipped payloads of the event; for a protocol given as data, those of the built-in host whose
+    payload fields the agent sends (``payloads_like``), under the agent's own event name."""
+    like = protocol.shaped_like(target.host)
+    if like == target.host:
+        return payloads.for_event(target.host, target.event, str(project), transcript)
+    from hookweave.core.model import names
+
+    event = names.column(like, names.EVENTS).get(target.neutral or "") or target.event
+    neutral = {native: n for n, natives in names.column(like, names.TOOLS).items() for native in (natives or "").split("|")}
+    ours = protocol.DATA[target.host].get("agent_tools", {})  # neutral tool -> the agent's name (check.py)
+    out = []
+    for p in payloads.for_event(like, event, str(project), transcript):
+        tool = (ours.get(neutral.get(p.tool or "")) or "").split("|")[0] or p.tool  # the agent's own tool name
+        data = dict(p.data) if isinstance(p.data, dict) else p.data
+        if isinstance(data, dict):
+            data.update({k: v for k, v in (("hook_event_name", target.event), ("tool_name", tool)) if k in data})
+        out.append(p._replace(event=target.event, data=data, tool=tool))
+    return out
+
+
 def _check_one(target: Target, project: Path, own: list[payloads.Payload], transcript: str) -> Checked:
-    chosen = [p for p in own if p.event == target.event] if own else \
-        payloads.for_event(target.host, target.event, str(project), transcript)
+    chosen = [p for p in own if p.event == target.event] if own else shipped_payloads(target, project, transcript)
     chosen = [p for p in chosen if matches(target.matcher, p.tool)]
     found: list[Pitfall] = []
-    field = payloads.COMMAND_FIELD.get(target.host) if target.event in TOOL_EVENTS else None
+    field = payloads.COMMAND_FIELD.get(protocol.shaped_like(target.host)) if target.event in TOOL_EVENTS else None
     inline = re.sub(r"\s*# hookweave:\S+\s*$", "", target.command)
     texts = [inline]  # what the hook is made of, to tell a guard (evidence.can_block)
     for path in pitfalls.candidates(target.command, project, {**target.env, "CLAUDE_PROJECT_DIR": str(project)}):
@@ -119,9 +139,9 @@ def _check_one(target: Target, project: Path, own: list[payloads.Payload], trans
     if everything is not None:  # blocks whatever it is sent: one finding, not a heredoc story per payload
         outcomes = [o._replace(pitfalls=tuple(everything if p.name == "false-block" else p for p in o.pitfalls))
                     for o in outcomes]
-    if target.event in protocol.BLOCKS[target.host]:
+    if target.event in protocol.blocking(target.host):
         guard = any(o.verdict.action in ("block", "stop", "ask") for o in outcomes) or evidence.can_block(texts)
-        what = payloads.COMMAND_FIELD.get(target.host, "the tool's input")
+        what = payloads.COMMAND_FIELD.get(protocol.shaped_like(target.host), "the tool's input")
         outcomes = [o._replace(pitfalls=o.pitfalls + tuple(evidence.let_through(target.title, [o], guard, what)))
                     for o in outcomes]
     return Checked(target, tuple(outcomes), tuple(found) + _merged(outcomes), "")
@@ -181,12 +201,12 @@ def _judge_outcome(target: Target, payload, run: hookrun.Run, timeout: float, ve
                              f"{_short(v.reason) or f'exit {run.exit_code}'} ({'; '.join(v.notes)[:160]})", _fix(target, run, v)))
     elif v.action == "block" and payload.should_pass:
         found.append(evidence.false_block(target.title, payload, _short(v.reason),
-                                          payloads.COMMAND_FIELD.get(target.host, "the tool's input")))
-    elif v.action in ("allow", "ignored") and event in protocol.BLOCKS[target.host] and _meant_to_block(run, v):
+                                          payloads.COMMAND_FIELD.get(protocol.shaped_like(target.host), "the tool's input")))
+    elif v.action in ("allow", "ignored") and event in protocol.blocking(target.host) and _meant_to_block(run, v):
         why = [n for n in v.notes if not n.startswith(("unknown field", "unmeasured", "stderr never"))]
         found.append(Pitfall("problem", "block-ignored", f"{host} does not block on this answer: "
                              f"{why[-1] if why else 'it goes on'}",
-                             f"to block on {host}: {HOW_TO_BLOCK.get(target.host, 'see the notes')}"))
+                             f"to block on {host}: {how_to_block(target.host)}"))
     elif v.action == "ignored" and run.stdout.strip():
         found.append(Pitfall("note", "ignored-output", f"{host} does not read this output on {event}: "
                              f"{_short(run.stdout.decode('utf-8', 'replace'))}", "print nothing, or the JSON fields "
@@ -239,7 +259,7 @@ def _meant_to_block(run: hookrun.Run, verdict) -> bool:
 
 
 def _fix(target: Target, run: hookrun.Run, verdict) -> str:
-    blocks = target.event in protocol.BLOCKS[target.host]
+    blocks = target.event in protocol.blocking(target.host)
     if run.exit_code not in (0, 2, None) and not verdict.output:
         go_on = "exit 0 to let the call through" if target.event in TOOL_EVENTS else "exit 0 to let the agent go on"
         return go_on + (", or exit 2 with the reason on stderr to block it" if blocks else f" ({target.event} cannot be blocked)")

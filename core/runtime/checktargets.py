@@ -88,7 +88,7 @@ def from_bundle(host: Host, bundle: Bundle) -> tuple[list[Target], list[str]]:
     """Every hook of ``bundle`` as ``host`` would run it once installed, and what was skipped."""
     from hookweave.core.plan import resolve
 
-    regs, notes = resolve.registrations(host, bundle, runner=_chain_runner())
+    regs, notes = resolve.registrations(host, bundle, runner=_chain_runner(host))
     env = {v.name: v.value for v in resolve.env_vars(host, bundle)[0]}
     out = []
     for reg in regs:
@@ -108,7 +108,7 @@ def _variable(host: Host) -> str | None:
     return name.strip("${}") if isinstance(name, str) else None
 
 
-def _chain_runner() -> str:
+def _chain_runner(host: Host) -> str:
     """The chain runner as a shell word, for a bundle checked before install: install writes it
     beside the settings file, so check writes the same two files (the Python runner and the sh
     fast path beside it) into a folder of its own, named after their content, once."""
@@ -118,7 +118,7 @@ def _chain_runner() -> str:
     from hookweave.core.formats.patch import sha256_text
     from hookweave.core.plan import chain, chainsh
 
-    texts = {chain.RUNNER_SUFFIX: chain.runner_text(), chainsh.SUFFIX: chainsh.runner_text()}
+    texts = {chain.RUNNER_SUFFIX: chain.runner_text(host), chainsh.SUFFIX: chainsh.runner_text()}
     folder = Path(tempfile.gettempdir()) / f"hookweave-check-{os.getuid() if hasattr(os, 'getuid') else 0}" / \
         sha256_text("".join(texts.values())).removeprefix("sha256:")[:16]
     for suffix, text in texts.items():

@@ -57,6 +57,11 @@ def shell_for(host: str) -> list[str]:
 def delivered(host: str, event: str, payload: bytes, env: dict[str, str]) -> tuple[bytes, dict[str, str]]:
     """The stdin and env a hook gets: OpenHarness gives it no stdin, the payload and the event in
     its env (``HookExecutor._run_command_hook``, measured 0.1.9); every other host, the payload on stdin."""
+    from hookweave.core.standalone.protocol_data import DATA
+
+    where = DATA[host]["payload"] if host in DATA else "stdin"
+    if where.startswith("env:"):  # a plugin's protocol as data: the payload in a variable, no stdin
+        return b"", {**env, where[4:]: payload.decode("utf-8", "surrogateescape")}
     if host != "openharness":
         return payload, env
     return b"", {**env, "OPENHARNESS_HOOK_EVENT": event,

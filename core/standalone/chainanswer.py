@@ -36,6 +36,9 @@ QUERY = {
     "factory": {"PreToolUse": TOOL, "PostToolUse": TOOL},
     "antigravity": {"PreToolUse": "toolCall.name", "PostToolUse": "toolCall.name"},
 }
+# A host whose protocol is data (a plugin's) -> (payload field, how a matcher applies): the runner sets
+# it from the host's row in its protocol table (``chainrun.learn_matchers``).
+DATA_MATCHERS = {}
 GEMINI_TOOL_EVENTS = ("BeforeTool", "AfterTool")
 SIMPLE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_|")
 JOINED = ("additionalContext", "systemMessage", "user_message", "agent_message", "followup_message")
@@ -54,6 +57,14 @@ def matches(host, event, matcher, payload):
 
         return fnmatch.fnmatchcase(str(payload.get("tool_name") or payload.get("prompt") or payload.get("event") or ""),
                                    matcher)
+    if host in DATA_MATCHERS and matcher not in ("", "*") and isinstance(payload, dict):
+        field, style = DATA_MATCHERS[host]
+        query = payload.get(field)
+        if not isinstance(query, str):  # no tool in this payload: every member runs
+            return True
+        if style == "exact":
+            return query in matcher.split("|")
+        return _search(f"^(?:{matcher})$" if style == "fullmatch" else matcher, query, invalid=False)
     field = QUERY.get(host, {}).get(event)
     if host == "kimi" and matcher == "*":  # an invalid JavaScript regex, which matches nothing there
         return False

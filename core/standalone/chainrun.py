@@ -18,7 +18,15 @@ import posix  # what ``os`` wraps, without loading ``os`` (a millisecond)
 import sys
 
 if "combine" not in globals():  # imported as a module of the package (tests, bench), not the runner file
-    from hookweave.core.standalone.chainanswer import QUERY, answer, combine, dumps, loads, matches  # noqa: F401
+    from hookweave.core.standalone.chainanswer import (  # noqa: F401
+        DATA_MATCHERS,
+        QUERY,
+        answer,
+        combine,
+        dumps,
+        loads,
+        matches,
+    )
     from hookweave.core.standalone.chainproc import (  # noqa: F401
         KEEP,
         SHELLS,
@@ -32,7 +40,7 @@ if "combine" not in globals():  # imported as a module of the package (tests, be
 
 PROTOCOL_SOURCE = globals().get("PROTOCOL_SOURCE")  # core/standalone/protocol.py's text, in the file install writes
 CACHED = globals().get("CACHED")  # that file's compiled-code cache (``chain.runner_text``)
-_judge = []  # the protocol's judge, once loaded
+_judge = []  # the protocol table's namespace, once loaded
 
 
 def judge(host, event, code, out, err, timed_out):
@@ -41,16 +49,49 @@ def judge(host, event, code, out, err, timed_out):
     costs a millisecond or two more."""
     if code == 0 and not timed_out and not out.strip() and not err.strip():
         return ALLOW
+    return _protocol()["judge"](host, event, code, out, err, timed_out)
+
+
+def _protocol():
+    """The protocol table's namespace (``judge``, ``DATA``), loaded once."""
     if not _judge:
         if PROTOCOL_SOURCE is None:
-            from hookweave.core.standalone.protocol import judge as loaded
+            from hookweave.core.standalone import protocol
+
+            space = vars(protocol)
         else:
             space = {"__name__": "hookweave_protocol"}
             compiled = CACHED("protocol", PROTOCOL_SOURCE) if CACHED else compile(PROTOCOL_SOURCE, "protocol", "exec")
             exec(compiled, space)
-            loaded = space["judge"]
-        _judge.append(loaded)
-    return _judge[0](host, event, code, out, err, timed_out)
+        _judge.append(space)
+    return _judge[0]
+
+
+def data_row(host):
+    """The row of a host whose protocol is data (a plugin's, carried in this file), else None: read
+    only for what ``QUERY`` and the sh path do not know, and without loading the table when this
+    file holds no row for the host (OpenHarness' own rules)."""
+    if host in QUERY or PROTOCOL_SOURCE is not None and f"\n\nDATA[{host!r}] = " not in PROTOCOL_SOURCE:
+        return None
+    space = _protocol()
+    return space["DATA"].get(host) if host not in space["BUILTIN"] else None  # a built-in row: as before
+
+
+def learn_matchers(host, members):
+    """A data row says which payload field a matcher tests and how, so a member runs only for the
+    tools its matcher names (the table is loaded only when a member has a matcher)."""
+    if all(m.matcher in ("", "*") for m in members):
+        return
+    row = data_row(host)
+    if row is not None:
+        DATA_MATCHERS[host] = (row["tool_field"], row["matcher"])
+
+
+def payload_variable(host):
+    """The variable a data row says the payload arrives in (``env:NAME``), as bytes, else None."""
+    row = data_row(host)
+    where = row["payload"] if row is not None else "stdin"
+    return where[4:].encode() if where.startswith("env:") else None
 
 
 class _Allow(tuple):
@@ -171,9 +212,12 @@ def main(argv):
         return 1  # a non-blocking error on every host: the tool call goes on
     for signum in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
         _signal.signal(signum, _stop)
+    learn_matchers(host, members)
     payload = _read_stdin()
     if not payload and host == "openharness":  # OpenHarness gives no stdin: the payload is in its env
         payload = posix.environ.get(b"OPENHARNESS_HOOK_PAYLOAD", b"")
+    elif not payload and payload_variable(host):  # so does an agent whose data row says env:NAME
+        payload = posix.environ.get(payload_variable(host), b"")
     if host == "openharness":
         _inject_arguments(members, payload)
     try:

@@ -18,9 +18,9 @@ error or a non-blocking failure and goes on), ignored (output the host does not 
 
 # The files the chain runner reads into one namespace, in this order (``chain.runner_text``).
 PARTS = ("verdicts.py", "protocol_claude.py", "protocol_codex.py", "protocol_gemini.py", "protocol_cursor.py",
-         "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py", "protocol_windsurf.py",
+         "protocol_copilot.py", "protocol_qwen.py", "protocol_factory.py", "protocol_cline.py",
          "protocol_antigravity.py", "protocol_auggie.py", "protocol_letta.py", "protocol_openhands.py",
-         "protocol_kimi.py", "protocol_openharness.py", "protocol_hermes.py", "protocol.py")
+         "protocol_kimi.py", "protocol_openharness.py", "protocol_hermes.py", "protocol_data.py", "protocol.py")
 
 if "Verdict" not in globals():  # imported as a module of the package, not read into the runner file
     from hookweave.core.standalone.protocol_antigravity import judge_antigravity
@@ -30,6 +30,7 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
     from hookweave.core.standalone.protocol_codex import judge_codex
     from hookweave.core.standalone.protocol_copilot import judge_copilot
     from hookweave.core.standalone.protocol_cursor import judge_cursor
+    from hookweave.core.standalone.protocol_data import DATA, filled, judge_data, judge_timeout
     from hookweave.core.standalone.protocol_factory import judge_factory
     from hookweave.core.standalone.protocol_gemini import judge_gemini
     from hookweave.core.standalone.protocol_hermes import judge_hermes
@@ -38,7 +39,6 @@ if "Verdict" not in globals():  # imported as a module of the package, not read 
     from hookweave.core.standalone.protocol_openhands import judge_openhands
     from hookweave.core.standalone.protocol_openharness import judge_openharness, timeout_openharness
     from hookweave.core.standalone.protocol_qwen import judge_qwen
-    from hookweave.core.standalone.protocol_windsurf import judge_windsurf
     from hookweave.core.standalone.verdicts import (  # noqa: F401 - read as protocol.X
         ACTIONS,
         BLOCKS,
@@ -60,8 +60,15 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
     out, notes = decode_output(stdout, "stdout")
     err, more = decode_output(stderr, "stderr")
     notes += more
-    if host not in _JUDGES:
+    if host not in _JUDGES and host not in DATA:
         raise ValueError(f"unknown host {host!r}; expected one of {', '.join(HOSTS)}")
+    if host in DATA:  # a protocol given as data (a plugin's description)
+        if timed_out:
+            return judge_timeout(DATA[host], notes)
+        signal = exit_code is None or exit_code < 0
+        if signal:
+            notes += (f"ended by signal {-exit_code}" if exit_code else "ended without an exit code",)
+        return judge_data(DATA[host], event, None if signal else exit_code, out, err, notes)
     if timed_out:
         return timeout_openharness(event, None, notes) if host == "openharness" else timeout_verdict(host, notes)
     signal = exit_code is None or exit_code < 0
@@ -69,11 +76,35 @@ def judge(host: str, event: str, exit_code, stdout, stderr, timed_out: bool = Fa
         notes += (f"ended by signal {-exit_code}" if exit_code else "ended without an exit code",)
     return _JUDGES[host](event, None if signal else exit_code, out, err, notes)
 
+# Windsurf's protocol is a row of data (protocol_data.BUILTIN: judged by it, verdict for verdict as its
+# judge was). The others stay code: each has a rule data cannot say, or could only by fields made for
+# that one host: Claude's, Codex's, Qwen's, Droid's and Copilot's per-event schemas; Cursor's continue
+# false on beforeSubmitPrompt only and followup_message on stop; Gemini's plain text that denies on exit
+# 3+ and its JSON string read twice; Kimi's message as a number or boolean; Hermes' pre_verify
+# continue-with-message and its action/decision reason order; OpenHands' deny after any exit code and its
+# string-typed decision; Antigravity's reason only on PreToolUse; Letta's and Auggie's signal read as an
+# exit code; OpenHarness' stdout and stderr joined and its timeout that blocks.
 _JUDGES = {"claude": judge_claude, "codex": judge_codex, "gemini": judge_gemini, "cursor": judge_cursor,
            "copilot": judge_copilot, "qwen": judge_qwen, "factory": judge_factory, "cline": judge_cline,
-           "windsurf": judge_windsurf, "antigravity": judge_antigravity, "auggie": judge_auggie,
+           "antigravity": judge_antigravity, "auggie": judge_auggie,
            "letta": judge_letta, "openhands": judge_openhands, "kimi": judge_kimi,
            "openharness": judge_openharness, "hermes": judge_hermes}
+
+
+def learn(name: str, data) -> None:
+    """Judge ``name`` by the data protocol ``data`` from now on (a plugin's description: ``hooks check``,
+    which adds ``agent_tools``, its tool names, for the payloads it sends)."""
+    DATA[name] = filled(data)
+
+
+def blocking(host: str) -> frozenset:
+    """The events of ``host``'s protocol where a block counts."""
+    return frozenset(DATA[host]["blocking_events"]) if host in DATA else BLOCKS[host]
+
+
+def shaped_like(host: str) -> str:
+    """The built-in host whose payloads ``host``'s agent sends (its own, unless its protocol is data)."""
+    return DATA[host]["payloads_like"] if host in DATA else host
 
 
 def known() -> tuple[str, ...]:
@@ -103,6 +134,10 @@ def chain_verdict(host: str, event: str, verdicts) -> ChainVerdict:
         if answered:
             return ChainVerdict(verdicts[answered[-1]], answered[-1])
         return ChainVerdict(Verdict("allow", "", None, ()), None)
+    if host in DATA and DATA[host]["later_hooks"] == "skipped":  # the first block ends the event
+        first = next((i for i, v in enumerate(verdicts) if v.action in ("stop", "block")), None)
+        if first is not None:
+            return ChainVerdict(verdicts[first], first)
     best = max(range(len(verdicts)), key=lambda i: (_RANK.get(verdicts[i].action, 0), -i))
     if verdicts[best].action in ("allow", "ignored"):
         return ChainVerdict(Verdict("allow", "", None, ()), None)

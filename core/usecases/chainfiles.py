@@ -32,7 +32,7 @@ def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[Fil
     """A plan for the runner file of every settings file whose record gains or loses its chains
     (or still has them, and the runner is missing or not ours: install puts ours back)."""
     out: list[FilePlan] = []
-    shipped: dict[str, str] | None = None
+    texts: dict[str, dict[str, str]] = {}  # per host: a runner holds its host's protocol row when that is data
     for plan in plans:
         t = plan.target
         if t.record_path is None:
@@ -46,7 +46,9 @@ def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[Fil
             chainsh,
         )
 
-        shipped = shipped or {"py": chain.runner_text(), "sh": chainsh.runner_text()}
+        if t.host.name not in texts:
+            texts[t.host.name] = {"py": chain.runner_text(t.host), "sh": chainsh.runner_text()}
+        shipped = texts[t.host.name]
         kinds = [("py", chain.runner_path(t.path), chain.pristine)]
         if t.host.answer_protocol() in chainsh.SH_HOSTS:  # its fast path in sh, which hands over to the first
             kinds.append(("sh", chainsh.runner_path(t.path), chainsh.pristine))

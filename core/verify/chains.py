@@ -110,7 +110,7 @@ def runtime_findings(host: Host, settings: Path, rec: Record) -> list[Finding]:
     from hookweave.core.plan import chainsh
 
     out = []
-    kinds = [(chain.runner_path(settings), chain.runner_text(), chain.pristine)]
+    kinds = [(chain.runner_path(settings), chain.runner_text(host), chain.pristine)]
     if host.answer_protocol() in chainsh.SH_HOSTS:
         kinds.append((chainsh.runner_path(settings), chainsh.runner_text(), chainsh.pristine))
     for runner, shipped, pristine in kinds:

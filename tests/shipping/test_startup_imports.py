@@ -60,8 +60,12 @@ def test_everyday_commands_on_a_json_host_load_nothing_heavy(installed, tmp_path
 
 
 def test_the_judged_protocols_names_are_the_judges():
-    """``verdicts.JUDGED`` lets a command know the names without loading the judges."""
-    assert protocol.known() == verdicts.JUDGED and set(verdicts.JUDGED) == set(protocol._JUDGES)
+    """``verdicts.JUDGED`` lets a command know the names without loading the judges: the judges' and
+    the built-in rows of data's (Windsurf's)."""
+    from hookweave.core.standalone.protocol_data import BUILTIN
+
+    assert protocol.known() == verdicts.JUDGED and set(verdicts.JUDGED) == set(protocol._JUDGES) | set(BUILTIN)
+    assert not set(protocol._JUDGES) & set(BUILTIN)
 
 
 def test_every_built_in_host_passes_the_admission_a_plugin_host_gets():
