@@ -56,7 +56,7 @@ def _protocol():
     """The protocol table's namespace (``judge``, ``DATA``), loaded once."""
     if not _judge:
         if PROTOCOL_SOURCE is None:
-            from hookweave.core.standalone import protocol
+            import hookweave.core.standalone.protocol as protocol
 
             space = vars(protocol)
         else:
