@@ -1,8 +1,12 @@
 """MkDocs hook: the documentation's tables of hosts, events, tools, verify's statuses and the hook
 protocol, generated from the code when the site is built, never copied by hand.
 
-A page asks for a table with a marker line, ``<!-- generated: NAME -->``; ``on_page_markdown``
-puts the table in its place. Sources: the host registry (``hookweave.core.contract.registry``),
+A page asks for a table with a marker line, ``<!-- generated: NAME -->``, and the table sits
+committed under it, up to ``<!-- end generated: NAME -->``: a plugin author reading the raw
+markdown (on GitHub, in an editor) sees the table too. ``python docs/_build/tables.py`` writes
+them again after a change to the code; ``on_page_markdown`` renders them fresh when the site is
+built, and tests/shipping/test_docs.py fails while a committed one differs. The tables list the
+built-in hosts only, whatever plugins the machine has. Sources: the host registry (``hookweave.core.contract.registry``),
 verify's catalogue (``hookweave.core.verify.catalogue``) and the protocol table
 (``hookweave.core.runtime.protocoltable``).
 """
@@ -16,7 +20,9 @@ from hookweave.core.contract.registry import registry
 from hookweave.core.model import names
 from hookweave.core.verify import catalogue
 
-MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.MULTILINE)
+MARKER = re.compile(  # the marker, and the committed table up to its end marker when there is one
+    r"^<!-- generated: ([a-z-]+) -->(?:\n(?:(?!<!-- ).*\n|<!-- (?!end generated: ).*\n)*?<!-- end generated: \1 -->)?$",
+    re.MULTILINE)
 
 ORDER = {  # Description.order, in words
     "parallel": "all at once",
@@ -28,7 +34,7 @@ ORDER = {  # Description.order, in words
 
 def _hosts() -> list:
     hosts = registry()
-    return [hosts.get(name) for name in hosts.names()]
+    return [hosts.get(name) for name in hosts.names() if hosts.info(name).origin == "built-in"]
 
 
 def _row(cells: list[str]) -> str:
@@ -124,9 +130,25 @@ TABLES: dict[str, Callable[[], str]] = {
 
 
 def render(markdown: str) -> str:
-    """The page with each marker replaced by its table (an unknown name fails the build)."""
-    return MARKER.sub(lambda found: TABLES[found.group(1)]().rstrip("\n"), markdown)
+    """The page with each marker's table written fresh under it, up to its end marker (added where
+    missing); an unknown name fails the build."""
+    def table(found: re.Match) -> str:
+        name = found.group(1)
+        # blank lines around the table: Markdown ends a table only at one
+        return f"<!-- generated: {name} -->\n\n{TABLES[name]().rstrip(chr(10))}\n\n<!-- end generated: {name} -->"
+
+    return MARKER.sub(table, markdown)
 
 
 def on_page_markdown(markdown: str, **_: object) -> str:
     return render(markdown)
+
+
+if __name__ == "__main__":  # python docs/_build/tables.py: the committed tables written again from the code
+    from pathlib import Path
+
+    for page in sorted((Path(__file__).parent.parent).glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        if MARKER.search(text) and render(text) != text:
+            page.write_text(render(text), encoding="utf-8")
+            print(f"wrote {page.name}")

@@ -251,6 +251,21 @@ def test_the_contract_kit_passes_on_a_plugin_with_a_data_protocol(tmp_path: Path
     assert "test_check_answers_for_every_hook[guardian] PASSED" in ran.stdout
 
 
+def test_the_contract_kit_skips_check_only_for_a_plugin_with_no_protocol(tmp_path: Path) -> None:
+    """A plugin that names no answer protocol: ``hooks check`` refuses it (exit 2, saying why), and the
+    kit's check case is skipped with those words instead of failing; every other case still runs."""
+    site = _site(tmp_path, "")
+    (tmp_path / "test_guardian.py").write_text("from hookweave.testing import HostContract\n\n\n"
+                                               "class TestGuardian(HostContract):\n    hosts = ['guardian']\n")
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-n", "0", "-p", "no:cacheprovider", "--rootdir",
+                          str(tmp_path), "-c", os.devnull, "test_guardian.py"], cwd=tmp_path, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(site)})
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert "test_check_answers_for_every_hook[guardian] SKIPPED" in ran.stdout
+    assert "not in hookweave's protocol table" in ran.stdout
+    assert "test_round_trip_gives_back_every_byte[guardian-none] PASSED" in ran.stdout
+
+
 YAML_BUNDLE = """[bundle]
 name = "g"
 version = "1.0.0"
