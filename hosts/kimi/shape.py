@@ -83,6 +83,11 @@ def file_ops(op: dict, hooks: list[dict] | None) -> list[dict]:
     hooks = hooks or []
     at = [i for i, entry in enumerate(hooks) if entry.get("event") == tokens[1]]
     if len(tokens) == 2:
+        if at and len(at) == len(hooks) and op["op"] in ("remove", "replace"):
+            # every table goes: the key goes with them, else tomlkit leaves ``hooks = []``, an inline
+            # array that the tables added next would join as one line (and no later edit could split)
+            tables = [table(tokens[1], x) for x in op["value"]] if op["op"] == "replace" else []
+            return [{"op": "replace", "path": "/hooks", "value": tables}] if tables else [{"op": "remove", "path": "/hooks"}]
         if op["op"] == "remove":
             return [{"op": "remove", "path": f"/hooks/{i}"} for i in reversed(at)]
         if op["op"] == "replace":

@@ -207,3 +207,30 @@ def test_a_key_written_twice_is_one_line_in_every_command_and_the_file_untouched
     status = run("status")
     assert status.exit_code in (0, 1, 2), status.output
     assert path.read_text(encoding="utf-8") == text
+
+
+NO_HOOKS = '# kept by hand\ndefault_model = "kimi-k2"   # mine\n\n[providers.kimi]\ntype    = "kimi"\n'
+
+
+def test_an_upgrade_that_moves_every_hook_keeps_tables_not_an_inline_array(run, write_bundle, home: Path) -> None:
+    """Issue 33's attack at full size: when every [[hooks]] table was ours and an upgrade moved them
+    all to another event, tomlkit left ``hooks = []`` and the new ones joined it as one inline line,
+    which the next upgrade refused ("tomlkit cannot make this edit"); now the tables stay tables."""
+    path = _operator(home, NO_HOOKS)
+    hook = '\n[[hooks]]\nid = "{id}"\nevent = "{event}"\ncommand = "run-{id}"\n{more}'
+    first = write_bundle(HEAD + hook.format(id="a", event="post_tool_use", more="") +
+                         hook.format(id="b", event="post_tool_use", more=""))
+    assert run("install", str(first), "--host", "kimi").exit_code == 0
+    moved = write_bundle(HEAD + hook.format(id="a", event="pre_tool_use", more="") +
+                         hook.format(id="b", event="pre_tool_use", more=""))
+    assert run("install", str(moved), "--host", "kimi").exit_code == 0
+    assert path.read_text(encoding="utf-8") == NO_HOOKS + (
+        '\n[[hooks]]\nevent = "PreToolUse"\ncommand = "run-a # hookweave:k/a"\n'
+        '\n[[hooks]]\nevent = "PreToolUse"\ncommand = "run-b # hookweave:k/b"\n')
+    matched = write_bundle(HEAD + hook.format(id="a", event="post_tool_use", more='matcher = ["shell"]\n'))
+    done = run("install", str(matched), "--host", "kimi")
+    assert done.exit_code == 0, done.output
+    assert path.read_text(encoding="utf-8") == NO_HOOKS + (
+        '\n[[hooks]]\nevent = "PostToolUse"\nmatcher = "^Bash$"\ncommand = "run-a # hookweave:k/a"\n')
+    assert run("uninstall", "k", "--host", "kimi").exit_code == 0
+    assert path.read_text(encoding="utf-8") == NO_HOOKS
