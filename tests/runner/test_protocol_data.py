@@ -310,3 +310,26 @@ def test_the_yaml_example_installs_check_judges_it_and_uninstall_gives_every_byt
     assert hook["event"] == "pre_tool_call" and hook["matcher"] == "terminal"
     assert _hooks(site, "uninstall", "g", "--host", "yamlagent").returncode == 0
     assert config.read_text() == OPERATOR
+
+
+def test_the_contract_kit_passes_on_the_yaml_plugin_of_the_docs(tmp_path: Path) -> None:
+    """Issue 35's last test: docs/PLUGINS.md's YAML agent (``runs = "exec"``, a data protocol), as a
+    plugin author runs ``hookweave.testing`` on it: no case fails; adopt is skipped with the product's
+    reason (an agent without a shell), no tab spelling is tried (YAML forbids it)."""
+    example = PLUGINS.split("# hookweave_yamlagent/__init__.py\n", 1)[1].split("```", 1)[0]
+    site = tmp_path / "site"
+    meta = site / "yamlagent-1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: yamlagent\nVersion: 1.0\n")
+    (meta / "entry_points.txt").write_text("[hookweave]\nyamlagent = yamlagent_plugin:YAMLAGENT\n")
+    (site / "yamlagent_plugin.py").write_text(example)
+    (tmp_path / "test_yamlagent.py").write_text("from hookweave.testing import HostContract\n\n\n"
+                                                "class TestYamlAgent(HostContract):\n    hosts = ['yamlagent']\n")
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-n", "0", "-p", "no:cacheprovider", "--rootdir",
+                          str(tmp_path), "-c", os.devnull, "test_yamlagent.py"], cwd=tmp_path, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(site)})
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
+    assert "test_round_trip_gives_back_every_byte[yamlagent-comments] PASSED" in ran.stdout
+    assert "tabs" not in ran.stdout
+    assert "test_check_answers_for_every_hook[yamlagent] PASSED" in ran.stdout
+    assert " FAILED" not in ran.stdout
