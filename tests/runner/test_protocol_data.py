@@ -266,6 +266,18 @@ def test_the_contract_kit_skips_check_only_for_a_plugin_with_no_protocol(tmp_pat
     assert "test_round_trip_gives_back_every_byte[guardian-none] PASSED" in ran.stdout
 
 
+def _yaml_site(tmp_path: Path) -> Path:
+    """docs/PLUGINS.md's YAML agent, installed as a plugin's distribution would be (a site folder)."""
+    example = PLUGINS.split("# hookweave_yamlagent/__init__.py\n", 1)[1].split("```", 1)[0]
+    site = tmp_path / "site"
+    meta = site / "yamlagent-1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: yamlagent\nVersion: 1.0\n")
+    (meta / "entry_points.txt").write_text("[hookweave]\nyamlagent = yamlagent_plugin:YAMLAGENT\n")
+    (site / "yamlagent_plugin.py").write_text(example)
+    return site
+
+
 YAML_BUNDLE = """[bundle]
 name = "g"
 version = "1.0.0"
@@ -282,13 +294,7 @@ def test_the_yaml_example_installs_check_judges_it_and_uninstall_gives_every_byt
         project: Path, tmp_path: Path) -> None:
     """docs/PLUGINS.md's second example as a plugin: its YAML file keeps the operator's comments, and
     ``hooks check`` sends Claude-shaped payloads under its own event and tool names (``terminal``)."""
-    example = PLUGINS.split("# hookweave_yamlagent/__init__.py\n", 1)[1].split("```", 1)[0]
-    site = tmp_path / "site"
-    meta = site / "yamlagent-1.0.dist-info"
-    meta.mkdir(parents=True)
-    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: yamlagent\nVersion: 1.0\n")
-    (meta / "entry_points.txt").write_text("[hookweave]\nyamlagent = yamlagent_plugin:YAMLAGENT\n")
-    (site / "yamlagent_plugin.py").write_text(example)
+    site = _yaml_site(tmp_path)
     config = Path(os.environ["HOME"]) / ".yamlagent" / "config.yaml"
     config.parent.mkdir(parents=True)
     config.write_text(OPERATOR)
@@ -316,13 +322,7 @@ def test_the_contract_kit_passes_on_the_yaml_plugin_of_the_docs(tmp_path: Path) 
     """Issue 35's last test: docs/PLUGINS.md's YAML agent (``runs = "exec"``, a data protocol), as a
     plugin author runs ``hookweave.testing`` on it: no case fails; adopt is skipped with the product's
     reason (an agent without a shell), no tab spelling is tried (YAML forbids it)."""
-    example = PLUGINS.split("# hookweave_yamlagent/__init__.py\n", 1)[1].split("```", 1)[0]
-    site = tmp_path / "site"
-    meta = site / "yamlagent-1.0.dist-info"
-    meta.mkdir(parents=True)
-    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: yamlagent\nVersion: 1.0\n")
-    (meta / "entry_points.txt").write_text("[hookweave]\nyamlagent = yamlagent_plugin:YAMLAGENT\n")
-    (site / "yamlagent_plugin.py").write_text(example)
+    site = _yaml_site(tmp_path)
     (tmp_path / "test_yamlagent.py").write_text("from hookweave.testing import HostContract\n\n\n"
                                                 "class TestYamlAgent(HostContract):\n    hosts = ['yamlagent']\n")
     ran = subprocess.run([sys.executable, "-m", "pytest", "-v", "-rs", "-n", "0", "-p", "no:cacheprovider", "--rootdir",
