@@ -22,6 +22,28 @@ from hookweave.core.runtime import latency
 BUDGETS = dict(latency.BUDGETS), latency.OTHER  # the shipped latency budgets, before ``loose_budgets``
 
 
+def _build_command_once() -> None:
+    """typer's CliRunner rebuilds the click command from the app on every invoke (7 ms here, tens
+    of thousands of invokes in a run: a third of the campaign attack's time). The app is the same
+    between invokes, so it is built once per app and set of commands; click makes a new context
+    for each run, as ``hooks`` does."""
+    import typer.testing
+
+    build = typer.testing._get_command
+    built: dict[tuple, object] = {}
+
+    def once(app):
+        key = (id(app), len(app.registered_commands), len(app.registered_groups))
+        if key not in built:
+            built[key] = build(app)
+        return built[key]
+
+    typer.testing._get_command = once
+
+
+_build_command_once()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def python3_not_a_shim(tmp_path_factory: pytest.TempPathFactory):
     """``python3`` on PATH as hosts find it on a plain machine: the interpreter, not a script in
@@ -161,17 +183,47 @@ def attack_size(fast: int, full: int) -> int:
     return full if FULL_ATTACK else fast
 
 
+def _attack_ledger(test: str) -> dict[str, str]:
+    """Which run of scripts/attack this is and the key of the code ``test`` runs on (scripts/attack_ledger.py)."""
+    keys_file = os.environ.get("HOOKWEAVE_ATTACK_KEYS")
+    if not keys_file:
+        return {}
+    keys = json.loads(Path(keys_file).read_text(encoding="utf-8"))
+    return {"test": test, "run": os.environ.get("HOOKWEAVE_ATTACK_RUN", ""), "key": keys.get(test, "")}
+
+
+def _append_row(target: str, row: dict) -> None:
+    with open(target, "a", encoding="utf-8") as out:  # one write of one line: workers share the file
+        out.write(json.dumps(row) + "\n")
+
+
 @pytest.fixture
-def attack_report():
+def attack_report(request: pytest.FixtureRequest):
     """Record an attack's figures (cases, failures...) where scripts/attack collects them."""
 
     def report(attack: str, **figures: int) -> None:
         target = os.environ.get("HOOKWEAVE_ATTACK_REPORT")
         if target:
-            with open(target, "a", encoding="utf-8") as out:
-                out.write(json.dumps({"attack": attack, **figures}) + "\n")
+            _append_row(target, {"attack": attack, **figures, **_attack_ledger(request.node.nodeid)})
 
     return report
+
+
+_ATTACK_OUTCOMES: dict[str, dict] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Under scripts/attack, each test's outcome and time with its code's key, so a stopped run resumes."""
+    target = os.environ.get("HOOKWEAVE_ATTACK_RESULTS")
+    if not target:
+        return
+    seen = _ATTACK_OUTCOMES.setdefault(report.nodeid, {"outcome": "passed", "seconds": 0.0})
+    seen["seconds"] += report.duration
+    if report.failed or (report.skipped and seen["outcome"] == "passed"):
+        seen["outcome"] = "failed" if report.failed else "skipped"
+    if report.when == "teardown":
+        row = _ATTACK_OUTCOMES.pop(report.nodeid)
+        _append_row(target, {**_attack_ledger(report.nodeid), **row, "seconds": round(row["seconds"], 1)})
 
 
 def _hypothesis_profiles() -> None:

@@ -1,0 +1,130 @@
+"""The ledger of scripts/attack: which attack ran on which code, so a full-size run can stop and resume.
+
+A full run takes hours on two cores, longer than a working session. Each attack test's outcome is
+kept with a key of the code it ran on: the product (core/, hosts/, templates/, pyproject.toml), the
+tests' shared files (every file under tests/ that is not a test module: conftests, helpers, data)
+and the test's own module. A later run skips a test only while that key is unchanged and its last
+run there passed; editing one attack module sends only its tests round again, and any product
+change sends them all. Standard library only: scripts/attack runs it before pytest starts.
+
+  attack_ledger.py keys KEYS.json < test-ids          the key of each test, written to KEYS.json
+  attack_ledger.py remaining KEYS.json RESULTS.jsonl  the tests not yet passed at their key
+  attack_ledger.py summary KEYS.json RESULTS.jsonl REPORT.jsonl   the figures at these keys
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCT = ("core", "hosts", "templates", "pyproject.toml")
+SKIPPED_PARTS = {"__pycache__", ".pytest_cache", ".hypothesis"}
+
+
+def _files(top: Path):
+    if top.is_file():
+        yield top
+        return
+    for path in sorted(top.rglob("*")):
+        if path.is_file() and not SKIPPED_PARTS & set(path.parts) and path.suffix != ".pyc":
+            yield path
+
+
+def _digest(paths) -> str:
+    sha = hashlib.sha256()
+    for path in paths:
+        sha.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return sha.hexdigest()[:16]
+
+
+def _is_test_module(path: Path) -> bool:
+    return path.name.startswith("test_") and path.suffix == ".py"
+
+
+def keys(test_ids: list[str]) -> dict[str, str]:
+    """Each test id's key: the product, the tests' shared files, and its own module."""
+    product = _digest(f for top in PRODUCT for f in _files(ROOT / top))
+    shared = _digest(f for f in _files(ROOT / "tests") if not _is_test_module(f))
+    own: dict[str, str] = {}
+    out = {}
+    for test in test_ids:
+        module = test.split("::", 1)[0]
+        if module not in own:
+            own[module] = _digest([ROOT / module])
+        out[test] = f"{product}-{shared}-{own[module]}"
+    return out
+
+
+def _rows(path: str) -> list[dict]:
+    if not Path(path).exists():
+        return []
+    rows = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            pass  # a line cut short when a run was killed mid-write
+    return rows
+
+
+def latest_runs(keyed: dict[str, str], results: list[dict]) -> dict[str, dict]:
+    """Each test's last finished run at its current key."""
+    last = {}
+    for row in results:
+        if keyed.get(row.get("test")) == row.get("key"):
+            last[row["test"]] = row
+    return last
+
+
+def remaining(keyed: dict[str, str], results: list[dict]) -> list[str]:
+    done = latest_runs(keyed, results)
+    return [test for test in keyed if done.get(test, {}).get("outcome") != "passed"]
+
+
+def summary(keyed: dict[str, str], results: list[dict], report: list[dict]) -> str:
+    done = latest_runs(keyed, results)
+    runs = {test: row["run"] for test, row in done.items()}
+    merged: dict[str, dict[str, int]] = {}
+    for row in report:
+        if runs.get(row.get("test")) != row.get("run") or keyed.get(row.get("test")) != row.get("key"):
+            continue  # figures of an earlier run of that test, or of other code
+        into = merged.setdefault(row["attack"], {})
+        for name, value in row.items():
+            if name not in ("attack", "test", "run", "key"):
+                into[name] = into.get(name, 0) + value
+    outcomes = [row["outcome"] for row in done.values()]
+    seconds = sum(row.get("seconds", 0) for row in done.values())
+    lines = [
+        f"attack tests at this code: {len(keyed)}; passed {outcomes.count('passed')}, "
+        f"failed {len(outcomes) - outcomes.count('passed')}, not yet run {len(keyed) - len(done)} "
+        f"({seconds:,.0f} s of test time in the runs counted)"
+    ]
+    for test, row in sorted(done.items()):
+        if row["outcome"] != "passed":
+            lines.append(f"  {row['outcome'].upper()}: {test}")
+    for name, figures in sorted(merged.items()):
+        lines.append(f"  {name:<34} " + ", ".join(f"{k} {v:,}" for k, v in figures.items()))
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    command, keys_file = argv[0], argv[1]
+    if command == "keys":
+        Path(keys_file).write_text(json.dumps(keys([t.strip() for t in sys.stdin if t.strip()])))
+        return 0
+    keyed = json.loads(Path(keys_file).read_text(encoding="utf-8"))
+    if command == "remaining":
+        for test in remaining(keyed, _rows(argv[2])):
+            print(test)
+    elif command == "summary":
+        print(summary(keyed, _rows(argv[2]), _rows(argv[3])))
+    else:
+        raise SystemExit(f"attack_ledger.py: unknown command {command!r}; use keys, remaining or summary")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
