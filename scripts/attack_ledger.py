@@ -2,10 +2,12 @@
 
 A full run takes hours on two cores, longer than a working session. Each attack test's outcome is
 kept with a key of the code it ran on: the product (core/, hosts/, templates/, pyproject.toml), the
-tests' shared files (every file under tests/ that is not a test module: conftests, helpers, data)
-and the test's own module. A later run skips a test only while that key is unchanged and its last
-run there passed; editing one attack module sends only its tests round again, and any product
-change sends them all. Standard library only: scripts/attack runs it before pytest starts.
+files the tests share (tests/conftest.py, the helper modules beside it, tests/data/ and the plugin
+packages under tests/plugin/) and the test's own module with the test modules it imports
+(``from tests.x import``). A later run skips a test only while that key is unchanged and its last
+run there passed; editing one attack module sends only its tests (and those importing it) round
+again, and any product change sends them all. The real-agent tests' folders (tests/e2e/,
+tests/ansible/) are no attack's code. Standard library only: scripts/attack runs it before pytest.
 
   attack_ledger.py keys KEYS.json < test-ids          the key of each test, written to KEYS.json
   attack_ledger.py remaining KEYS.json RESULTS.jsonl  the tests not yet passed at their key
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -40,20 +43,40 @@ def _digest(paths) -> str:
     return sha.hexdigest()[:16]
 
 
-def _is_test_module(path: Path) -> bool:
-    return path.name.startswith("test_") and path.suffix == ".py"
+IMPORTED_TEST_MODULE = re.compile(r"^from (tests(?:\.\w+)+) import", re.MULTILINE)
+
+
+def _shared_test_files():
+    tests = ROOT / "tests"
+    yield from sorted(f for f in tests.glob("*") if f.is_file() and not f.name.startswith("test_"))
+    for folder in ("data", "plugin"):
+        yield from _files(tests / folder)
+
+
+def _modules_of(module: str) -> list[Path]:
+    """A test module and the test modules it imports, transitively: their code is the test's code."""
+    seen: list[Path] = []
+    todo = [ROOT / module]
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():
+            continue
+        seen.append(path)
+        for dotted in IMPORTED_TEST_MODULE.findall(path.read_text(encoding="utf-8")):
+            todo.append(ROOT / (dotted.replace(".", "/") + ".py"))
+    return sorted(seen)
 
 
 def keys(test_ids: list[str]) -> dict[str, str]:
-    """Each test id's key: the product, the tests' shared files, and its own module."""
+    """Each test id's key: the product, the tests' shared files, and its own modules."""
     product = _digest(f for top in PRODUCT for f in _files(ROOT / top))
-    shared = _digest(f for f in _files(ROOT / "tests") if not _is_test_module(f))
+    shared = _digest(_shared_test_files())
     own: dict[str, str] = {}
     out = {}
     for test in test_ids:
         module = test.split("::", 1)[0]
         if module not in own:
-            own[module] = _digest([ROOT / module])
+            own[module] = _digest(_modules_of(module))
         out[test] = f"{product}-{shared}-{own[module]}"
     return out
 

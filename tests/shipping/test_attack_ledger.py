@@ -25,8 +25,9 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name, text in {
         "core/model/merge.py": "x = 1\n", "hosts/claude/host.py": "y = 1\n", "templates/t/hookweave.toml": "",
         "pyproject.toml": "[project]\n", "tests/conftest.py": "", "tests/data/file.json": "{}",
-        "tests/attack/test_attack_a.py": "a", "tests/attack/test_attack_b.py": "b", "tests/test_other.py": "o",
-        "docs/index.md": "",
+        "tests/attack/test_attack_a.py": "from tests.test_security import X\n", "tests/attack/test_attack_b.py": "b",
+        "tests/test_other.py": "o", "tests/test_security.py": "X = 1\n", "tests/fakes.py": "", "tests/plugin/p/p.py": "",
+        "tests/e2e/conftest.py": "", "tests/e2e/mock.py": "", "docs/index.md": "",
     }.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
@@ -45,7 +46,8 @@ def changed_keys(tree: Path, edit: str) -> set[str]:
     ("core/model/merge.py", {A, A2, B}), ("hosts/claude/host.py", {A, A2, B}), ("templates/t/hookweave.toml", {A, A2, B}),
     ("pyproject.toml", {A, A2, B}), ("tests/conftest.py", {A, A2, B}), ("tests/data/file.json", {A, A2, B}),
     ("tests/attack/test_attack_a.py", {A, A2}), ("tests/attack/test_attack_b.py", {B}),
-    ("tests/test_other.py", set()), ("docs/index.md", set()),
+    ("tests/test_security.py", {A, A2}), ("tests/fakes.py", {A, A2, B}), ("tests/plugin/p/p.py", {A, A2, B}),
+    ("tests/test_other.py", set()), ("tests/e2e/conftest.py", set()), ("tests/e2e/mock.py", set()), ("docs/index.md", set()),
 ])
 def test_a_test_runs_again_when_the_code_it_ran_on_changes(tree: Path, edit: str, resent: set[str]) -> None:
     assert changed_keys(tree, edit) == resent
