@@ -35,3 +35,28 @@ def test_a_new_pin_is_written_where_the_facts_are_stated() -> None:
     verify = (REPO / "docs" / "verify.md").read_text(encoding="utf-8")
     assert (f"Facts measured on Claude Code {VERSIONS['claude']}, Codex {VERSIONS['codex']} and Gemini CLI "
             f"{VERSIONS['gemini']} (tests/e2e)") in verify.replace("\n", " ")
+
+
+def test_hosts_install_side_by_side_and_a_failure_is_the_scripts_status(tmp_path: Path) -> None:
+    """Several installs at once (158 s one after another on a fresh clone): each host still gets its
+    own prefix, and one failed install fails the script with its one line, the others installed."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "npm").write_text(
+        "#!/bin/sh\n"  # `npm install --prefix P SPEC`: a program named after P's folder, except codex's failing
+        'prefix= spec=; while [ $# -gt 0 ]; do case $1 in --prefix) prefix=$2; shift;; -*) ;; *) spec=$1;; esac; shift; done\n'
+        'case $spec in @openai/codex@*) exit 1;; esac\n'
+        'mkdir -p "$prefix/node_modules/.bin" && printf "#!/bin/sh\\n" > "$prefix/node_modules/.bin/$(basename "$prefix")"\n'
+        'chmod +x "$prefix/node_modules/.bin/$(basename "$prefix")"\n'
+    )
+    (fake / "npm").chmod(0o755)
+    env = {"PATH": f"{fake}:/usr/bin:/bin", "HOOKWEAVE_HOSTS_DIR": str(tmp_path / "hosts"), "HOME": str(tmp_path)}
+    hosts = ["claude", "codex", "gemini", "copilot", "qwen", "cline"]
+    run = subprocess.run([str(REPO / "scripts" / "install-hosts"), *hosts], env=env, capture_output=True, text=True)
+    assert run.returncode == 1
+    codex = subprocess.run([str(REPO / "scripts" / "install-hosts"), "--spec", "codex"], capture_output=True, text=True)
+    assert run.stderr == f"install-hosts: npm install {codex.stdout.split()[1]} failed\n"
+    installed = sorted(line.split(" into ")[1] for line in run.stdout.splitlines())
+    assert installed == sorted(f"{tmp_path}/hosts/{host}" for host in hosts if host != "codex")
+    again = subprocess.run([str(REPO / "scripts" / "install-hosts"), "claude", "qwen"], env=env, capture_output=True, text=True)
+    assert (again.returncode, again.stdout, again.stderr) == (0, "", "")  # installed ones are reused, said by nothing
