@@ -61,6 +61,20 @@ def python3_not_a_shim(tmp_path_factory: pytest.TempPathFactory):
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def bytecode_kept(tmp_path_factory: pytest.TempPathFactory):
+    """The Python programs the tests start (``hooks``, hooks in Python, the chain runner) read our
+    modules' bytecode as a user's do, from a cache, instead of compiling every module at every start.
+    Where PYTHONDONTWRITEBYTECODE is set (this machine and CI set it) and the checkout is fresh, no
+    bytecode is ever written, and each ``hooks`` started took 0.26 s instead of 0.12. The cache is
+    kept under the run's temp folder (PYTHONPYCACHEPREFIX), so no test sees a ``__pycache__`` among
+    the files it checks; shared by the workers, which write it atomically as Python does."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+        patch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path_factory.getbasetemp().parent / "pycache"))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point HOME and every host's own variable at tmp_path; work inside a project folder there."""
