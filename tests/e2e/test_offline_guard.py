@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from realhosts import off_loopback
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from realhosts import off_loopback, run_agent
 
 TRACE = """\
 101 connect(7, {sa_family=AF_INET, sin_port=htons(41000), sin_addr=inet_addr("127.0.0.1")}, 16) = 0
@@ -16,3 +21,16 @@ TRACE = """\
 def test_only_non_loopback_addresses_are_reported() -> None:
     assert off_loopback(TRACE) == ["10.255.255.53", "2606:4700::1"]
     assert off_loopback(TRACE.split("103")[0]) == []
+
+
+@pytest.mark.skipif(not shutil.which("strace"), reason="the guard needs strace")
+def test_a_program_that_reaches_off_loopback_fails_its_run(tmp_path: Path) -> None:
+    """The trace run_agent takes (connect() only, under seccomp) still sees a child's connect."""
+    (tmp_path / "runs").mkdir()
+    reach = ("import socket, subprocess, sys\n"
+             "if len(sys.argv) == 1:\n"
+             "    sys.exit(subprocess.call([sys.executable, __file__, 'child']))\n"
+             "s = socket.socket()\ns.setblocking(False)\ns.connect_ex(('10.255.255.1', 9))\n")
+    (tmp_path / "reach.py").write_text(reach)
+    with pytest.raises(AssertionError, match=r"tried to reach \['10.255.255.1'\]"):
+        run_agent([sys.executable, str(tmp_path / "reach.py")], tmp_path / "runs", {})
