@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -150,4 +151,5 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `summary | head` ends quietly, as a shell tool does
     raise SystemExit(main(sys.argv[1:]))
