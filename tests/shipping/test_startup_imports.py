@@ -74,3 +74,33 @@ def test_every_built_in_host_passes_the_admission_a_plugin_host_gets():
     for name in BUILT_IN:
         cls = registry.info(name).cls
         assert admission.checked(cls) is cls
+
+
+PATTERNS_PROBE = """
+import atexit, json, re, sys
+sys.argv = ["hooks", *json.loads(sys.argv[1])]
+compiled = []
+real_compile = re._compile
+def compiling(pattern, flags):
+    compiled.append(pattern if isinstance(pattern, str) else "")
+    return real_compile(pattern, flags)
+re._compile = compiling
+atexit.register(lambda: open({out!r}, "w").write(json.dumps(compiled)))
+from hookweave.core.cli.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("argv", [["verify", "--host", "claude"], ["status"],
+                                  ["install", "example-guard", "--host", "claude"]])
+def test_everyday_commands_on_ascii_files_compile_no_surrogate_class(installed, tmp_path, argv):
+    """A character class spanning the surrogates compiles into a table of the whole Basic
+    Multilingual Plane (about 1-2 ms each, textsafe's and the record's): compiled only for a text
+    that is not ASCII, which these files and outputs are not."""
+    out = tmp_path / "patterns.json"
+    done = subprocess.run([sys.executable, "-c", PATTERNS_PROBE.format(out=str(out)), json.dumps(argv)],
+                          cwd=installed, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    compiled = json.loads(out.read_text())
+    assert any("hookweave" in p for p in compiled)  # the probe saw our patterns compiled (render's marker)
+    assert [p for p in compiled if any("\ud800" <= c <= "\udfff" for c in p)] == []
