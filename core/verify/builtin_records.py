@@ -3,10 +3,13 @@ scope, as the hosts' own path templates: the cross-agent check (``crossreads``) 
 exists before it imports a host's module, since a host without a record holds none of our hooks.
 Importing the thirteen other hosts and reading their files was a fifth of a ``verify --host claude``.
 
+A scope whose file the host picks at run time has every candidate's record (Codex: ``hooks.json``
+or ``config.toml``; Factory: ``hooks.json`` or ``settings.json``): one existing counts. A variable
+that names a whole settings file, or moves a folder no template can follow (``MOVED_BY``), set,
+loads the host, which is asked as before.
+
 ``tests/test_crossreads_lazy.py`` holds this table equal to each host's ``record_path`` of its
-``settings_path``, with the environment variables set and unset. A built-in host missing here
-(its settings path is chosen at run time: Codex, Factory, OpenHands; Gemini's variables name
-whole files) is always loaded, as every plugin host is.
+``settings_path``, with the environment variables set and unset, and each candidate present.
 """
 
 RECORDS = {
@@ -56,6 +59,24 @@ RECORDS = {
     "hermes": {
         "user": "${HERMES_HOME:-~/.hermes}/config.hookweave.json",
     },
+    "codex": {
+        "user": ("${CODEX_HOME:-~/.codex}/hooks.hookweave.json", "${CODEX_HOME:-~/.codex}/config.hookweave.json"),
+        "project": ("{project}/.codex/hooks.hookweave.json", "{project}/.codex/config.hookweave.json"),
+    },
+    "factory": {
+        "user": ("~/.factory/hooks.hookweave.json", "~/.factory/settings.hookweave.json"),
+        "project": ("{project}/.factory/hooks.hookweave.json", "{project}/.factory/settings.hookweave.json"),
+    },
+    "openhands": {
+        "user": "~/.openhands/hooks.hookweave.json",
+        "project": "{project}/.openhands/hooks.hookweave.json",
+    },
+    "gemini": {
+        "system-defaults": {"linux": "/etc/gemini-cli/system-defaults.hookweave.json", "macos": "/Library/Application Support/GeminiCli/system-defaults.hookweave.json", "windows": "C:/ProgramData/gemini-cli/system-defaults.hookweave.json"},
+        "user": "${GEMINI_CLI_HOME:-~}/.gemini/settings.hookweave.json",
+        "project": "{project}/.gemini/settings.hookweave.json",
+        "system": {"linux": "/etc/gemini-cli/settings.hookweave.json", "macos": "/Library/Application Support/GeminiCli/settings.hookweave.json", "windows": "C:/ProgramData/gemini-cli/settings.hookweave.json"},
+    },
     "qoder": {
         "user": "${QODER_CONFIG_DIR:-~/.qoder}/settings.hookweave.json",
         "project": "{project}/.qoder/settings.hookweave.json",
@@ -67,4 +88,11 @@ RECORDS = {
 READS = {
     "cursor": ("claude",),
     "copilot": ("claude",),
+}
+
+# Set, these move a host's files where the templates above cannot follow: the host is loaded and
+# asked (Gemini's name its system files themselves, records beside them; OpenHands' is its project).
+MOVED_BY = {
+    "gemini": ("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
+    "openhands": ("OPENHANDS_WORK_DIR",),
 }

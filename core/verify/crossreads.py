@@ -40,15 +40,16 @@ def _worth_loading(names: list[str], own: str, project: Path, planned: dict) -> 
     """``names`` less the built-in hosts with no record of ours at any scope and no file they read
     holding one (``READS``: who runs another host's files, held equal to ``also_reads`` by a test)."""
     from hookweave.core.contract.describe import expand
-    from hookweave.core.verify.builtin_records import READS, RECORDS
+    from hookweave.core.verify.builtin_records import MOVED_BY, READS, RECORDS
 
     def has_records(name: str) -> bool:
-        if name not in RECORDS:
+        if name not in RECORDS or any(os.environ.get(v) for v in MOVED_BY.get(name, ())):
             return True  # its place is chosen at run time: load it and ask
-        for template in RECORDS[name].values():
-            path = expand(template, project)
-            if planned.get(path) is not None or (path not in planned and os.path.exists(path)):
-                return True
+        for place in RECORDS[name].values():
+            for template in place if isinstance(place, tuple) else (place,):  # the candidates of one scope
+                path = expand(template, project)
+                if planned.get(path) is not None or (path not in planned and os.path.exists(path)):
+                    return True
         return False
 
     holding = {name for name in names if name == own or has_records(name)}
