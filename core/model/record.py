@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import display, printable
+from hookweave.core.formats.lazypattern import LazyPattern
 from hookweave.core.formats.textsafe import escape_surrogates, has_surrogate
 from hookweave.core.model.names import POLICIES, POSITIONS
 
@@ -125,10 +126,10 @@ def _bundle_json(b: RecordedBundle) -> dict:
 
 # -- reading: every value checked, with its place -------------------------------------------
 
-NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # bundle and hook ids, as the manifest allows them
-ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-SHA_RE = re.compile(r"sha256:[0-9a-f]{64}")
-_NO_CONTROL = re.compile("[^\x00-\x1f\x7f]+")
+NAME_RE = LazyPattern(r"[a-z0-9][a-z0-9-]{0,63}")  # bundle and hook ids, as the manifest allows them
+ENV_RE = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
+SHA_RE = LazyPattern(r"sha256:[0-9a-f]{64}")
+_NO_CONTROL = LazyPattern("[^\x00-\x1f\x7f]+")
 
 
 class _Printable:
@@ -142,7 +143,7 @@ class _Printable:
 
 
 PRINTABLE = _Printable()
-POINTER_RE = re.compile(r"(/([^/~]|~[01])*)+")
+POINTER_RE = LazyPattern(r"(/([^/~]|~[01])*)+")
 
 
 class Bad(Exception):
@@ -274,7 +275,7 @@ def _object(value: Any, where: str) -> dict:
     return value
 
 
-def _string(raw: dict, key: str, where: str, pattern: re.Pattern | _Printable, what: str) -> str:
+def _string(raw: dict, key: str, where: str, pattern: LazyPattern | _Printable, what: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str):
         raise Bad(f"{where}.{key}", f"must be a string, not {_show(value)}" if key in raw else "missing")
