@@ -18,8 +18,11 @@ def handled(func: Callable) -> Callable:
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        from hookweave.core.files import fileio
+
         try:
-            return func(*args, **kwargs)
+            with fileio.one_read_per_file():  # one read and parse per file per command (fileio says when it reads again)
+                return func(*args, **kwargs)
         except HooksError as exc:
             if kwargs.get("as_json"):
                 console.json_out({"error": str(exc), "exit_code": exc.exit_code})

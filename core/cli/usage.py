@@ -8,10 +8,11 @@ reads anything, and a usage error as one line in the tool's own style (issue 36 
 from __future__ import annotations
 
 import contextlib
-import re
 
 import typer
 import typer.core
+
+from hookweave.core.formats.lazypattern import LazyPattern
 
 try:
     from typer._click import exceptions as click  # typer 0.2x vendors click
@@ -23,7 +24,7 @@ METAVARS = {"project": "DIR", "out": "DIR", "hand_written": "COMMAND", "runs": "
             "undo": "NAME", "from_": "TEMPLATE", "payload": "FILE"}
 
 # click's names of its number types, as a user would say them ("'x' is not a valid int range").
-NUMBER_TYPES = re.compile(r"\ba valid (int|integer|float)(?: range)?\b")
+NUMBER_TYPES = LazyPattern(r"\ba valid (int|integer|float)(?: range)?\b")
 
 # The scopes of the built-in hosts: a value among them needs no host loaded to be known.
 BUILT_IN_SCOPES = ("user", "project", "local", "managed", "system", "system-defaults")

@@ -9,11 +9,11 @@ Paths are templates: ``~`` is the home folder, ``{project}`` the project folder,
 
 from __future__ import annotations
 
-import re
 from types import MappingProxyType
 from typing import Any, Mapping
 
 from hookweave.core.contract.reads import Reads
+from hookweave.core.formats.lazypattern import LazyPattern
 
 # strict JSON; JSON with // and /* */ comments; JSON5, of which hookweave reads and edits the JSONC part
 # and refuses the rest (a trailing comma, say), saying the agent reads it; YAML, edited keeping its comments,
@@ -33,7 +33,7 @@ LOOKUPS = ("cwd", "git", "codex")  # the project: the folder the agent starts in
 PLATFORMS = ("linux", "macos", "windows")  # the keys of a per-platform path template
 TIMEOUT_UNITS = ("s", "ms")
 LOOSE = (None, "skipped", "event", "refused")  # not measured / that entry never runs / nor its event's / nor the file's
-NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+NAME = LazyPattern(r"[a-z0-9][a-z0-9-]*")
 NONE: Mapping[str, Any] = MappingProxyType({})  # the default of a mapping field: shared, so read-only
 
 
@@ -172,11 +172,11 @@ def check(description: object, known_events: set[str], known_tools: set[str],
     return None
 
 
-PROJECT_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+PROJECT_VARIABLE = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
 
 
-DRIVE = re.compile(r"[A-Za-z]:/")  # a Windows path, in a per-platform template
-VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")  # ${NAME:-default} in a path template
+DRIVE = LazyPattern(r"[A-Za-z]:/")  # a Windows path, in a per-platform template
+VARIABLE = LazyPattern(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")  # ${NAME:-default} in a path template
 
 
 def template_problem(template: object, windows: bool = False) -> str | None:

@@ -162,6 +162,11 @@ class HostRegistry:
                 return dist
         return module
 
+    @property
+    def built_in_only(self) -> bool:
+        """No plugin installed: every host is one of ``BUILT_IN``, whose files' places are known."""
+        return self._pm is None
+
     def names(self) -> list[str]:
         self._check_claims()
         return sorted({*self._hosts, *self._pending})

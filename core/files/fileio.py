@@ -48,37 +48,74 @@ def confined(folder: Path):
         _confined.pop()
 
 
+@contextlib.contextmanager
+def one_read_per_file():
+    """While open (one command), a file read again gives the text read before, the same object,
+    so the parse kept by identity (``jsontext.load``) is reused too: a no-op install met the same
+    few files 3 times each (the plan, the gates, the cross-agent check). Every read still stats the
+    file and checks it is a regular file; a file replaced or changed since (another inode, size,
+    mtime or ctime) is read again, and any write of ours forgets every text kept."""
+    global _kept
+    outer = _kept
+    _kept = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _kept = outer
+
+
+def forget_reads() -> None:
+    """Read every file afresh from now on (a write of ours, or a host's save that made us plan again)."""
+    if _kept:
+        _kept.clear()
+
+
 def read_text(path: Path) -> str | None:
     """The file's text, or ``None`` when it does not exist. Refuses what we could not write back."""
     if _confined and not within(path, _confined[-1]):
         return None
-    data = _read_bytes(path)
-    if data is None:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"{display(path)}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-
-
-def _read_bytes(path: Path) -> bytes | None:
     info = _stat(path)
     if info is None:
         return None
     problem = filecheck.not_regular(path, info)
     if problem:
         raise problem
+    kept = _kept.get(path) if _kept is not None else None
+    if kept is not None and kept[0] == _signature(info):
+        return kept[1]
+    data, info = _read_bytes(path)
+    if data is None:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{display(path)}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    if _kept is not None:
+        _kept[path] = (_signature(info), text)
+    return text
+
+
+_kept: dict[Path, tuple[tuple, str]] | None = None  # within ``one_read_per_file``: path -> (signature, text)
+
+
+def _signature(info: os.stat_result) -> tuple:
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def _read_bytes(path: Path) -> tuple[bytes | None, os.stat_result | None]:
+    """The bytes and the open file's own ``fstat`` (what was read, should the file be replaced meanwhile)."""
     try:
         fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
     except FileNotFoundError:
-        return None
+        return None, None
     except OSError as exc:
         raise _unreadable(path, exc) from None
     try:
-        problem = filecheck.not_regular(path, os.fstat(fd))
+        info = os.fstat(fd)
+        problem = filecheck.not_regular(path, info)
         if problem:
             raise problem
-        return _read_all(fd)
+        return _read_all(fd), info
     except OSError as exc:
         raise _unreadable(path, exc) from None
     finally:
@@ -197,6 +234,7 @@ def write_text(path: Path, text: str | None, expected: str | None, *, like: Path
 
     An ``OSError`` names ``path``, never the temp file it came from.
     """
+    forget_reads()  # before and whatever comes of it: the file is ours to read again
     try:
         _write(path, real(path), text, expected, like, mode)
     except OSError as exc:

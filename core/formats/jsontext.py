@@ -14,6 +14,7 @@ from operator import is_
 from typing import Any, NamedTuple
 
 from hookweave.core.errors import ParseError
+from hookweave.core.formats.lazypattern import LazyPattern
 
 MAX_DEPTH = 256
 
@@ -155,7 +156,7 @@ def _load(text: str, path: str, comments: bool, comment_fix: str) -> Any:
     return parse(text, path, comments=comments, comment_fix=comment_fix).value
 
 
-_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_STRING_OR_COMMENT = LazyPattern(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
 
 
 def blank_comments(text: str) -> str:

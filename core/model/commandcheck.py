@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 
+from hookweave.core.formats.lazypattern import LazyPattern
+
 PLACEHOLDERS = ("bundle_dir", "project_dir")
 # ``{name}``, ``{{name}}``, ``${name}``, ``{ name }``: any braces around a word that reads as one of ours.
-BRACED = re.compile(r"\$?\{+\s*([A-Za-z][A-Za-z_ -]*?)\s*\}+")
-LOOKALIKE = re.compile(r"(bundle|project)[-_ ]?(dir|directory|folder|path|root)", re.IGNORECASE)
-WINDOWS = re.compile(r"(?<![\w\\])[A-Za-z]:\\")
+BRACED = LazyPattern(r"\$?\{+\s*([A-Za-z][A-Za-z_ -]*?)\s*\}+")
+LOOKALIKE = LazyPattern(r"(bundle|project)[-_ ]?(dir|directory|folder|path|root)", re.IGNORECASE)
+WINDOWS = LazyPattern(r"(?<![\w\\])[A-Za-z]:\\")
 
 
 def mistake(command: str | tuple[str, ...]) -> tuple[str, str] | None:

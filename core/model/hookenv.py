@@ -6,13 +6,14 @@ the host resolves when it loads settings: the exported value when there is one, 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
+
+from hookweave.core.formats.lazypattern import LazyPattern
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import EnvVar
 
-_IF_ABSENT_FORM = re.compile(r"^\$\{(\w+):-[^}$]*\}$")
+_IF_ABSENT_FORM = LazyPattern(r"^\$\{(\w+):-[^}$]*\}$")
 
 
 def hook_env_value(var: EnvVar) -> str:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 
-QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
-NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+from hookweave.core.formats.lazypattern import LazyPattern
+
+QUANTIFIER = LazyPattern(r"\{(\d+)(,(\d*))?\}")
+NAME = LazyPattern(r"[A-Za-z_$][A-Za-z0-9_$]*")
 CLASS_ESCAPES = frozenset("dDsSwW")
 CONTROL = {"t": 9, "n": 10, "v": 11, "f": 12, "r": 13, "b": 8}
-HEX = re.compile(r"x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})")
-OCTAL = re.compile(r"[0-3][0-7]{0,2}|[4-7][0-7]?")
+HEX = LazyPattern(r"x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})")
+OCTAL = LazyPattern(r"[0-3][0-7]{0,2}|[4-7][0-7]?")
 
 
 def js_regex_error(pattern: str) -> str | None:

@@ -8,11 +8,12 @@ our entry even after the operator changed something else in it.
 
 from __future__ import annotations
 
-import re
 import shlex
 from pathlib import Path
 
-MARKER_RE = re.compile(r"(?:^|\s)# hookweave:([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9-]*)[ \t]*$")
+from hookweave.core.formats.lazypattern import LazyPattern
+
+MARKER_RE = LazyPattern(r"(?:^|\s)# hookweave:([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9-]*)[ \t]*$")
 
 
 def marker(bundle: str, hook_id: str) -> str:
@@ -46,7 +47,7 @@ def shell_command(
     return body + ("\n" if "\n" in body else " ") + tag
 
 
-SHELL_CHARACTERS = re.compile(r"[|&;><$`]")  # what makes an argv-splitting agent give a command to a shell
+SHELL_CHARACTERS = LazyPattern(r"[|&;><$`]")  # what makes an argv-splitting agent give a command to a shell
 
 
 def through_a_shell(rendered: str) -> str:

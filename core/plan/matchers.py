@@ -16,10 +16,9 @@ the hook never fires on it there (issue 34: ``run_shell_command`` on Claude Code
 
 from __future__ import annotations
 
-import re
-
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
+from hookweave.core.formats.lazypattern import LazyPattern
 from hookweave.core.model import names
 from hookweave.core.model.bundle import Bundle, BundleHook, Finding, HookForHost
 
@@ -65,7 +64,7 @@ def narrowed(host: Host, hook: BundleHook, resolved: HookForHost,
         bundle.name, hook.id)
 
 
-LITERAL = re.compile(r"\^?([A-Za-z_][A-Za-z0-9_-]*)\$?")
+LITERAL = LazyPattern(r"\^?([A-Za-z_][A-Za-z0-9_-]*)\$?")
 
 
 def foreign_names(host: Host, hook: BundleHook, matcher: object, bundle: Bundle) -> Finding | None:

@@ -61,6 +61,7 @@ def run(
                 _write_all(plans)
                 return plans
         except Conflict:
+            fileio.forget_reads()  # plan again from what is on disk now, not a text kept by this command
             if attempt == ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")

@@ -21,14 +21,39 @@ if TYPE_CHECKING:
     from hookweave.core.contract.host import Host
 
 
-def host_classes() -> list[type[Host]]:
-    """Every registered host class (built-in and plugins): any of them may read another's files.
-    The running command's registry when there is one (finding the plugins again costs more than
-    the whole check)."""
+def host_classes(host: Host | None = None, project: Path | None = None, planned: dict | None = None) -> list[type[Host]]:
+    """Every registered host class (built-in and plugins) that may read another's files or hold our
+    hooks: the running command's registry when there is one (finding the plugins again costs more
+    than the whole check). With ``host`` and ``project``, and no plugin installed, a built-in host
+    whose records (``builtin_records``) are all missing, and that reads no file of a host that has
+    one, is left unloaded: it holds no hook of ours and runs none."""
     from hookweave.core.contract import registry as plugins
 
     hosts = plugins.HostRegistry.current or plugins.registry()
-    return [hosts.info(name).cls for name in hosts.names()]
+    names = hosts.names()
+    if host is not None and project is not None and hosts.built_in_only:
+        names = _worth_loading(names, host.name, project, planned or {})
+    return [hosts.info(name).cls for name in names]
+
+
+def _worth_loading(names: list[str], own: str, project: Path, planned: dict) -> list[str]:
+    """``names`` less the built-in hosts with no record of ours at any scope and no file they read
+    holding one (``READS``: who runs another host's files, held equal to ``also_reads`` by a test)."""
+    from hookweave.core.contract.describe import expand
+    from hookweave.core.verify.builtin_records import MOVED_BY, READS, RECORDS
+
+    def has_records(name: str) -> bool:
+        if name not in RECORDS or any(os.environ.get(v) for v in MOVED_BY.get(name, ())):
+            return True  # its place is chosen at run time: load it and ask
+        for place in RECORDS[name].values():
+            for template in place if isinstance(place, tuple) else (place,):  # the candidates of one scope
+                path = expand(template, project)
+                if planned.get(path) is not None or (path not in planned and os.path.exists(path)):
+                    return True
+        return False
+
+    holding = {name for name in names if name == own or has_records(name)}
+    return [n for n in names if n in holding or set(READS.get(n, ())) & holding]
 
 
 def places(hosts: Iterable[Host], project: Path, planned: dict | None = None, parsed: dict | None = None) -> dict:
@@ -104,7 +129,7 @@ def findings(host: Host, project: Path, *, bundle: str | None = None, planned: d
              parsed: dict | None = None, classes: list | None = None) -> list[Finding]:
     """The cross-agent findings for the hooks installed in ``host``'s files (``bundle``'s only,
     when given): which agents run each, twice in one, matchers ignored."""
-    classes = host_classes() if classes is None else classes
+    classes = host_classes(host, project, planned) if classes is None else classes
     hosts = {cls.name: (host if cls.name == host.name else cls()) for cls in classes}
     hosts.setdefault(host.name, host)
     agents = readers.table(type(h) for h in hosts.values())

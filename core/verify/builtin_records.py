@@ -1,0 +1,98 @@
+"""Where each built-in host keeps its records (the ``.hookweave.json`` beside a settings file), per
+scope, as the hosts' own path templates: the cross-agent check (``crossreads``) looks whether any
+exists before it imports a host's module, since a host without a record holds none of our hooks.
+Importing the thirteen other hosts and reading their files was a fifth of a ``verify --host claude``.
+
+A scope whose file the host picks at run time has every candidate's record (Codex: ``hooks.json``
+or ``config.toml``; Factory: ``hooks.json`` or ``settings.json``): one existing counts. A variable
+that names a whole settings file, or moves a folder no template can follow (``MOVED_BY``), set,
+loads the host, which is asked as before.
+
+``tests/test_crossreads_lazy.py`` holds this table equal to each host's ``record_path`` of its
+``settings_path``, with the environment variables set and unset, and each candidate present.
+"""
+
+RECORDS = {
+    "claude": {
+        "user": "${CLAUDE_CONFIG_DIR:-~/.claude}/settings.hookweave.json",
+        "project": "{project}/.claude/settings.hookweave.json",
+        "local": "{project}/.claude/settings.local.hookweave.json",
+        "managed": {"linux": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-/etc/claude-code}/managed-settings.d.hookweave.json", "macos": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-/Library/Application Support/ClaudeCode}/managed-settings.d.hookweave.json", "windows": "${HOOKWEAVE_CLAUDE_MANAGED_DIR:-C:/Program Files/ClaudeCode}/managed-settings.d.hookweave.json"},
+    },
+    "cursor": {
+        "user": "~/.cursor/hooks.hookweave.json",
+        "project": "{project}/.cursor/hooks.hookweave.json",
+        "managed": {"linux": "${HOOKWEAVE_CURSOR_MANAGED_DIR:-/etc/cursor}/hooks.hookweave.json", "macos": "${HOOKWEAVE_CURSOR_MANAGED_DIR:-/Library/Application Support/Cursor}/hooks.hookweave.json", "windows": "${HOOKWEAVE_CURSOR_MANAGED_DIR:-C:/ProgramData/Cursor}/hooks.hookweave.json"},
+    },
+    "copilot": {
+        "user": "${COPILOT_HOME:-~/.copilot}/hooks.hookweave.json",
+        "project": "{project}/.github/hooks.hookweave.json",
+        "managed": {"linux": "${HOOKWEAVE_COPILOT_POLICY_DIR:-/etc/github-copilot/policy.d}.hookweave.json", "macos": "${HOOKWEAVE_COPILOT_POLICY_DIR:-/etc/github-copilot/policy.d}.hookweave.json", "windows": "${HOOKWEAVE_COPILOT_POLICY_DIR:-C:/ProgramData/GitHub/Copilot/policy.d}.hookweave.json"},
+    },
+    "qwen": {
+        "user": "${QWEN_HOME:-~/.qwen}/settings.hookweave.json",
+        "project": "{project}/.qwen/settings.hookweave.json",
+    },
+    "windsurf": {
+        "user": "~/.codeium/windsurf/hooks.hookweave.json",
+        "project": "{project}/.windsurf/hooks.hookweave.json",
+    },
+    "antigravity": {
+        "user": "~/.gemini/antigravity-cli/hooks.hookweave.json",
+        "project": "{project}/.agents/hooks.hookweave.json",
+    },
+    "cline": {
+        "user": "${CLINE_DIR:-~/.cline}/hookweave-hooks.hookweave.json",
+        "project": "{project}/.cline/hookweave-hooks.hookweave.json",
+    },
+    "letta": {
+        "user": "~/.letta/settings.hookweave.json",
+        "project": "{project}/.letta/settings.hookweave.json",
+        "local": "{project}/.letta/settings.local.hookweave.json",
+    },
+    "kimi": {
+        "user": "${KIMI_CODE_HOME:-~/.kimi-code}/config.hookweave.json",
+    },
+    "openharness": {
+        "user": "${OPENHARNESS_CONFIG_DIR:-~/.openharness}/settings.hookweave.json",
+    },
+    "hermes": {
+        "user": "${HERMES_HOME:-~/.hermes}/config.hookweave.json",
+    },
+    "codex": {
+        "user": ("${CODEX_HOME:-~/.codex}/hooks.hookweave.json", "${CODEX_HOME:-~/.codex}/config.hookweave.json"),
+        "project": ("{project}/.codex/hooks.hookweave.json", "{project}/.codex/config.hookweave.json"),
+    },
+    "factory": {
+        "user": ("~/.factory/hooks.hookweave.json", "~/.factory/settings.hookweave.json"),
+        "project": ("{project}/.factory/hooks.hookweave.json", "{project}/.factory/settings.hookweave.json"),
+    },
+    "openhands": {
+        "user": "~/.openhands/hooks.hookweave.json",
+        "project": "{project}/.openhands/hooks.hookweave.json",
+    },
+    "gemini": {
+        "system-defaults": {"linux": "/etc/gemini-cli/system-defaults.hookweave.json", "macos": "/Library/Application Support/GeminiCli/system-defaults.hookweave.json", "windows": "C:/ProgramData/gemini-cli/system-defaults.hookweave.json"},
+        "user": "${GEMINI_CLI_HOME:-~}/.gemini/settings.hookweave.json",
+        "project": "{project}/.gemini/settings.hookweave.json",
+        "system": {"linux": "/etc/gemini-cli/settings.hookweave.json", "macos": "/Library/Application Support/GeminiCli/settings.hookweave.json", "windows": "C:/ProgramData/gemini-cli/settings.hookweave.json"},
+    },
+    "qoder": {
+        "user": "${QODER_CONFIG_DIR:-~/.qoder}/settings.hookweave.json",
+        "project": "{project}/.qoder/settings.hookweave.json",
+        "local": "{project}/.qoder/settings.local.hookweave.json",
+    },
+}
+
+# The built-in hosts whose agent runs hooks from another host's files (their ``also_reads``).
+READS = {
+    "cursor": ("claude",),
+    "copilot": ("claude",),
+}
+
+# Set, these move a host's files where the templates above cannot follow: the host is loaded and
+# asked (Gemini's name its system files themselves, records beside them; OpenHands' is its project).
+MOVED_BY = {
+    "gemini": ("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
+    "openhands": ("OPENHANDS_WORK_DIR",),
+}
