@@ -17,7 +17,8 @@ import stat
 from pathlib import Path
 
 from hookweave.core.errors import BadInput
-from hookweave.core.files import filecheck
+from hookweave.core.files import filecheck, readcontext
+from hookweave.core.files.readcontext import confined, forget_reads, one_read_per_file
 from hookweave.core.files.filelock import (
     STALE_TEMP_SECONDS,
     TEMP_SUFFIX,
@@ -26,53 +27,18 @@ from hookweave.core.files.filelock import (
     real,
     remove_stale_temps,
 )
-from hookweave.core.files.paths import display, printable, within
+from hookweave.core.files.paths import display, printable
 
 __all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "owner_and_mode",
            "give_owner_and_mode", "check_writable", "write_text", "missing_folders", "remove_empty_dir",
-           "remove_empty_dirs"]
+           "remove_empty_dirs", "confined", "one_read_per_file", "forget_reads"]
 
 _OPEN_FLAGS = os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO swapped in after our look cannot block the open
-_confined: list[Path] = []  # the folders ``confined`` holds reads to, innermost last
-
-
-@contextlib.contextmanager
-def confined(folder: Path):
-    """While open, ``read_text`` finds no file outside ``folder`` (``None``, as for a missing one).
-    ``verify --repo`` judges the repository alone: no code path of it, a host's ``settings_path``
-    that looks into the user's config.toml included, may read (or depend on) this machine's files."""
-    _confined.append(folder)
-    try:
-        yield
-    finally:
-        _confined.pop()
-
-
-@contextlib.contextmanager
-def one_read_per_file():
-    """While open (one command), a file read again gives the text read before, the same object,
-    so the parse kept by identity (``jsontext.load``) is reused too: a no-op install met the same
-    few files 3 times each (the plan, the gates, the cross-agent check). Every read still stats the
-    file and checks it is a regular file; a file replaced or changed since (another inode, size,
-    mtime or ctime) is read again, and any write of ours forgets every text kept."""
-    global _kept
-    outer = _kept
-    _kept = {} if outer is None else outer
-    try:
-        yield
-    finally:
-        _kept = outer
-
-
-def forget_reads() -> None:
-    """Read every file afresh from now on (a write of ours, or a host's save that made us plan again)."""
-    if _kept:
-        _kept.clear()
 
 
 def read_text(path: Path) -> str | None:
     """The file's text, or ``None`` when it does not exist. Refuses what we could not write back."""
-    if _confined and not within(path, _confined[-1]):
+    if not readcontext.may_read(path):
         return None
     info = _stat(path)
     if info is None:
@@ -80,9 +46,9 @@ def read_text(path: Path) -> str | None:
     problem = filecheck.not_regular(path, info)
     if problem:
         raise problem
-    kept = _kept.get(path) if _kept is not None else None
-    if kept is not None and kept[0] == _signature(info):
-        return kept[1]
+    kept = readcontext.kept_text(path, info)
+    if kept is not None:
+        return kept
     data, info = _read_bytes(path)
     if data is None:
         return None
@@ -90,16 +56,8 @@ def read_text(path: Path) -> str | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadInput(f"{display(path)}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-    if _kept is not None:
-        _kept[path] = (_signature(info), text)
+    readcontext.keep(path, info, text)
     return text
-
-
-_kept: dict[Path, tuple[tuple, str]] | None = None  # within ``one_read_per_file``: path -> (signature, text)
-
-
-def _signature(info: os.stat_result) -> tuple:
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
 def _read_bytes(path: Path) -> tuple[bytes | None, os.stat_result | None]:

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import display, printable
 from hookweave.core.formats.lazypattern import LazyPattern
-from hookweave.core.formats.textsafe import escape_surrogates, has_surrogate
+from hookweave.core.formats.textsafe import PRINTABLE, PrintableLine, escape_surrogates
 from hookweave.core.model.names import POLICIES, POSITIONS
 
 FORMAT = 1
@@ -129,20 +129,6 @@ def _bundle_json(b: RecordedBundle) -> dict:
 NAME_RE = LazyPattern(r"[a-z0-9][a-z0-9-]{0,63}")  # bundle and hook ids, as the manifest allows them
 ENV_RE = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 SHA_RE = LazyPattern(r"sha256:[0-9a-f]{64}")
-_NO_CONTROL = LazyPattern("[^\x00-\x1f\x7f]+")
-
-
-class _Printable:
-    """One printable line of valid UTF-8 (``fullmatch`` as a pattern's): no control character and
-    no lone surrogate. Not one pattern: a class excluding the surrogates' range compiles into a
-    table of the whole Basic Multilingual Plane (about 2 ms), on every command that reads a record."""
-
-    @staticmethod
-    def fullmatch(text: str) -> bool:
-        return _NO_CONTROL.fullmatch(text) is not None and not has_surrogate(text)
-
-
-PRINTABLE = _Printable()
 POINTER_RE = LazyPattern(r"(/([^/~]|~[01])*)+")
 
 
@@ -275,7 +261,7 @@ def _object(value: Any, where: str) -> dict:
     return value
 
 
-def _string(raw: dict, key: str, where: str, pattern: LazyPattern | _Printable, what: str) -> str:
+def _string(raw: dict, key: str, where: str, pattern: LazyPattern | PrintableLine, what: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str):
         raise Bad(f"{where}.{key}", f"must be a string, not {_show(value)}" if key in raw else "missing")

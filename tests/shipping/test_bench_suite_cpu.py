@@ -29,7 +29,8 @@ def test_each_test_is_charged_its_own_and_its_programs_cpu(tmp_path: Path) -> No
     ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-p", "suite_cpu",
                           "-c", os.devnull, "--rootdir", str(tmp_path), "tests/spin/test_burn.py"], cwd=tmp_path,
                          capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(BENCH), "HOOKWEAVE_CPU_OUT": str(out)})
+                         env={**{k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"},  # ours, not an xdist worker's
+                              "PYTHONPATH": str(BENCH), "HOOKWEAVE_CPU_OUT": str(out)})
     assert ran.returncode == 0, ran.stdout + ran.stderr
     rows = {json.loads(line)["id"].split("::")[1]: json.loads(line) for line in (out / "main.jsonl").open()}
     assert set(rows) == {"test_program", "test_itself", "test_idle"}

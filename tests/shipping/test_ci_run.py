@@ -57,19 +57,22 @@ def _wait_for(path: Path) -> str:  # sh: up to 30 s for a file another part make
 
 def test_the_parts_run_side_by_side_and_the_checks_see_the_tree_as_it_stands(tmp_path: Path) -> None:
     # Each part waits for the other to have started: run one after the other, they would fail.
+    # The agents' install waits for the test extras, which .ci/run installs while the agents install.
     suite_started, checks_started = tmp_path / "suite.started", tmp_path / "checks.started"
+    repo_pip = tmp_path / "repo" / "pip.ran"
     checks = (f"touch {checks_started}; echo \"checks in $PWD\"; cat edited.txt new.txt; "
-              f"{_wait_for(suite_started)}; echo checks done")
+              f"{_wait_for(suite_started)} && echo checks done")
     repo = _repo(tmp_path, test=f"touch {suite_started} && {_wait_for(checks_started)} && echo suite > suite.ran",
-                 checks=checks, hosts=f"{_wait_for(tmp_path / 'main.done')}; echo hosts installed")
+                 checks=checks, hosts=f"touch {tmp_path}/hosts.started; {_wait_for(repo_pip)} && echo hosts installed")
     (repo / "edited.txt").write_text("committed\n")
     subprocess.run(["git", "add", "edited.txt"], cwd=repo, check=True)
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "e"],
                    cwd=repo, check=True)
     (repo / "edited.txt").write_text("edited, not committed\n")
     (repo / "new.txt").write_text("added, not committed\n")
-    readme = (repo / "README.md").read_text().replace("echo main > main.ran", f"echo main > main.ran && touch {tmp_path}/main.done")
-    (repo / "README.md").write_text(readme)  # the agents install until the main command is done: beside it
+    readme = (repo / "README.md").read_text()
+    readme = readme.replace("mkdir -p .venv/bin", f"{_wait_for(tmp_path / 'hosts.started')} && mkdir -p .venv/bin")
+    (repo / "README.md").write_text(readme)  # the main command waits for the agents' install to have started
     ran = _ci(repo)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     out = ran.stdout
