@@ -184,7 +184,8 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
   hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}
   case $hw_s in '{'*) ;; *) return 1 ;; esac
   while :; do
-    case $hw_s in [$hw_ws]*) hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"} ;; '') break ;; esac
+    case $hw_s in [$hw_ws]*) hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"} ;; esac
+    [ -n "$hw_s" ] || break  # (blanks after the object are JSON: they handed over)
     [ -n "$hw_want" ] || return 1  # more after the object
     hw_c=${hw_s%"${hw_s#?}"}
     case $hw_want$hw_c in

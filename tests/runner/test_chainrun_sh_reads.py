@@ -37,6 +37,8 @@ def folder(tmp_path: Path, monkeypatch) -> Path:
         (noting / name).write_text(f'#!/bin/sh\necho "{name} LC_ALL=${{LC_ALL-unset}}" >>"$NOTES"\n'
                                    f'exec {shutil.which(name)} "$@"\n', encoding="utf-8")
         (noting / name).chmod(0o755)
+    (noting / "python3").write_text(f'#!/bin/sh\necho python3 >>"$NOTES"\nexec {REAL_PYTHON} "$@"\n', encoding="utf-8")
+    (noting / "python3").chmod(0o755)
     monkeypatch.setenv("PATH", f"{noting}{os.pathsep}{Path(REAL_PYTHON).parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("NOTES", str(tmp_path / "notes"))
     monkeypatch.setenv("LOG", str(tmp_path / "log"))
@@ -77,14 +79,16 @@ def padded(size: int, tool: str = "Read") -> bytes:
     return head[:-2] + b"x" * (size - len(head)) + b'"}'
 
 
-READ_BY_THE_SHELL = [  # on dash and on bash in a UTF-8 locale alike
+READ_BY_THE_SHELL = [  # on dash and on bash in a UTF-8 locale alike, and decided there
     b'{"tool_name": "Bash", "tool_input": {"command": "ls"}}',
-    b'{"tool_name": "Read"}\n', b'{"tool_name": "Read"}\n\n\n', b'\n {"tool_name":"Write"}',
+    b'{"tool_name": "Read"}\n', b'{"tool_name": "Read"}\n\n\n', b'\n {"tool_name":"Write"}  \n ',
     json.dumps({"tool_name": "Read", "tool_input": {"a": [1, {"b": None}]}}, indent=2).encode(),
-    b'{"tool_name": "Bash", "x": "a\\\\"\n}', b'{"tool_name": "Bash", "x": "a\\\\\n"}',  # a newline inside a string
-    b'{"tool_name": "Bash", "x": "\\t\\u0000"}', b'{"tool_name": "Read", "tool_name": "Bash"}',
-    b'{"tool_name": "Bash",}', b'{"tool_name": "Bash"} x', b'', b'{}', b'[]',
-    padded(1024), padded(1024, "Bash"),
+    b'{"tool_name": "Bash", "x": "a\\\\"\n}', b'{"tool_name": "Bash", "x": "\\t\\u0000"}',
+    b'{"tool_name": "Read", "tool_name": "Bash"}', b'{}', padded(1024), padded(1024, "Bash"),
+]
+NOT_JSON = [  # read by the shell, which hands over: Python runs every member
+    b'{"tool_name": "Bash", "x": "a\\\\\n"}',  # a newline inside a string
+    b'{"tool_name": "Bash",}', b'{"tool_name": "Bash"} x', b'', b'[]',
 ]
 READ_BY_TR = [  # what the shell cannot read exactly: tr reads it, as before
     b'{"tool_name": "Bash"}\x00', b'{"tool_name": "Re\x00ad"}', b'\x00' * 40,
@@ -97,15 +101,23 @@ MULTIBYTE = [b'{"tool_name": "Read", "x": "caf\xc3\xa9"}', b'{"tool_name": "\xe2
 
 
 @pytest.mark.parametrize("shell", sorted(SHELLS))
-@pytest.mark.parametrize("payload", READ_BY_THE_SHELL + READ_BY_TR + MULTIBYTE)
+@pytest.mark.parametrize("payload", READ_BY_THE_SHELL + NOT_JSON + READ_BY_TR + MULTIBYTE)
 def test_both_runners_read_the_payload_alike_and_the_shell_reads_what_it_can_read_exactly(folder, shell, payload):
     sh, py, notes = both(folder, shell, payload)
     assert sh == py
     started = sorted({n.split()[0] for n in notes})
-    if payload in READ_BY_THE_SHELL or payload in MULTIBYTE and shell == "dash":  # dash counts bytes, bash characters
-        assert started == ["dd"], "the shell could have read this payload itself"
-    else:
-        assert started == ["dd", "tr"]
+    by_the_shell = payload in READ_BY_THE_SHELL + NOT_JSON or payload in MULTIBYTE and shell == "dash"  # dash counts
+    assert ("tr" not in started) == by_the_shell, "the shell could have read this payload itself"  # bytes, bash characters
+    assert ("python3" in started) == (not an_object(payload)), "handed over, or decided what Python must"
+    assert started[0] == "dd"
+
+
+def an_object(payload: bytes) -> bool:
+    """Whether the Python runner reads a JSON object (else it runs every member, and so must sh)."""
+    try:
+        return isinstance(json.loads(payload.decode("utf-8", "replace")), dict)
+    except ValueError:
+        return False
 
 
 def test_the_programs_the_runner_starts_skip_the_locale_and_the_members_keep_the_hosts(folder):
