@@ -169,9 +169,9 @@ def _write(fd, data):
 def resume(words, count):
     """What the sh runner (``chainrun.sh``) hands over after ``--from-sh``, to the chain runner or
     Cline's dispatcher: ``<done> <exit code or -> <timed out> <scratch base>``. Reads its scratch files (``<base>.e<n>``: the stderr of the members
-    it ran, ``<base>.o<n>``: member ``done``'s stdout) and removes them all."""
+    it ran, ``<base>.o<n>``: member ``done``'s stdout) and removes them all, dd's count (``.n``) too."""
     done, code, timed, base = int(words[0]), words[1], words[2] == "1", words[3]
-    names = [f"{base}.{kind}{n}" for n in range(count) for kind in "oe"] + [f"{base}.{x}" for x in ("in", "s", "t")]
+    names = [f"{base}.{kind}{n}" for n in range(count) for kind in "oe"] + [f"{base}.{x}" for x in ("in", "n", "s", "t")]
     read = {}
     for name in names:
         try:

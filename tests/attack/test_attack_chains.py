@@ -254,14 +254,16 @@ def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path
 
 def mutated_payload(rng: random.Random, tool: str) -> bytes:
     """A payload as a host sends one, then maybe bent: a duplicate or escaped key, a trailing comma, a
-    NUL, a raw control character, a number JSON refuses, data after the object, deep nesting."""
+    NUL, a raw control character, a number JSON refuses, data after the object, deep nesting; laid over
+    lines (LF or CRLF), a raw DEL in a string, or padded to around 1 KiB, where the sh path stops reading
+    the payload with the shell's own `read` and starts `tr` (issue 38)."""
     fields = [("session_id", "s"), ("hook_event_name", "PreToolUse"), ("tool_name", tool),
               ("tool_input", {"command": rng.choice(["ls", 'echo "a\\b"', "caf\u00e9", "x\ty"])})]
     rng.shuffle(fields)
     text = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=rng.random() < 0.5)}"
                            for k, v in fields) + "}"
     bend = rng.choice(["none", "none", "dup", "comma", "nul", "tab", "number", "after", "escaped-key", "deep",
-                       "literal", "blank"])
+                       "literal", "blank", "lines", "crlf", "del", "kib"])
     other = rng.choice(TOOLS)
     if bend == "dup":
         text = text[:-1] + f', "tool_name": "{other}"}}'
@@ -285,6 +287,14 @@ def mutated_payload(rng: random.Random, tool: str) -> bytes:
         text = text[:-1] + f', "t": {rng.choice(["true", "tru", "nul", "false", "null", "truefalse"])}}}'
     elif bend == "blank":
         text = rng.choice([" ", "\r\n", "\x0c", "\u00a0"]) + text
+    elif bend in ("lines", "crlf"):
+        text = json.dumps(json.loads(text), indent=rng.choice([1, 2, "\t"]), ensure_ascii=rng.random() < 0.5)
+        text = text.replace("\n", "\r\n") if bend == "crlf" else text + rng.choice(["", "\n", "\n\n"])
+    elif bend == "del":
+        text = text[:-1] + ', "x": "a\x7fb"}'
+    elif bend == "kib":  # the shell reads at most 1 KiB itself: either side of it
+        pad = rng.randint(1010, 1040) - len(text.encode("utf-8", "surrogatepass")) - len(', "pad": ""')
+        text = text[:-1] + ', "pad": "' + "x" * max(pad, 0) + '"}'
     return text.encode("utf-8", "surrogatepass")
 
 
@@ -306,11 +316,12 @@ def test_both_runners_run_the_same_members_for_any_payload(tmp_path: Path, attac
         for n in range(rng.randint(1, 4)):
             members += [f"m{n}", "10", rng.choice(MATCHERS), f'echo m{n} >>"$CHAIN_LOG"']
         seen = {}
-        for how, lead in (("py", ["python3", "-S", str(runner)]), ("sh", ["sh", str(sh_runner)])):
+        shell = ["bash", "--posix"] if rng.random() < 0.3 else ["sh"]  # bash as sh, in a UTF-8 locale
+        for how, lead in (("py", ["python3", "-S", str(runner)]), ("sh", [*shell, str(sh_runner)])):
             log = tmp_path / f"log{case}.{how}"
             log.touch()
             done = subprocess.run(lead + [host, EVENTS[host], *members], input=payload, capture_output=True,
-                                  timeout=60, env={**os.environ, "CHAIN_LOG": str(log)})
+                                  timeout=60, env={**os.environ, "CHAIN_LOG": str(log), "LC_ALL": "C.UTF-8"})
             seen[how] = (log.read_text().split(), done.returncode, done.stdout, done.stderr)
         if seen["sh"] != seen["py"]:
             disagreements.append((host, payload, members, seen))

@@ -62,11 +62,12 @@ def member(rng: random.Random, folder: Path, n: int) -> tuple[dict, str]:
 
 def cline_payload(rng: random.Random, event: str, tool: str) -> bytes:
     """As Cline sends one, or with the call bent where the dispatcher reads it (``preToolUse or
-    postToolUse``, then ``toolName``): an empty or null call, a duplicate, a toolName not a string."""
+    postToolUse``, then ``toolName``): an empty or null call, a duplicate, a toolName not a string; or
+    laid over lines, or padded to around 1 KiB, where the sh part stops reading it itself (issue 38)."""
     key = "preToolUse" if event == "PreToolUse" else "postToolUse"
     call = {"toolName": tool, "parameters": {"command": "ls"}}
     shape = rng.choice(["plain", "plain", "empty-first", "null-first", "false-first", "dup", "no-name", "null-name",
-                        "empty-name", "number-name", "array", "nested", "escaped"])
+                        "empty-name", "number-name", "array", "nested", "escaped", "lines", "kib"])
     text = json.dumps({"hookName": event, key: call})
     other = rng.choice(TOOLS)
     return {"plain": text, "empty-first": json.dumps({"preToolUse": {}, "postToolUse": call}),
@@ -77,6 +78,8 @@ def cline_payload(rng: random.Random, event: str, tool: str) -> bytes:
             "empty-name": json.dumps({key: {"toolName": ""}}), "number-name": json.dumps({key: {"toolName": 7}}),
             "array": json.dumps({key: [call]}), "nested": json.dumps({key: {"x": {"toolName": other}, "toolName": tool}}),
             "escaped": json.dumps({key: call}).replace('"toolName"', '"tool\\u004eame"'),
+            "lines": json.dumps({"hookName": event, key: call}, indent=rng.choice([2, "\t"])),
+            "kib": json.dumps({"hookName": event, key: call, "pad": "x" * (rng.randint(1010, 1040) - len(text) - 11)}),
             }[shape].encode()
 
 
@@ -96,10 +99,11 @@ def test_the_sh_part_answers_cline_exactly_as_the_python_part(tmp_path: Path, at
         fast += "hw_facts" in text
         payload = cline_payload(rng, event, tool)
         seen = {}
-        for how, argv in (("sh", ["sh", str(path)]), ("py", ["python3", "-S", str(path)])):
+        shell = ["bash", "--posix"] if rng.random() < 0.3 else ["sh"]  # bash as sh, in a UTF-8 locale
+        for how, argv in (("sh", [*shell, str(path)]), ("py", ["python3", "-S", str(path)])):
             log = folder / f"log.{how}"
             log.touch()
-            env = {**os.environ, "CLINE_LOG": str(log), "CLINE_DIR": str(folder)}
+            env = {**os.environ, "CLINE_LOG": str(log), "CLINE_DIR": str(folder), "LC_ALL": "C.UTF-8"}
             done = subprocess.run(argv, input=payload, capture_output=True, timeout=60, env=env, cwd=folder)
             seen[how] = (log.read_text().split(), done.returncode, done.stdout, done.stderr)
         if seen["sh"] != seen["py"]:
