@@ -48,24 +48,17 @@ def _env(home: Path, collections: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The collection tarball installed as a user installs it, and hookweave's wheel."""
+def built(tmp_path_factory: pytest.TempPathFactory, built_collection: dict) -> dict[str, Path]:
+    """The collection tarball installed as a user installs it (once a run: tests/fleet/conftest.py),
+    and hookweave's wheel."""
     root = tmp_path_factory.mktemp("built")
-    controller = root / "controller"
-    controller.mkdir()
-    env = _env(controller, root / "collections")
-    subprocess.run([str(BIN / "ansible-galaxy"), "collection", "build", str(REPO / "ansible"), "--output-path",
-                    str(root / "dist")], env=env, check=True, capture_output=True, timeout=300)
-    subprocess.run([str(BIN / "ansible-galaxy"), "collection", "install",
-                    str(root / "dist" / f"hookweave-agents-{__version__}.tar.gz"), "-p", str(root / "collections")],
-                   env=env, check=True, capture_output=True, timeout=300)
     source = root / "checkout"  # a copy: building in the worktree would leave build/ behind
     shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".venv", ".git", ".cache", "*.egg-info", "tests",
                                                                  "bench", "docs", "__pycache__", "ansible"))
     wheel = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(root / "dist"),
                             str(source)], capture_output=True, text=True, timeout=600)
     assert wheel.returncode == 0, wheel.stderr
-    return {"collections": root / "collections", "dist": root / "dist"}
+    return {"collections": built_collection["collections"], "dist": root / "dist"}
 
 
 def _rollout_folder(where: Path) -> Path:
