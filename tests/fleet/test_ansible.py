@@ -224,3 +224,5 @@ def test_validate_modules_on_the_built_tarball(fleet: dict) -> None:
                             cwd=collection, env=env, capture_output=True, text=True, timeout=600)
     assert sanity.returncode == 0, sanity.stdout[-3000:] + sanity.stderr[-3000:]
     assert 'Running sanity test "validate-modules"' in sanity.stdout
+    # the stand-in puts the pinned pip in ansible-test's venv, with no first pip for it to replace
+    assert f"Successfully installed pip-{pip}" in sanity.stdout and "Uninstalling pip-" not in sanity.stdout
