@@ -5,8 +5,8 @@ and foreign hooks; the play gives each its HOME and agent variables through ``en
 fleet user would (or through become). Proven here: install in three agents, a second run with
 ``changed=0`` and no byte written, ``--check --diff`` showing hookweave's diff and writing nothing,
 an operator edit failing that machine's task alone with hookweave's message, and ``state: absent``
-giving every file back byte for byte. Then the collection's own checks: ansible-doc, and
-ansible-test sanity's validate-modules.
+giving every file back byte for byte. Then ansible-test sanity's validate-modules on the built
+tarball's files (ansible-doc from its installed copy: tests/fleet/test_ansible_collection.py).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -81,22 +82,13 @@ def _bytes(snap: dict) -> dict:
     return {k: v if v is None else v[0] for k, v in snap.items()}
 
 
-def install_built_collection(env: dict, scratch: Path, collections: Path) -> None:
-    """The tarball ansible-galaxy builds, installed as a user installs it: the plays run that copy."""
-    subprocess.run([str(BIN / "ansible-galaxy"), "collection", "build", str(REPO / "ansible"), "--output-path",
-                    str(scratch / "dist")], env=env, check=True, capture_output=True, timeout=300)
-    tarball = next((scratch / "dist").glob("hookweave-agents-*.tar.gz"))
-    subprocess.run([str(BIN / "ansible-galaxy"), "collection", "install", str(tarball), "-p", str(collections)],
-                   env=env, check=True, capture_output=True, timeout=300)
-
-
 @pytest.fixture
-def fleet(tmp_path: Path) -> dict:
-    collections = tmp_path / "source" / "ansible_collections" / "hookweave" / "agents"  # ansible-test's layout
-    shutil.copytree(REPO / "ansible", collections)
+def fleet(tmp_path: Path, built_collection: dict) -> dict:
+    """Three machines, and ansible's controller environment with the built tarball installed (once a
+    run: tests/fleet/conftest.py), as a user installs it: the plays run that copy."""
     controller = tmp_path / "controller"  # ansible's own home: never the real one
     controller.mkdir()
-    env = {**os.environ, "HOME": str(controller), "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "collections"),
+    env = {**os.environ, "HOME": str(controller), "ANSIBLE_COLLECTIONS_PATH": str(built_collection["collections"]),
            "ANSIBLE_NOCOLOR": "1", "ANSIBLE_PIPELINING": "1", "ANSIBLE_HOST_KEY_CHECKING": "0",
            "ANSIBLE_REMOTE_TMP": str(tmp_path / "remote-tmp"),  # else ~ of the account, the real home
            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
@@ -104,8 +96,8 @@ def fleet(tmp_path: Path) -> dict:
                  "KIMI_CODE_HOME", "OPENHARNESS_CONFIG_DIR", "XDG_CACHE_HOME"):
         env.pop(name, None)  # each machine's own home decides (system and managed files stay in tmp_path)
     (tmp_path / "machines").mkdir()
-    install_built_collection(env, tmp_path, tmp_path / "collections")
-    return {"root": tmp_path, "env": env, "inventory": _machines(tmp_path / "machines"), "collection": collections}
+    return {"root": tmp_path, "env": env, "inventory": _machines(tmp_path / "machines"),
+            "tarball": built_collection["tarball"]}
 
 
 def _play(fleet: dict, playbook: str, *args: str) -> subprocess.CompletedProcess:
@@ -210,12 +202,9 @@ def test_the_module_says_when_hookweave_is_not_importable(fleet: dict, tmp_path:
     assert f"The hooks command on PATH runs {sys.executable} (a pipx install?)" in done.stdout
 
 
-def test_ansible_doc_and_validate_modules(fleet: dict) -> None:
+def test_validate_modules_on_the_built_tarball(fleet: dict) -> None:
+    """ansible-doc of both modules from the installed tarball: tests/fleet/test_ansible_collection.py."""
     env = fleet["env"]
-    for module in ("agent_hooks", "agent_hooks_info"):
-        doc = subprocess.run([str(BIN / "ansible-doc"), f"hookweave.agents.{module}"], env=env,
-                             capture_output=True, text=True, timeout=120)
-        assert doc.returncode == 0 and "OPTIONS" in doc.stdout and "RETURN VALUES" in doc.stdout, doc.stderr
     # ansible-test fetches its pip bootstrap script from a host outside the package index; the
     # stand-in gets pip from the interpreter's ensurepip and the index, as the script would.
     cache = Path(env["HOME"]) / ".ansible/test/cache"
@@ -225,8 +214,15 @@ def test_ansible_doc_and_validate_modules(fleet: dict) -> None:
                           "print(get_venv_packages(N(version='%d.%d' % sys.version_info[:2]))['pip'])"],
                          capture_output=True, text=True, check=True, timeout=60).stdout.strip()
     shutil.copy(PLAYS / "get_pip_standin.py", cache / f"get_pip_{pip.replace('.', '_')}.py")
+    # The tarball's files, as Galaxy users get them, in ansible-test's layout (it writes its output there)
+    collection = fleet["root"] / "source/ansible_collections/hookweave/agents"
+    collection.mkdir(parents=True)
+    with tarfile.open(fleet["tarball"]) as tar:
+        tar.extractall(collection, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))  # 3.10.12+
     sanity = subprocess.run([str(BIN / "ansible-test"), "sanity", "--test", "validate-modules", "--python",
                              f"{sys.version_info.major}.{sys.version_info.minor}"],
-                            cwd=fleet["collection"], env=env, capture_output=True, text=True, timeout=600)
+                            cwd=collection, env=env, capture_output=True, text=True, timeout=600)
     assert sanity.returncode == 0, sanity.stdout[-3000:] + sanity.stderr[-3000:]
     assert 'Running sanity test "validate-modules"' in sanity.stdout
+    # the stand-in puts the pinned pip in ansible-test's venv, with no first pip for it to replace
+    assert f"Successfully installed pip-{pip}" in sanity.stdout and "Uninstalling pip-" not in sanity.stdout
