@@ -10,6 +10,8 @@ function that runs the agent with a prompt.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,6 +25,13 @@ FACTORY_SERVICES = ("FACTORY_API_BASE_URL", "FACTORY_API_BASE_URL_EU", "FACTORY_
                     "OTEL_CUSTOMER_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
 QWEN_OFFLINE = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
                 "general": {"disableAutoUpdate": True, "enableAutoUpdate": False, "disableUpdateNag": True}}
+# Qwen's cli.js starts itself again only for a larger heap (its hooks get this variable either way):
+# without that second start of the whole CLI a run costs about 1.3 s less CPU (docs/speed.md, round 5).
+QWEN_IN_PROCESS = {"QWEN_CODE_NO_RELAUNCH": "true"}
+# Copilot unpacks its 235 MB package into ~/.cache/copilot/pkg wherever that is missing, as it is in
+# every test's fresh HOME: one folder kept for every run halves the CPU of a start (Copilot unpacks
+# into a temporary folder and renames it, so workers starting at once are safe).
+COPILOT_PACKAGE_CACHE = {"COPILOT_PKG_CACHE_HOME": str(Path(tempfile.gettempdir()) / f"hookweave-copilot-{os.getuid()}")}
 
 
 def binary(host: str) -> Path:
@@ -46,7 +55,7 @@ def agent(host: str, mock, home: Path, project: Path, hooks: dict[str, tuple[str
         config.write_text(json.dumps({"trustedFolders": [str(project)]}))
         env = {"HOME": str(home), "COPILOT_OFFLINE": "1", "COPILOT_AUTO_UPDATE": "false",
                "COPILOT_PROVIDER_BASE_URL": f"{mock.url}/v1", "COPILOT_PROVIDER_TYPE": "openai",
-               "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": "mock"}
+               "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": "mock", **COPILOT_PACKAGE_CACHE}
         return lambda prompt, code=0: run_agent([exe, "-p", prompt, "--allow-all-tools", "--disable-builtin-mcps",
                                                  "--disable-client-telemetry"], project, env, code)
     groups = {event: [{**({"matcher": m} if m else {}), "hooks": [{"type": "command", "command": command}]}]
@@ -55,7 +64,7 @@ def agent(host: str, mock, home: Path, project: Path, hooks: dict[str, tuple[str
         (home / ".qwen").mkdir(exist_ok=True)
         (home / ".qwen" / "settings.json").write_text(json.dumps({**QWEN_OFFLINE, "hooks": groups}))
         env = {"HOME": str(home), "OPENAI_API_KEY": "dummy", "OPENAI_BASE_URL": f"{mock.url}/v1", "OPENAI_MODEL": "mock",
-               "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
+               "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1", **QWEN_IN_PROCESS}
         return lambda prompt, code=0: run_agent([exe, "--auth-type", "openai", "--yolo", "-p", prompt], project, env, code)
     if host == "factory":
         (home / ".factory").mkdir(exist_ok=True)

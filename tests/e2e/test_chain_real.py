@@ -148,36 +148,76 @@ def test_gemini_runs_the_same_chain(run, mock, home, project, tmp_path, monkeypa
     assert "stopped by gate" in told["stop"] and "mode-pass" in told["pass"]
 
 
-@pytest.mark.parametrize("host", ["copilot", "qwen", "factory"])
+NEWER = ("copilot", "qwen", "factory")
+
+
+@pytest.fixture(scope="module")
+def newer_runs() -> dict:
+    """Three runs a newer agent, shared by its project-scope and user-scope chain tests: the
+    project chain (log ``project.log``); then, uninstalled, the user-scope chain installed from the
+    home folder (``user.log``); then that chain without its runner files. Each test asserts only
+    its own log and calls. Built by whichever of the two runs first, inside that test's own HOME
+    and project (its fixtures, so nothing_left_running covers the runs); the other reads it."""
+    return {}
+
+
+def _newer_chain_runs(host, run, mock, home, project, tmp_path, monkeypatch) -> dict:
+    from newhosts import agent
+
+    record: dict = {}
+    project_log, user_log = tmp_path / "project.log", tmp_path / "user.log"
+    install = run("install", chain_bundle(tmp_path / "b", project_log, context=host == "copilot"), "--host", host)
+    assert install.exit_code == 0, install.output
+    ask = agent(host, mock, home, project, {})  # Copilot: the project folder trusted; Qwen: its user settings
+    record["verify"] = run("verify", "--verbose", "--host", host).exit_code
+    mock.commands = ["echo mode-pass", "echo mode-stop"]
+    ask("run the echo")
+    record["project"] = (calls(project_log), tool_results(mock, host), seen_by_model(mock))
+    record["uninstall"] = run("uninstall", "chained", "--host", host).exit_code
+    monkeypatch.chdir(home)
+    install = run("install", chain_bundle(tmp_path / "u", user_log, context=host == "copilot"), "--host", host,
+                  "--scope", "user")
+    assert install.exit_code == 0, install.output
+    monkeypatch.chdir(project)
+    mock.requests.clear()
+    ask("run the echo")
+    record["project_after_uninstall"] = calls(project_log)
+    record["user"] = (calls(user_log), tool_results(mock, host))
+    for runner in home.rglob("*.hookweave-chain.*"):
+        runner.unlink()
+    mock.requests.clear()
+    ask("run the echo")
+    record["user_without_runners"] = (calls(user_log), tool_results(mock, host))
+    return record
+
+
+def _newer(cache: dict, host, run, mock, home, project, tmp_path, monkeypatch) -> dict:
+    if host not in cache:
+        cache[host] = _newer_chain_runs(host, run, mock, home, project, tmp_path, monkeypatch)
+    return cache[host]
+
+
+@pytest.mark.parametrize("host", NEWER)
 def test_the_newer_agents_run_the_chain_in_order_and_stop_at_the_first_block(run, mock, home, project, tmp_path,
-                                                                                host) -> None:
+                                                                                monkeypatch, host, newer_runs) -> None:
     """Installed by hookweave, run by the agent: each call runs guard, gate, session one after
     another; for the call the gate blocks (exit 2) the command does not run, the model is told the
     agent's refusal and the session check never starts. On Copilot both members' top-level
     additionalContext reach the model (Qwen and Droid give PreToolUse context to no one, measured, so
-    their members stay quiet). After uninstall nothing of the chain fires."""
-    from newhosts import agent
-
-    log = tmp_path / "chain.log"
-    install = run("install", chain_bundle(tmp_path / "b", log, context=host == "copilot"), "--host", host)
-    assert install.exit_code == 0, install.output
-    ask = agent(host, mock, home, project, {})  # Copilot: the project folder trusted
-    assert run("verify", "--verbose", "--host", host).exit_code == 0
-    mock.commands = ["echo mode-pass", "echo mode-stop"]
-    ask("run the echo")
-    check_chain(calls(log))
-    told = tool_results(mock, host)
+    their members stay quiet). After uninstall nothing of the chain fires (measured in the run that
+    the user-scope test's chain shares: it logs elsewhere)."""
+    shared = _newer(newer_runs, host, run, mock, home, project, tmp_path, monkeypatch)
+    assert shared["verify"] == 0
+    found, told, model = shared["project"]
+    check_chain(found)
     refused = {"copilot": "Denied by preToolUse hook: hook exited with code 2", "qwen": "stopped by gate",
                "factory": "Error: stopped by gate"}[host]
     assert told["stop"].strip() == refused, told
     assert "mode-pass" in told["pass"]
     if host == "copilot":
-        model = seen_by_model(mock)
         assert "context-from-guard" in model and "context-from-session" in model
-    assert run("uninstall", "chained", "--host", host).exit_code == 0
-    mock.requests.clear()
-    ask("run the echo")
-    assert calls(log) == []
+    assert shared["uninstall"] == 0
+    assert shared["project_after_uninstall"] == []
 
 
 def test_claude_user_scope_chain_runs_in_another_project_and_goes_on_without_its_runner(run, mock, home, project,
@@ -205,31 +245,18 @@ def test_claude_user_scope_chain_runs_in_another_project_and_goes_on_without_its
     assert tool_results(mock, "claude") == {"pass": "mode-pass", "stop": "mode-stop"}
 
 
-@pytest.mark.parametrize("host", ["copilot", "qwen", "factory"])
+@pytest.mark.parametrize("host", NEWER)
 def test_newer_agents_run_a_user_scope_chain_in_another_project(run, mock, home, project, tmp_path, monkeypatch,
-                                                                 host) -> None:
+                                                                 host, newer_runs) -> None:
     """Issue 33 on the agents that run ``bash -c`` or ``sh -c`` (Copilot denies on any failure): the
     user-scope chain, installed from the home folder, runs in another project, and without its
     runner files every call goes ahead."""
-    from newhosts import agent
-
-    log = tmp_path / "chain.log"
-    ask = agent(host, mock, home, project, {})  # its own set-up first: Qwen's writes the user settings file
-    monkeypatch.chdir(home)
-    install = run("install", chain_bundle(tmp_path / "b", log, context=host == "copilot"), "--host", host,
-                  "--scope", "user")
-    assert install.exit_code == 0, install.output
-    monkeypatch.chdir(project)
-    mock.commands = ["echo mode-pass", "echo mode-stop"]
-    ask("run the echo")
-    check_chain(calls(log))
-    assert "mode-pass" in tool_results(mock, host)["pass"]
-    for runner in home.rglob("*.hookweave-chain.*"):
-        runner.unlink()
-    mock.requests.clear()
-    ask("run the echo")
-    assert calls(log) == []
-    told = tool_results(mock, host)
+    shared = _newer(newer_runs, host, run, mock, home, project, tmp_path, monkeypatch)
+    found, told = shared["user"]
+    check_chain(found)
+    assert "mode-pass" in told["pass"]
+    after, told = shared["user_without_runners"]
+    assert after == []
     # Each call went ahead: its output, or (Qwen under load sometimes reports an empty output for a
     # command that ran) its exit code; a blocked call has neither.
     ran = [mode for mode in ("pass", "stop") if f"mode-{mode}" in told[mode].replace(f"echo mode-{mode}", "")

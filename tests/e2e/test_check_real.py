@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from realhosts import HERE, agent_binary, run_agent, tool_results
+from test_runtime_real import GEMINI_IN_PROCESS
 
 from hookweave.core.runtime import payloads
 from hookweave.hosts.codex import trust_hash
@@ -146,7 +147,7 @@ def test_gemini_does_what_check_predicts(run, mock, home, project, tmp_path, mon
         "telemetry": {"enabled": False}, "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
         "hooks": hooks}))
     env = {"HOME": str(home), "GEMINI_CLI_HOME": str(home), "GEMINI_API_KEY": "dummy",
-           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true", **GEMINI_IN_PROCESS}
     mock.commands = [f"echo mode-{m}" for m in MODES]
     run_agent([str(binary), "-m", "gemini-2.5-flash", "--yolo", "-p", ASK], project, env)
     _compare("gemini", predicted, context, mock, folder, project)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from newhosts import agent
 from realhosts import agent_binary, ids, run_agent
+from test_runtime_real import GEMINI_IN_PROCESS
 
 GEMINI_OFFLINE = {"security": {"auth": {"selectedType": "gemini-api-key"}},
                   "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
@@ -34,7 +35,8 @@ def _runner(host: str, mock, home: Path, project: Path):
         (home / ".gemini").mkdir()
         (home / ".gemini" / "settings.json").write_text(json.dumps(GEMINI_OFFLINE))
         env = {"HOME": str(home), "GEMINI_CLI_HOME": str(home), "GEMINI_API_KEY": "dummy",
-               "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+               "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true",
+               **GEMINI_IN_PROCESS}
         argv = [str(agent_binary("gemini")), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"]
         return lambda: run_agent(argv, project, env)
     if host == "claude":

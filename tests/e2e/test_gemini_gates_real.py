@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from realhosts import Probe, agent_binary, run_agent
+from test_runtime_real import GEMINI_IN_PROCESS
 
 OFFLINE = {"security": {"auth": {"selectedType": "gemini-api-key"}}, "privacy": {"usageStatisticsEnabled": False},
            "telemetry": {"enabled": False}, "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False}}
@@ -74,7 +75,8 @@ def _one(case: Path, setup, mock_url: str) -> tuple[int, str, list[str]]:
     verify = hooks("verify", "--host", "gemini")
     trusted = "the project folder is not trusted" not in verify.stdout
     argv = [str(agent_binary("gemini")), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"]
-    run_agent(argv, project, {**env, "GEMINI_API_KEY": "dummy", "GOOGLE_GEMINI_BASE_URL": mock_url},
+    run_agent(argv, project, {**env, "GEMINI_API_KEY": "dummy", "GOOGLE_GEMINI_BASE_URL": mock_url,
+                                 **GEMINI_IN_PROCESS},
               returncode=0 if trusted else 55)
     return verify.returncode, verify.stdout, sorted({c["id"] for c in probe.calls()})
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from realhosts import agent_binary, ids, run_agent, write_operator_file
+from test_runtime_real import GEMINI_IN_PROCESS
 
 # Offline: API-key auth against the mock, and no usage statistics (play.googleapis.com) or updates.
 OFFLINE = json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}},
@@ -22,7 +23,7 @@ def gemini(mock, home: Path, project: Path, monkeypatch):
     (home / ".gemini").mkdir()
     (home / ".gemini" / "settings.json").write_text(OFFLINE + "\n")
     env = {"HOME": str(home), "GEMINI_CLI_HOME": str(home), "GEMINI_API_KEY": "dummy",
-           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true", **GEMINI_IN_PROCESS}
     argv = [str(binary), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"]
     return lambda: run_agent(argv, project, env)
 

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from newhosts import QWEN_IN_PROCESS
 from realhosts import HOSTS, ids, run_agent, write_operator_file
 
 # Offline: no usage statistics, telemetry or update check (each looks a host name up otherwise).
@@ -23,7 +24,7 @@ def qwen(mock, home: Path, project: Path):
     (home / ".qwen").mkdir()
     (home / ".qwen" / "settings.json").write_text(json.dumps(OFFLINE) + "\n")
     env = {"HOME": str(home), "OPENAI_API_KEY": "dummy", "OPENAI_BASE_URL": f"{mock.url}/v1", "OPENAI_MODEL": "mock",
-           "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
+           "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1", **QWEN_IN_PROCESS}
     argv = [str(binary), "--auth-type", "openai", "--yolo", "-p", "run the echo"]
     return lambda: run_agent(argv, project, env)
 

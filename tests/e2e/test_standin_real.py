@@ -68,11 +68,24 @@ def test_copilot_runs_each_hook_once_from_claudes_file_its_matcher_honoured(run,
     assert (project / "new.txt").read_text() == "x\n"
 
 
-@pytest.mark.parametrize("mode", ["exit2", "deny"])
-def test_claudes_guard_blocks_copilots_shell_as_its_own_would(run, once, copilot, mock, mode) -> None:
-    mock.commands = [f"echo mode-{mode}"]
-    copilot()
-    said = tool_results(mock, "copilot")[mode]
+GUARD_MODES = ("exit2", "deny")
+
+
+@pytest.fixture(scope="module")
+def guarded_calls() -> dict[str, str]:
+    """What the model was told of each guarded shell call: one Copilot run serves both modes (a call
+    each in the mock's one reply). Filled by whichever mode's test runs first, inside that test's own
+    HOME and project (its fixtures, so nothing_left_running covers the run); the other reads it."""
+    return {}
+
+
+@pytest.mark.parametrize("mode", GUARD_MODES)
+def test_claudes_guard_blocks_copilots_shell_as_its_own_would(run, once, copilot, mock, mode, guarded_calls) -> None:
+    if not guarded_calls:
+        mock.commands = [f"echo mode-{m}" for m in GUARD_MODES]
+        copilot()
+        guarded_calls.update(tool_results(mock, "copilot"))
+    said = guarded_calls[mode]
     assert said.startswith("Denied by preToolUse hook"), said
     if mode == "deny":
         assert "reason-deny from the hook" in said
