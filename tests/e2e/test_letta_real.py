@@ -74,6 +74,21 @@ def operator_file(path: Path, log: Path, hook_id: str) -> str:
     return text
 
 
+@pytest.fixture(scope="module")
+def shared_runs() -> dict:
+    """Letta runs shared by the tests of this module whose scenarios sit side by side in one project,
+    by name: built by whichever test needs one first, inside that test's own HOME and project (its
+    fixtures, so nothing_left_running covers the runs); the others read the same record. Each test
+    asserts only its own facts (a Letta start is about 3 s of CPU)."""
+    return {}
+
+
+def _shared(cache: dict, name: str, build) -> dict:
+    if name not in cache:
+        cache[name] = build()
+    return cache[name]
+
+
 def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall(run, letta, project, home,
                                                                                  tmp_path) -> None:
     log = tmp_path / "probe.log"
@@ -101,15 +116,31 @@ def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall
     assert sorted(c["id"] for c in calls(log)) == ["op-local", "op-user"]
 
 
-def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, letta, project, tmp_path) -> None:
+def _two_scopes_and_a_timeout(run, letta, project, tmp_path) -> dict:
+    """One run for two scenarios side by side: the bundle ``slow`` at project scope (a hook sleeping
+    4 s under a 1 s timeout, its own log), and the bundle ``probe`` at user and project scope."""
+    slow_log = tmp_path / "slow.log"
+    slow = Path(probe_bundle(tmp_path / "slow", slow_log, ids=("pre",), sleep=4))
+    manifest = slow / "hookweave.toml"
+    manifest.write_text(manifest.read_text().replace('name = "probe"', 'name = "slow"')
+                        .replace("command = [", "timeout = 1\ncommand = ["))
+    assert run("install", str(slow), "--host", "letta").exit_code == 0
+    slow_written = json.loads((project / ".letta" / "settings.json").read_text())
     log = tmp_path / "probe.log"
     bundle = probe_bundle(tmp_path / "bundle", log, ids=("pre",))
     assert run("install", bundle, "--host", "letta", "--scope", "user").exit_code == 0
     assert run("install", bundle, "--host", "letta", "--scope", "project").exit_code == 0
     verify = run("verify", "--verbose", "--host", "letta")
-    assert "installed at user and project scope" in verify.stdout and "runs" in verify.stdout, verify.stdout
     letta()
-    assert [c["id"] for c in calls(log)] == ["probe-pre", "probe-pre"]  # Letta runs identical commands twice
+    return {"slow_written": slow_written, "slow": calls(slow_log), "verify": verify.stdout, "probe": calls(log)}
+
+
+def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, letta, project, tmp_path,
+                                                                             shared_runs) -> None:
+    found = _shared(shared_runs, "scopes+timeout", lambda: _two_scopes_and_a_timeout(run, letta, project, tmp_path))
+    verify = found["verify"]
+    assert "installed at user and project scope" in verify and "runs" in verify, verify
+    assert [c["id"] for c in found["probe"]] == ["probe-pre", "probe-pre"]  # Letta runs identical commands twice
 
 
 def test_hooks_disabled_is_reported_and_real(run, letta, project, home, tmp_path) -> None:
@@ -128,31 +159,12 @@ def test_hooks_disabled_is_reported_and_real(run, letta, project, home, tmp_path
     assert calls(log) == []
 
 
-def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(run, letta, project, tmp_path) -> None:
-    log = tmp_path / "probe.log"
-    folder = Path(probe_bundle(tmp_path / "bundle", log, ids=("pre",), sleep=4))
-    manifest = folder / "hookweave.toml"
-    manifest.write_text(manifest.read_text().replace("command = [", "timeout = 1\ncommand = ["))
-    run("install", str(folder), "--host", "letta")
-    data = json.loads((project / ".letta" / "settings.json").read_text())
+def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(run, letta, project, tmp_path,
+                                                                           shared_runs) -> None:
+    found = _shared(shared_runs, "scopes+timeout", lambda: _two_scopes_and_a_timeout(run, letta, project, tmp_path))
+    data = found["slow_written"]
     assert [h["timeout"] for g in data["hooks"]["PreToolUse"] for h in g["hooks"]] == [1000]
-    letta()
-    assert calls(log) == []  # killed after one second, before it logs; the call went ahead
-
-
-@pytest.fixture(scope="module")
-def shared_runs() -> dict:
-    """Letta runs shared by the tests of this module whose scenarios sit side by side in one project,
-    by name: built by whichever test needs one first, inside that test's own HOME and project (its
-    fixtures, so nothing_left_running covers the runs); the others read the same record. Each test
-    asserts only its own facts (a Letta start is about 3 s of CPU)."""
-    return {}
-
-
-def _shared(cache: dict, name: str, build) -> dict:
-    if name not in cache:
-        cache[name] = build()
-    return cache[name]
+    assert found["slow"] == []  # killed after one second, before it logs; the call went ahead
 
 
 def _answers_and_chain(run, letta, mock, project, tmp_path) -> dict:
