@@ -189,23 +189,45 @@ def test_project_install_runs_each_hook_once_and_uninstall_restores_the_file(hoo
     assert (project / "ran-mode-pass").exists()
 
 
-def test_user_install_runs_and_both_scopes_run_once_as_verify_says(hooks, auggie, augment, home, project,
-                                                                    tmp_path) -> None:
-    log = tmp_path / "probe.log"
+def _user_scope_beside_a_trailing_comma(hooks, auggie, augment, home, project, tmp_path) -> dict:
+    """The first run for two scenarios side by side: the probe bundle at user scope, and in the
+    project the operator's file with a trailing comma (install there refused, verify said); then,
+    that file gone, the bundle at project scope too, run again, and uninstalled from both."""
+    log, op_log = tmp_path / "probe.log", tmp_path / "op.log"
     bundle = probe_bundle(tmp_path / "bundle", log)
     hooks("install", str(bundle), "--host", "auggie", "--scope", "user")
-    assert (home / ".augment" / "settings.json").is_file()
+    found = {"project": project, "log": log, "user_file": (home / ".augment" / "settings.json").is_file()}
+    settings = project / ".augment" / "settings.json"
+    settings.parent.mkdir()
+    text = ('{\n  // with a trailing comma\n  "hooks": {"PreToolUse": [{"matcher": "launch-process", "hooks": '
+            f'[{{"type": "command", "command": "echo op >> {op_log}"}}]}},],}},\n}}\n')
+    settings.write_text(text)
+    refused = hooks("install", str(probe_bundle(tmp_path / "refused", tmp_path / "refused.log")), "--host", "auggie",
+                    code=2)
+    found.update(refused=refused.stdout + refused.stderr, kept=settings.read_text() == text,
+                 verified=hooks("verify", "--host", "auggie", code=1))
     augment.commands = ["touch ran-mode-pass"]
     auggie()
-    check_probes(read_log(log), log, project)
+    found.update(user_run=read_log(log), op_log=op_log.read_text() if op_log.exists() else None)
+    settings.unlink()
     hooks("install", str(bundle), "--host", "auggie", "--scope", "project")
-    verify = hooks("verify", "--host", "auggie")
-    assert "probe: installed at user and project scope; Auggie CLI runs identical commands once" in verify.stdout
+    found["both_verify"] = hooks("verify", "--host", "auggie").stdout
     auggie()
-    check_probes(read_log(log), log, project)  # command + args + matcher key the copies: one run each
+    found["both_run"] = read_log(log)
     hooks("uninstall", "probe", "--host", "auggie", "--scope", "user")
     hooks("uninstall", "probe", "--host", "auggie", "--scope", "project")
-    assert not (project / ".augment" / "settings.json").exists()
+    return {**found, "project_file_gone": not settings.exists()}
+
+
+def test_user_install_runs_and_both_scopes_run_once_as_verify_says(hooks, auggie, augment, home, project,
+                                                                    tmp_path, shared_runs) -> None:
+    found = _shared(shared_runs, "user+json5", lambda: _user_scope_beside_a_trailing_comma(
+        hooks, auggie, augment, home, project, tmp_path))
+    assert found["user_file"]
+    check_probes(found["user_run"], found["log"], found["project"])  # the project's JSON5 file: the next test's
+    assert "probe: installed at user and project scope; Auggie CLI runs identical commands once" in found["both_verify"]
+    check_probes(found["both_run"], found["log"], found["project"])  # command + args + matcher key the copies: one run each
+    assert found["project_file_gone"]
 
 
 def test_no_hook_runs_when_the_server_leaves_hooks_off(hooks, auggie, augment, project, tmp_path) -> None:
@@ -263,27 +285,20 @@ def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(hooks
     assert found["ran"]
 
 
-def test_a_trailing_comma_file_auggie_reads_is_one_hookweave_will_not_edit(hooks, auggie, augment, project,
-                                                                          tmp_path) -> None:
+def test_a_trailing_comma_file_auggie_reads_is_one_hookweave_will_not_edit(hooks, auggie, augment, home, project,
+                                                                          tmp_path, shared_runs) -> None:
     """Auggie reads its settings as JSON5: the operator's hook in a file with a trailing comma runs.
     hookweave reads the file as JSONC, which has none: install refuses and leaves it as it was, and
-    verify says the agent runs it (not that the agent ignores it, as for a JSONC agent)."""
-    op_log = tmp_path / "op.log"
-    settings = project / ".augment" / "settings.json"
-    settings.parent.mkdir()
-    text = ('{\n  // with a trailing comma\n  "hooks": {"PreToolUse": [{"matcher": "launch-process", "hooks": '
-            f'[{{"type": "command", "command": "echo op >> {op_log}"}}]}},],}},\n}}\n')
-    settings.write_text(text)
-    refused = hooks("install", str(probe_bundle(tmp_path / "bundle", tmp_path / "probe.log")), "--host", "auggie",
-                    code=2)
-    assert "trailing comma" in refused.stdout + refused.stderr
-    assert settings.read_text() == text
-    verified = hooks("verify", "--host", "auggie", code=1)  # true to the agent: it runs the file (below)
+    verify says the agent runs it (not that the agent ignores it, as for a JSONC agent). Run beside
+    the previous test's bundle at user scope."""
+    found = _shared(shared_runs, "user+json5", lambda: _user_scope_beside_a_trailing_comma(
+        hooks, auggie, augment, home, project, tmp_path))
+    assert "trailing comma" in found["refused"]
+    assert found["kept"]
+    verified = found["verified"]  # exit 1, true to the agent: it runs the file (below)
     assert "Auggie CLI reads JSON5 and runs this file's hooks, but hookweave reads JSON with comments only" in (
         verified.stdout + verified.stderr)
-    augment.commands = ["touch ran-mode-pass"]
-    auggie()
-    assert op_log.read_text() == "op\n"
+    assert found["op_log"] == "op\n"
 
 
 # -- b. and d. what a PreToolUse hook's answer does, as hooks check says ------------------------------
