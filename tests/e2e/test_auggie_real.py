@@ -100,6 +100,21 @@ def read_log(log: Path) -> list[dict]:
     return [json.loads(line) for line in lines]
 
 
+@pytest.fixture(scope="module")
+def shared_runs() -> dict:
+    """Auggie runs shared by the tests of this module whose scenarios sit side by side in one project,
+    by name: built by whichever test needs one first, inside that test's own HOME and project (its
+    fixtures, so nothing_left_running covers the runs); the others read the same record. Each test
+    asserts only its own facts (an ``auggie --print`` start is about 3 s of CPU)."""
+    return {}
+
+
+def _shared(cache: dict, name: str, build) -> dict:
+    if name not in cache:
+        cache[name] = build()
+    return cache[name]
+
+
 def probe_bundle(folder: Path, log: Path) -> Path:
     """SessionStart as a string command with no shell character (Auggie would split it into argv),
     PreToolUse on the shell and Stop as argv commands; each logs its arguments and
@@ -174,23 +189,45 @@ def test_project_install_runs_each_hook_once_and_uninstall_restores_the_file(hoo
     assert (project / "ran-mode-pass").exists()
 
 
-def test_user_install_runs_and_both_scopes_run_once_as_verify_says(hooks, auggie, augment, home, project,
-                                                                    tmp_path) -> None:
-    log = tmp_path / "probe.log"
+def _user_scope_beside_a_trailing_comma(hooks, auggie, augment, home, project, tmp_path) -> dict:
+    """The first run for two scenarios side by side: the probe bundle at user scope, and in the
+    project the operator's file with a trailing comma (install there refused, verify said); then,
+    that file gone, the bundle at project scope too, run again, and uninstalled from both."""
+    log, op_log = tmp_path / "probe.log", tmp_path / "op.log"
     bundle = probe_bundle(tmp_path / "bundle", log)
     hooks("install", str(bundle), "--host", "auggie", "--scope", "user")
-    assert (home / ".augment" / "settings.json").is_file()
+    found = {"project": project, "log": log, "user_file": (home / ".augment" / "settings.json").is_file()}
+    settings = project / ".augment" / "settings.json"
+    settings.parent.mkdir()
+    text = ('{\n  // with a trailing comma\n  "hooks": {"PreToolUse": [{"matcher": "launch-process", "hooks": '
+            f'[{{"type": "command", "command": "echo op >> {op_log}"}}]}},],}},\n}}\n')
+    settings.write_text(text)
+    refused = hooks("install", str(probe_bundle(tmp_path / "refused", tmp_path / "refused.log")), "--host", "auggie",
+                    code=2)
+    found.update(refused=refused.stdout + refused.stderr, kept=settings.read_text() == text,
+                 verified=hooks("verify", "--host", "auggie", code=1))
     augment.commands = ["touch ran-mode-pass"]
     auggie()
-    check_probes(read_log(log), log, project)
+    found.update(user_run=read_log(log), op_log=op_log.read_text() if op_log.exists() else None)
+    settings.unlink()
     hooks("install", str(bundle), "--host", "auggie", "--scope", "project")
-    verify = hooks("verify", "--host", "auggie")
-    assert "probe: installed at user and project scope; Auggie CLI runs identical commands once" in verify.stdout
+    found["both_verify"] = hooks("verify", "--host", "auggie").stdout
     auggie()
-    check_probes(read_log(log), log, project)  # command + args + matcher key the copies: one run each
+    found["both_run"] = read_log(log)
     hooks("uninstall", "probe", "--host", "auggie", "--scope", "user")
     hooks("uninstall", "probe", "--host", "auggie", "--scope", "project")
-    assert not (project / ".augment" / "settings.json").exists()
+    return {**found, "project_file_gone": not settings.exists()}
+
+
+def test_user_install_runs_and_both_scopes_run_once_as_verify_says(hooks, auggie, augment, home, project,
+                                                                    tmp_path, shared_runs) -> None:
+    found = _shared(shared_runs, "user+json5", lambda: _user_scope_beside_a_trailing_comma(
+        hooks, auggie, augment, home, project, tmp_path))
+    assert found["user_file"]
+    check_probes(found["user_run"], found["log"], found["project"])  # the project's JSON5 file: the next test's
+    assert "probe: installed at user and project scope; Auggie CLI runs identical commands once" in found["both_verify"]
+    check_probes(found["both_run"], found["log"], found["project"])  # command + args + matcher key the copies: one run each
+    assert found["project_file_gone"]
 
 
 def test_no_hook_runs_when_the_server_leaves_hooks_off(hooks, auggie, augment, project, tmp_path) -> None:
@@ -203,10 +240,10 @@ def test_no_hook_runs_when_the_server_leaves_hooks_off(hooks, auggie, augment, p
     assert read_log(log) == [] and (project / "ran-mode-pass").exists()
 
 
-def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(hooks, auggie, augment, project,
-                                                                           tmp_path) -> None:
-    """``timeout = 2`` is written as 2000, which Auggie reads as two seconds: a hook that sleeps 5 s is
-    killed and the call goes ahead (Auggie fails open); a quick hook under the same timeout finishes."""
+def _timeout_and_payload(hooks, auggie, augment, project, tmp_path) -> dict:
+    """One run for two scenarios side by side in the project: the bundle ``slow`` (two hooks under a
+    2 s timeout, one sleeping 5 s) and the bundle ``keep`` (a hook that saves its payload); then
+    ``hooks check`` on ``keep``, uninstalled, to save the payload hookweave ships."""
     log = tmp_path / "probe.log"
     folder = tmp_path / "bundle"
     folder.mkdir()
@@ -215,35 +252,53 @@ def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(hooks
         f'command = ["python3", "{HERE / "probe.py"}", "{i}", "{log}", "{sleep}"]\n'
         for i, sleep in (("slow", 5), ("quick", 0))))
     hooks("install", str(folder), "--host", "auggie")
-    data = json.loads((project / ".augment" / "settings.json").read_text())
-    assert [h["timeout"] for g in data["hooks"]["PreToolUse"] for h in g["hooks"]] == [2000, 2000]
+    settings = project / ".augment" / "settings.json"
+    slow_written = json.loads(settings.read_text())
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    saved = tmp_path / "payloads"
+    saved.mkdir()
+    (keep / "keep.py").write_text("import sys\nopen(sys.argv[1] + '/' + sys.argv[2] + '.json', 'w')"
+                                  ".write(sys.stdin.read())\n")
+    (keep / "hookweave.toml").write_text(
+        '[bundle]\nname = "keep"\nversion = "1.0.0"\n[[hooks]]\nid = "pre"\nevent = "pre_tool_use"\n'
+        f'matcher = ["shell"]\ncommand = ["python3", "{{bundle_dir}}/keep.py", "{saved}", "pre"]\n')
+    hooks("install", str(keep), "--host", "auggie")
     augment.commands = ["touch ran-mode-pass"]
     auggie()
-    assert [c["id"] for c in read_log(log)] == ["quick"]
-    assert (project / "ran-mode-pass").exists()
+    found = {"project": project, "slow_written": slow_written, "slow_log": read_log(log),
+             "ran": (project / "ran-mode-pass").exists(), "real": json.loads((saved / "pre.json").read_text())}
+    (saved / "pre.json").unlink()
+    hooks("uninstall", "keep", "--host", "auggie")
+    hooks("check", str(keep), "--host", "auggie")
+    return {**found, "shipped": json.loads((saved / "pre.json").read_text())}
 
 
-def test_a_trailing_comma_file_auggie_reads_is_one_hookweave_will_not_edit(hooks, auggie, augment, project,
-                                                                          tmp_path) -> None:
+def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(hooks, auggie, augment, project,
+                                                                           tmp_path, shared_runs) -> None:
+    """``timeout = 2`` is written as 2000, which Auggie reads as two seconds: a hook that sleeps 5 s is
+    killed and the call goes ahead (Auggie fails open); a quick hook under the same timeout finishes."""
+    found = _shared(shared_runs, "timeout+payload", lambda: _timeout_and_payload(hooks, auggie, augment, project, tmp_path))
+    data = found["slow_written"]
+    assert [h["timeout"] for g in data["hooks"]["PreToolUse"] for h in g["hooks"]] == [2000, 2000]
+    assert [c["id"] for c in found["slow_log"]] == ["quick"]
+    assert found["ran"]
+
+
+def test_a_trailing_comma_file_auggie_reads_is_one_hookweave_will_not_edit(hooks, auggie, augment, home, project,
+                                                                          tmp_path, shared_runs) -> None:
     """Auggie reads its settings as JSON5: the operator's hook in a file with a trailing comma runs.
     hookweave reads the file as JSONC, which has none: install refuses and leaves it as it was, and
-    verify says the agent runs it (not that the agent ignores it, as for a JSONC agent)."""
-    op_log = tmp_path / "op.log"
-    settings = project / ".augment" / "settings.json"
-    settings.parent.mkdir()
-    text = ('{\n  // with a trailing comma\n  "hooks": {"PreToolUse": [{"matcher": "launch-process", "hooks": '
-            f'[{{"type": "command", "command": "echo op >> {op_log}"}}]}},],}},\n}}\n')
-    settings.write_text(text)
-    refused = hooks("install", str(probe_bundle(tmp_path / "bundle", tmp_path / "probe.log")), "--host", "auggie",
-                    code=2)
-    assert "trailing comma" in refused.stdout + refused.stderr
-    assert settings.read_text() == text
-    verified = hooks("verify", "--host", "auggie", code=1)  # true to the agent: it runs the file (below)
+    verify says the agent runs it (not that the agent ignores it, as for a JSONC agent). Run beside
+    the previous test's bundle at user scope."""
+    found = _shared(shared_runs, "user+json5", lambda: _user_scope_beside_a_trailing_comma(
+        hooks, auggie, augment, home, project, tmp_path))
+    assert "trailing comma" in found["refused"]
+    assert found["kept"]
+    verified = found["verified"]  # exit 1, true to the agent: it runs the file (below)
     assert "Auggie CLI reads JSON5 and runs this file's hooks, but hookweave reads JSON with comments only" in (
         verified.stdout + verified.stderr)
-    augment.commands = ["touch ran-mode-pass"]
-    auggie()
-    assert op_log.read_text() == "op\n"
+    assert found["op_log"] == "op\n"
 
 
 # -- b. and d. what a PreToolUse hook's answer does, as hooks check says ------------------------------
@@ -267,11 +322,11 @@ def pre_payload(project: Path, command: str) -> dict:
             "tool_output": "[undefined]", "tool_error": None, "is_mcp_tool": False}
 
 
-def test_a_pre_tool_use_answer_does_what_hooks_check_says(hooks, auggie, augment, project, tmp_path) -> None:
-    """One run, one shell call per answer: exit 2 and a deny keep the command from running (its file
-    never appears) and the model is told the hook's reason; exit 1, plain stdout and Claude's
-    top-level ``decision: block`` (which Auggie does not read) let it run. ``hooks check`` on the
-    bundle, given the same payloads, predicts each."""
+def _answers_and_chain(hooks, auggie, augment, project, tmp_path) -> dict:
+    """One run for two scenarios side by side in the project: the answers bundle (one shell call per
+    answer) and the chain whose first member blocks ``mode-stop`` (two more calls); then the chain's
+    uninstall and a run without it. The answer hook does nothing on ``pass`` and ``stop``, the chain
+    blocks nothing but ``stop``."""
     log = tmp_path / "answers.log"
     bundle = blocker_bundle(tmp_path / "bundle", log)
     commands = {m: f"touch ran-mode-{m}" for m in MODES}
@@ -282,50 +337,60 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says(hooks, auggie, augment
         files += ["--payload", str(path)]
     check = hooks("check", str(bundle), "--host", "auggie", *files, "--json", code=1)
     [report] = json.loads(check.stdout)["hooks"]
+    read_log(log)  # check ran the hook for real: start the agent's run with an empty log
+    chain_log = tmp_path / "chain.log"
+    hooks("install", str(bundle), "--host", "auggie")
+    hooks("install", str(chain_bundle(tmp_path / "chain", chain_log)), "--host", "auggie")
+    chain_written = json.loads((project / ".augment" / "settings.json").read_text())["hooks"]["PreToolUse"]
+    augment.commands = [*commands.values(), "touch ran-mode-pass", "touch ran-mode-stop"]
+    auggie()
+    found = {"commands": commands, "report": report, "answers": read_log(log), "told": augment.tool_results(),
+             "seen": json.dumps(augment.chats()), "ran": {m: (project / f"ran-mode-{m}").exists()
+                                                          for m in (*MODES, "pass", "stop")},
+             "chain_written": chain_written, "chain": read_log(chain_log)}
+    hooks("uninstall", "chained", "--host", "auggie")
+    (project / "ran-mode-pass").unlink()
+    augment.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
+    auggie()
+    return {**found, "chain_after_uninstall": read_log(chain_log),
+            "stop_after_uninstall": (project / "ran-mode-stop").exists()}
+
+
+def test_a_pre_tool_use_answer_does_what_hooks_check_says(hooks, auggie, augment, project, tmp_path,
+                                                          shared_runs) -> None:
+    """One run, one shell call per answer: exit 2 and a deny keep the command from running (its file
+    never appears) and the model is told the hook's reason; exit 1, plain stdout and Claude's
+    top-level ``decision: block`` (which Auggie does not read) let it run. ``hooks check`` on the
+    bundle, given the same payloads, predicts each."""
+    found = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(hooks, auggie, augment, project, tmp_path))
+    report, commands = found["report"], found["commands"]
     runs = {r["payload"][len("your payload payload-"):-len(".json")]: r for r in report["runs"]}
     predicted, notes = {m: r["action"] for m, r in runs.items()}, {m: r["notes"] for m, r in runs.items()}
     assert set(predicted) == set(MODES), report
-    read_log(log)  # check ran the hook for real: start the agent's run with an empty log
-    hooks("install", str(bundle), "--host", "auggie")
-    augment.commands = list(commands.values())
-    auggie()
-    assert sorted(c["mode"] for c in read_log(log)) == sorted(MODES)  # the hook saw every call
-    did = {m: "ran" if (project / f"ran-mode-{m}").exists() else "block" for m in MODES}
+    seen_modes = [c["mode"] for c in found["answers"]]
+    assert sorted(m for m in seen_modes if m not in ("pass", "stop")) == sorted(MODES)  # the hook saw every call
+    did = {m: "ran" if found["ran"][m] else "block" for m in MODES}
     table = "\n".join(f"{m}: check says {predicted[m]}, auggie {did[m]}" for m in MODES)
     assert {m: predicted[m] == "block" for m in MODES} == {m: did[m] == "block" for m in MODES}, table
     assert did == {"none": "ran", "exit2": "block", "exit1": "ran", "plain": "ran", "deny": "block",
                    "block": "ran"}, table
-    told = augment.tool_results()
+    told = found["told"]
     for mode in ("exit2", "deny"):
         result = told[commands[mode]]
         assert result["is_error"] and f"reason-{mode} from the hook" in result["content"], result
-    seen = json.dumps(augment.chats())  # the text of a hook that let the call run: to the model where check says
+    seen = found["seen"]  # the text of a hook that let the call run: to the model where check says
     heard = {m: f"reason-{m} from the hook" in seen for m in MODES if did[m] == "ran"}
     assert {m: _to_model(notes[m]) for m in heard} == heard, (heard, notes)
 
 
-def test_the_shipped_payload_has_the_keys_auggie_sends(hooks, auggie, augment, project, tmp_path) -> None:
+def test_the_shipped_payload_has_the_keys_auggie_sends(hooks, auggie, augment, project, tmp_path,
+                                                      shared_runs) -> None:
     """What ``hooks check`` feeds a hook when given no payload has the keys of Auggie's own."""
-    folder = tmp_path / "bundle"
-    folder.mkdir()
-    saved = tmp_path / "payloads"
-    saved.mkdir()
-    (folder / "keep.py").write_text("import sys\nopen(sys.argv[1] + '/' + sys.argv[2] + '.json', 'w')"
-                                    ".write(sys.stdin.read())\n")
-    (folder / "hookweave.toml").write_text(
-        '[bundle]\nname = "keep"\nversion = "1.0.0"\n[[hooks]]\nid = "pre"\nevent = "pre_tool_use"\n'
-        f'matcher = ["shell"]\ncommand = ["python3", "{{bundle_dir}}/keep.py", "{saved}", "pre"]\n')
-    hooks("install", str(folder), "--host", "auggie")
-    augment.commands = ["touch ran-mode-pass"]
-    auggie()
-    real = json.loads((saved / "pre.json").read_text())
-    (saved / "pre.json").unlink()
-    hooks("uninstall", "keep", "--host", "auggie")
-    hooks("check", str(folder), "--host", "auggie")
-    shipped = json.loads((saved / "pre.json").read_text())
+    found = _shared(shared_runs, "timeout+payload", lambda: _timeout_and_payload(hooks, auggie, augment, project, tmp_path))
+    real, shipped = found["real"], found["shipped"]
     assert set(shipped) == set(real), (sorted(shipped), sorted(real))
     assert set(real["tool_input"]) <= set(shipped["tool_input"]), (real["tool_input"], shipped["tool_input"])
-    assert real == {**pre_payload(project, "touch ran-mode-pass"), "conversation_id": real["conversation_id"],
+    assert real == {**pre_payload(found["project"], "touch ran-mode-pass"), "conversation_id": real["conversation_id"],
                     "tool_input": real["tool_input"]}
 
 
@@ -346,39 +411,66 @@ def chain_bundle(folder: Path, log: Path) -> Path:
 
 
 def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(hooks, auggie, augment, project,
-                                                                        tmp_path) -> None:
-    log = tmp_path / "chain.log"
-    hooks("install", str(chain_bundle(tmp_path / "bundle", log)), "--host", "auggie")
-    data = json.loads((project / ".augment" / "settings.json").read_text())
-    [group] = data["hooks"]["PreToolUse"]
+                                                                        tmp_path, shared_runs) -> None:
+    found = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(hooks, auggie, augment, project, tmp_path))
+    chained = [g for g in found["chain_written"] if "chained" in json.dumps(g)]
+    [group] = chained
     assert len(group["hooks"]) == 1  # one registration runs both members
-    augment.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
-    auggie()
     by_call: dict[str, list[dict]] = {}
-    for call in read_log(log):
+    for call in found["chain"]:
         by_call.setdefault(call["call"], []).append(call)
     passing = sorted(by_call["pass"], key=lambda c: c["start"])
     assert [c["id"] for c in passing] == ["first", "second"]
     assert passing[0]["end"] <= passing[1]["start"]  # one after the other, in manifest order
     assert [c["id"] for c in by_call["stop"]] == ["first"]  # the second member never started
-    assert (project / "ran-mode-pass").exists() and not (project / "ran-mode-stop").exists()
-    told = augment.tool_results()["touch ran-mode-stop"]
+    assert found["ran"]["pass"] and not found["ran"]["stop"]
+    told = found["told"]["touch ran-mode-stop"]
     assert told["is_error"] and "stopped by first" in told["content"], told
-    hooks("uninstall", "chained", "--host", "auggie")
-    (project / "ran-mode-pass").unlink()
+    assert found["chain_after_uninstall"] == [] and found["stop_after_uninstall"]
+
+
+FLAT_SAID = ("/hooks/PreToolUse/0: a hook outside a {matcher, hooks} group: Auggie CLI drops the file's whole "
+             "PreToolUse list")
+REGEX_SAID = '/hooks/PreToolUse/0/matcher: "*" is not a regex Auggie CLI takes (Nothing to repeat): it drops the file'
+
+
+def _groups_and_a_regex_matcher(hooks, auggie, augment, project, tmp_path) -> dict:
+    """One run for the two files Auggie runs whole, side by side in one: the probe bundle installed,
+    then the operator's ``".*"`` group put first, and the operator's proper group (``op-group``, on
+    PreToolUse) and Stop hook (``op-stop``) added after ours, each scenario's hooks logging to its
+    own file."""
+    log, op_log = tmp_path / "probe.log", tmp_path / "op.log"
+    hooks("install", str(probe_bundle(tmp_path / "bundle", log)), "--host", "auggie")
+    settings = project / ".augment" / "settings.json"
+    data = json.loads(settings.read_text())
+    probe = f"python3 {HERE / 'probe.py'}"
+    data["hooks"]["PreToolUse"].insert(0, {"matcher": ".*", "hooks": [{"type": "command", "command": f"{probe} op-pre {log}"}]})
+    data["hooks"]["PreToolUse"].append({"hooks": [{"type": "command", "command": f"{probe} op-group {op_log}"}]})
+    data["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": f"{probe} op-stop {op_log}"}]})
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    verify = hooks("verify", "--host", "auggie")
+    augment.commands = ["touch ran-mode-pass"]
     auggie()
-    assert read_log(log) == [] and (project / "ran-mode-stop").exists()
+    return {"verify": verify.stdout, "ran": sorted(c["id"] for c in read_log(log)),
+            "op_ran": sorted(c["id"] for c in read_log(op_log)), "pass": (project / "ran-mode-pass").exists()}
 
 
 @pytest.mark.parametrize("flat", [True, False])
-def test_a_flat_handler_where_a_group_belongs(flat, hooks, auggie, augment, project, tmp_path) -> None:
+def test_a_flat_handler_where_a_group_belongs(flat, hooks, auggie, augment, project, tmp_path, shared_runs) -> None:
     """Issue 22 class 6 on Auggie 0.36.0: a handler straight under PreToolUse next to a proper group
     makes Auggie drop that event's whole list in the file (the Stop hook still runs; without the
     handler the group runs too); verify says so, and install refuses in the same words."""
+    if not flat:  # the file without the handler: measured in the run shared with the ".*" matcher
+        found = _shared(shared_runs, "groups+regex", lambda: _groups_and_a_regex_matcher(hooks, auggie, augment,
+                                                                                         project, tmp_path))
+        print("auggie ran", found["op_ran"], found["verify"])
+        assert found["op_ran"] == ["op-group", "op-stop"]
+        assert FLAT_SAID not in found["verify"]
+        return
     log = tmp_path / "probe.log"
     probe = f"python3 {HERE / 'probe.py'}"
     group = {"hooks": [{"type": "command", "command": f"{probe} op-group {log}"}]}
-    entries = [{"type": "command", "command": f"{probe} op-flat {log}"}, group] if flat else [group]
+    entries = [{"type": "command", "command": f"{probe} op-flat {log}"}, group]
     settings = project / ".augment" / "settings.json"
     settings.parent.mkdir(parents=True)
     stop = {"hooks": [{"type": "command", "command": f"{probe} op-stop {log}"}]}
@@ -389,21 +481,26 @@ def test_a_flat_handler_where_a_group_belongs(flat, hooks, auggie, augment, proj
     ran = sorted(c["id"] for c in read_log(log))
     verify = hooks("verify", "--host", "auggie").stdout
     print("auggie ran", ran, verify)
-    assert ran == (["op-stop"] if flat else ["op-group", "op-stop"])  # the event's list is dropped, not the file
-    said = "/hooks/PreToolUse/0: a hook outside a {matcher, hooks} group: Auggie CLI drops the file's whole PreToolUse list"
-    assert (said in verify) == flat
-    if flat:
-        refused = hooks("install", str(probe_bundle(tmp_path / "bundle", log)), "--host", "auggie", "--scope", "project",
-                        code=2)
-        assert said in refused.stderr and settings.read_text() == original
+    assert ran == ["op-stop"]  # the event's list is dropped, not the file
+    assert FLAT_SAID in verify
+    refused = hooks("install", str(probe_bundle(tmp_path / "bundle", log)), "--host", "auggie", "--scope", "project",
+                    code=2)
+    assert FLAT_SAID in refused.stderr and settings.read_text() == original
 
 
 @pytest.mark.parametrize("matcher", ["*", ".*"])
 def test_a_matcher_javascript_refuses_drops_the_events_list_ours_included(matcher, hooks, auggie, augment, project,
-                                                                          tmp_path) -> None:
+                                                                          tmp_path, shared_runs) -> None:
     """Issue 34: the operator's group with a ``"*"`` matcher, added beside ours after install, makes
     Auggie drop the file's whole PreToolUse list: neither runs (the Stop hook does); verify exits 1
     saying so. ``".*"`` in its place: both run, and verify exits 0."""
+    if matcher == ".*":  # measured in the run shared with the file whose groups are all proper
+        found = _shared(shared_runs, "groups+regex", lambda: _groups_and_a_regex_matcher(hooks, auggie, augment,
+                                                                                         project, tmp_path))
+        print("auggie ran", found["ran"], found["verify"])  # verify exited 0: hooks() asserts it
+        assert found["ran"] == ["op-pre", "probe-pre", "probe-start", "probe-stop"] and "is not a regex" not in found["verify"]
+        assert found["pass"]
+        return
     log = tmp_path / "probe.log"
     hooks("install", str(probe_bundle(tmp_path / "bundle", log)), "--host", "auggie")
     settings = project / ".augment" / "settings.json"
@@ -411,14 +508,10 @@ def test_a_matcher_javascript_refuses_drops_the_events_list_ours_included(matche
     data["hooks"]["PreToolUse"].insert(0, {"matcher": matcher, "hooks": [
         {"type": "command", "command": f"python3 {HERE / 'probe.py'} op-pre {log}"}]})
     settings.write_text(json.dumps(data, indent=2) + "\n")
-    verify = hooks("verify", "--host", "auggie", code=1 if matcher == "*" else 0).stdout
+    verify = hooks("verify", "--host", "auggie", code=1).stdout
     augment.commands = ["touch ran-mode-pass"]
     auggie()
     ran = sorted(c["id"] for c in read_log(log))
     print("auggie ran", ran, verify)
-    said = f'/hooks/PreToolUse/0/matcher: "*" is not a regex Auggie CLI takes (Nothing to repeat): it drops the file'
-    if matcher == "*":
-        assert ran == ["probe-start", "probe-stop"] and f"problem: .augment/settings.json: {said}" in verify
-    else:
-        assert ran == ["op-pre", "probe-pre", "probe-start", "probe-stop"] and "is not a regex" not in verify
+    assert ran == ["probe-start", "probe-stop"] and f"problem: .augment/settings.json: {REGEX_SAID}" in verify
     assert (project / "ran-mode-pass").exists()

@@ -74,6 +74,21 @@ def operator_file(path: Path, log: Path, hook_id: str) -> str:
     return text
 
 
+@pytest.fixture(scope="module")
+def shared_runs() -> dict:
+    """Letta runs shared by the tests of this module whose scenarios sit side by side in one project,
+    by name: built by whichever test needs one first, inside that test's own HOME and project (its
+    fixtures, so nothing_left_running covers the runs); the others read the same record. Each test
+    asserts only its own facts (a Letta start is about 3 s of CPU)."""
+    return {}
+
+
+def _shared(cache: dict, name: str, build) -> dict:
+    if name not in cache:
+        cache[name] = build()
+    return cache[name]
+
+
 def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall(run, letta, project, home,
                                                                                  tmp_path) -> None:
     log = tmp_path / "probe.log"
@@ -101,15 +116,31 @@ def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall
     assert sorted(c["id"] for c in calls(log)) == ["op-local", "op-user"]
 
 
-def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, letta, project, tmp_path) -> None:
+def _two_scopes_and_a_timeout(run, letta, project, tmp_path) -> dict:
+    """One run for two scenarios side by side: the bundle ``slow`` at project scope (a hook sleeping
+    4 s under a 1 s timeout, its own log), and the bundle ``probe`` at user and project scope."""
+    slow_log = tmp_path / "slow.log"
+    slow = Path(probe_bundle(tmp_path / "slow", slow_log, ids=("pre",), sleep=4))
+    manifest = slow / "hookweave.toml"
+    manifest.write_text(manifest.read_text().replace('name = "probe"', 'name = "slow"')
+                        .replace("command = [", "timeout = 1\ncommand = ["))
+    assert run("install", str(slow), "--host", "letta").exit_code == 0
+    slow_written = json.loads((project / ".letta" / "settings.json").read_text())
     log = tmp_path / "probe.log"
     bundle = probe_bundle(tmp_path / "bundle", log, ids=("pre",))
     assert run("install", bundle, "--host", "letta", "--scope", "user").exit_code == 0
     assert run("install", bundle, "--host", "letta", "--scope", "project").exit_code == 0
     verify = run("verify", "--verbose", "--host", "letta")
-    assert "installed at user and project scope" in verify.stdout and "runs" in verify.stdout, verify.stdout
     letta()
-    assert [c["id"] for c in calls(log)] == ["probe-pre", "probe-pre"]  # Letta runs identical commands twice
+    return {"slow_written": slow_written, "slow": calls(slow_log), "verify": verify.stdout, "probe": calls(log)}
+
+
+def test_the_same_bundle_at_user_and_project_scope_runs_twice_as_verify_says(run, letta, project, tmp_path,
+                                                                             shared_runs) -> None:
+    found = _shared(shared_runs, "scopes+timeout", lambda: _two_scopes_and_a_timeout(run, letta, project, tmp_path))
+    verify = found["verify"]
+    assert "installed at user and project scope" in verify and "runs" in verify, verify
+    assert [c["id"] for c in found["probe"]] == ["probe-pre", "probe-pre"]  # Letta runs identical commands twice
 
 
 def test_hooks_disabled_is_reported_and_real(run, letta, project, home, tmp_path) -> None:
@@ -128,20 +159,19 @@ def test_hooks_disabled_is_reported_and_real(run, letta, project, home, tmp_path
     assert calls(log) == []
 
 
-def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(run, letta, project, tmp_path) -> None:
-    log = tmp_path / "probe.log"
-    folder = Path(probe_bundle(tmp_path / "bundle", log, ids=("pre",), sleep=4))
-    manifest = folder / "hookweave.toml"
-    manifest.write_text(manifest.read_text().replace("command = [", "timeout = 1\ncommand = ["))
-    run("install", str(folder), "--host", "letta")
-    data = json.loads((project / ".letta" / "settings.json").read_text())
+def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(run, letta, project, tmp_path,
+                                                                           shared_runs) -> None:
+    found = _shared(shared_runs, "scopes+timeout", lambda: _two_scopes_and_a_timeout(run, letta, project, tmp_path))
+    data = found["slow_written"]
     assert [h["timeout"] for g in data["hooks"]["PreToolUse"] for h in g["hooks"]] == [1000]
-    letta()
-    assert calls(log) == []  # killed after one second, before it logs; the call went ahead
+    assert found["slow"] == []  # killed after one second, before it logs; the call went ahead
 
 
-def test_a_pre_tool_use_answer_does_what_hooks_check_says(run, letta, mock, project, tmp_path) -> None:
-    """Only exit 2 blocks in Letta: Claude's deny and decision block let the command run."""
+def _answers_and_chain(run, letta, mock, project, tmp_path) -> dict:
+    """One run for two scenarios side by side: the answers bundle (one shell call per answer) and the
+    chain whose first member blocks ``mode-stop`` (two more calls); then the chain's uninstall and a
+    run without it. Each hook only acts on its own calls: the answer hook does nothing on ``pass``
+    and ``stop``, the chain blocks nothing but ``stop``."""
     log = tmp_path / "answers.log"
     folder = tmp_path / "bundle"
     folder.mkdir()
@@ -159,64 +189,91 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says(run, letta, mock, proj
     check = run("check", str(folder), "--host", "letta", *files, "--json")
     [report] = json.loads(check.stdout)["hooks"]
     runs = {r["payload"][len("your payload payload-"):-len(".json")]: r for r in report["runs"]}
-    predicted = {m: r["action"] for m, r in runs.items()}
     log.unlink(missing_ok=True)
-    run("install", str(folder), "--host", "letta")
-    mock.commands = list(commands.values())
+    (tmp_path / "chain").mkdir()
+    chain_folder, chain_log = first_blocks_chain(tmp_path / "chain")
+    assert run("install", str(folder), "--host", "letta").exit_code == 0
+    assert run("install", chain_folder, "--host", "letta").exit_code == 0
+    mock.commands = [*commands.values(), "touch ran-mode-pass", "touch ran-mode-stop"]
     letta()
-    did = {m: "ran" if (project / f"ran-mode-{m}").exists() else "block" for m in MODES}
+    ran = {m: (project / f"ran-mode-{m}").exists() for m in (*MODES, "pass", "stop")}
+    shared = {"runs": runs, "ran": ran, "seen": json.dumps([r["body"] for r in mock.requests]),
+              "chain": calls(chain_log)}
+    assert run("uninstall", "chained", "--host", "letta").exit_code == 0
+    (project / "ran-mode-pass").unlink()
+    mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
+    letta()
+    return {**shared, "chain_after_uninstall": calls(chain_log), "stop_after_uninstall": (project / "ran-mode-stop").exists()}
+
+
+def test_a_pre_tool_use_answer_does_what_hooks_check_says(run, letta, mock, project, tmp_path, shared_runs) -> None:
+    """Only exit 2 blocks in Letta: Claude's deny and decision block let the command run."""
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, letta, mock, project, tmp_path))
+    runs, seen = shared["runs"], shared["seen"]
+    predicted = {m: r["action"] for m, r in runs.items()}
+    did = {m: "ran" if shared["ran"][m] else "block" for m in MODES}
     table = "\n".join(f"{m}: check says {predicted[m]}, letta {did[m]}" for m in MODES)
     assert {m: predicted[m] == "block" for m in MODES} == {m: did[m] == "block" for m in MODES}, table
     assert did == {m: "block" if m == "exit2" else "ran" for m in MODES}, table
-    seen = json.dumps([r["body"] for r in mock.requests])
     assert "Tool execution blocked by hook" in seen and "reason-exit2 from the hook" in seen
     heard = {m: f"reason-{m} from the hook" in seen for m in MODES if did[m] == "ran"}
     assert {m: _to_model(runs[m]["notes"]) for m in heard} == heard, (heard, runs)
 
 
-def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, letta, mock, project, tmp_path) -> None:
-    folder, log = first_blocks_chain(tmp_path)
-    assert run("install", folder, "--host", "letta").exit_code == 0
-    mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
-    letta()
+def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, letta, mock, project, tmp_path,
+                                                                        shared_runs) -> None:
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, letta, mock, project, tmp_path))
     by_call: dict[str, list[dict]] = {}
-    for call in calls(log):
+    for call in shared["chain"]:
         by_call.setdefault(call["call"], []).append(call)
     assert [c["id"] for c in sorted(by_call["pass"], key=lambda c: c["start"])] == ["first", "second"]
     assert [c["id"] for c in by_call["stop"]] == ["first"]
-    assert (project / "ran-mode-pass").exists() and not (project / "ran-mode-stop").exists()
-    run("uninstall", "chained", "--host", "letta")
-    (project / "ran-mode-pass").unlink()
-    letta()
-    assert calls(log) == [] and (project / "ran-mode-stop").exists()
+    assert shared["ran"]["pass"] and not shared["ran"]["stop"]
+    assert shared["chain_after_uninstall"] == [] and shared["stop_after_uninstall"]
 
 
-@pytest.mark.parametrize(("scope", "event", "value"), [("local", "PostToolUse", {}), ("project", "Notification", 3),
-                                                       ("user", "Stop", True)])
-def test_a_value_letta_cannot_merge_in_any_file_stops_every_hook_as_verify_says(scope, event, value, run, letta,
-                                                                                project, home, tmp_path) -> None:
-    """Issue 34: an object, a number or ``true`` where an event's list belongs, in any of the three files,
-    even for an event no hook of ours uses: Letta runs no hook at all, and verify says so (exit 1). The
-    same file with ``false`` there runs ours again, and verify exits 0."""
+CANNOT_MERGE = (("local", "PostToolUse", {}), ("project", "Notification", 3), ("user", "Stop", True))
+
+
+def _cannot_merge_runs(run, letta, project, home, tmp_path) -> dict:
+    """One project for the three files: each bad value in turn (a run each, as only that file holds
+    one: the others hold ``false`` by then), then every file with ``false`` (one run, whose hooks
+    running proves ``false`` harmless in each of the three)."""
     log = tmp_path / "probe.log"
     assert run("install", probe_bundle(tmp_path / "bundle", log, ids=("pre",)), "--host", "letta").exit_code == 0
-    path = {"local": project / ".letta" / "settings.local.json", "project": project / ".letta" / "settings.json",
-            "user": home / ".letta" / "settings.json"}[scope]
+    paths = {"local": project / ".letta" / "settings.local.json", "project": project / ".letta" / "settings.json",
+             "user": home / ".letta" / "settings.json"}
 
-    def put(v) -> None:
+    def put(path: Path, event: str, v) -> None:
         doc = json.loads(path.read_text()) if path.exists() else {}
         doc.setdefault("hooks", {})[event] = v
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(doc, indent=2) + "\n")
 
-    put(value)
-    verify = run("verify", "--host", "letta")
+    found = {}
+    for scope, event, value in CANNOT_MERGE:
+        put(paths[scope], event, value)
+        verify = run("verify", "--host", "letta")
+        letta()
+        found[scope] = {"verify": (verify.exit_code, verify.stdout), "ran": [c["id"] for c in calls(log)]}
+        put(paths[scope], event, False)
+    found["false"] = {"verify": run("verify", "--host", "letta").exit_code}
     letta()
-    ran = [c["id"] for c in calls(log)]
-    print("letta ran", ran, verify.stdout)
-    assert verify.exit_code == 1 and f"/hooks/{event} is" in verify.stdout and "runs no hook at all" in verify.stdout
-    assert ran == []
-    put(False)
-    assert run("verify", "--host", "letta").exit_code == 0
-    letta()
-    assert [c["id"] for c in calls(log)] == ["probe-pre"]
+    found["false"]["ran"] = [c["id"] for c in calls(log)]
+    return found
+
+
+@pytest.mark.parametrize(("scope", "event", "value"), CANNOT_MERGE)
+def test_a_value_letta_cannot_merge_in_any_file_stops_every_hook_as_verify_says(scope, event, value, run, letta,
+                                                                                project, home, tmp_path,
+                                                                                shared_runs) -> None:
+    """Issue 34: an object, a number or ``true`` where an event's list belongs, in any of the three files,
+    even for an event no hook of ours uses: Letta runs no hook at all, and verify says so (exit 1). The
+    same file with ``false`` there runs ours again, and verify exits 0."""
+    found = _shared(shared_runs, "cannot-merge", lambda: _cannot_merge_runs(run, letta, project, home, tmp_path))
+    code, said = found[scope]["verify"]
+    print("letta ran", found[scope]["ran"], said)
+    assert code == 1 and f"/hooks/{event} is" in said and "runs no hook at all" in said
+    assert found[scope]["ran"] == []
+    assert found["false"]["verify"] == 0
+    assert found["false"]["ran"] == ["probe-pre"]

@@ -90,9 +90,26 @@ def test_hooks_fire_once_in_order_with_env_next_to_the_operators_and_none_after_
     assert sorted(c["id"] for c in calls(log)) == ["op-pre", "op-stop"]
 
 
-def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_later_hook(run, oh, mock, project,
-                                                                                         tmp_path) -> None:
-    """block_on_failure (hookweave writes it on pre_tool_use): any exit but 0 blocks; stdout and JSON mean nothing."""
+@pytest.fixture(scope="module")
+def shared_runs() -> dict:
+    """OpenHarness runs shared by the tests of this module whose scenarios sit side by side in one
+    settings file, by name: built by whichever test needs one first, inside that test's own HOME and
+    project (its fixtures, so nothing_left_running covers the runs); the others read the same record.
+    Each test asserts only its own facts (an ``oh`` start is about 6 s of CPU: its imports)."""
+    return {}
+
+
+def _shared(cache: dict, name: str, build) -> dict:
+    if name not in cache:
+        cache[name] = build()
+    return cache[name]
+
+
+def _answers_and_chain(run, oh, mock, project, tmp_path) -> dict:
+    """One run for two scenarios side by side: the answers bundle (one shell call per answer, and a
+    probe after the answering hook) and the chain whose first member blocks ``mode-stop`` (two more
+    calls); then the chain's uninstall and a run without it. The answer hook does nothing on
+    ``pass`` and ``stop``, the chain blocks nothing but ``stop``."""
     log = tmp_path / "answers.log"
     folder = answer_bundle(tmp_path / "bundle", log)
     commands = {m: f"touch ran-mode-{m}" for m in MODES}
@@ -105,39 +122,53 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_l
     check = run("check", folder, "--host", "openharness", *files, "--json")
     report = next(h for h in json.loads(check.stdout)["hooks"] if h["hook"].endswith("answer"))
     runs = {r["payload"][len("your payload payload-"):-len(".json")]: r for r in report["runs"]}
-    predicted = {m: r["action"] for m, r in runs.items()}
     log.unlink(missing_ok=True)
     Path(f"{log}.after").unlink(missing_ok=True)  # check ran the probe too
+    (tmp_path / "chain").mkdir()
+    chain_folder, chain_log = first_blocks_chain(tmp_path / "chain")
     assert run("install", folder, "--host", "openharness", *USER).exit_code == 0
-    mock.commands = list(commands.values())
+    assert run("install", chain_folder, "--host", "openharness", *USER).exit_code == 0
+    chain_verify = run("verify", "--verbose", "--host", "openharness").exit_code
+    mock.commands = [*commands.values(), "touch ran-mode-pass", "touch ran-mode-stop"]
     oh()
-    did = {m: "ran" if (project / f"ran-mode-{m}").exists() else "block" for m in MODES}
+    ran = {m: (project / f"ran-mode-{m}").exists() for m in (*MODES, "pass", "stop")}
+    shared = {"commands": commands, "runs": runs, "ran": ran, "seen": json.dumps([r["body"] for r in mock.requests]),
+              "after": calls(Path(f"{log}.after")), "chain": calls(chain_log), "chain_verify": chain_verify}
+    assert run("uninstall", "chained", "--host", "openharness", *USER).exit_code == 0
+    (project / "ran-mode-pass").unlink()
+    mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
+    oh()
+    return {**shared, "chain_after_uninstall": calls(chain_log), "stop_after_uninstall": (project / "ran-mode-stop").exists()}
+
+
+def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_later_hook(run, oh, mock, project,
+                                                                                         tmp_path, shared_runs) -> None:
+    """block_on_failure (hookweave writes it on pre_tool_use): any exit but 0 blocks; stdout and JSON mean nothing."""
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, oh, mock, project, tmp_path))
+    predicted = {m: r["action"] for m, r in shared["runs"].items()}
+    did = {m: "ran" if shared["ran"][m] else "block" for m in MODES}
     table = "\n".join(f"{m}: check says {predicted[m]}, oh {did[m]}" for m in MODES)
     assert {m: predicted[m] == "block" for m in MODES} == {m: did[m] == "block" for m in MODES}, table
     assert did == {m: "block" if m in ("exit1", "exit2") else "ran" for m in MODES}, table
-    after = calls(Path(f"{log}.after"))
-    assert len(after) == len(MODES)  # the hook after a blocking one ran on every call, the blocked ones too
-    seen = json.dumps([r["body"] for r in mock.requests])
+    mine = sorted(shared["commands"].values())  # the chain's two calls ran the probe too
+    after = [c for c in shared["after"] if c["command"] in mine]
+    assert sorted(c["command"] for c in after) == mine  # the hook after a blocking one ran on every call, the blocked ones too
+    seen = shared["seen"]
     assert "reason-exit1 from the hook" in seen and "reason-exit2 from the hook" in seen  # stderr, as the tool's result
 
 
-def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, oh, mock, project, tmp_path) -> None:
-    folder, log = first_blocks_chain(tmp_path)
-    assert run("install", folder, "--host", "openharness", *USER).exit_code == 0
-    assert run("verify", "--verbose", "--host", "openharness").exit_code == 0
-    mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
-    oh()
+def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, oh, mock, project, tmp_path,
+                                                                        shared_runs) -> None:
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, oh, mock, project, tmp_path))
+    assert shared["chain_verify"] == 0
     by_call: dict[str, list[dict]] = {}
-    for call in calls(log):
+    for call in shared["chain"]:
         by_call.setdefault(call["call"], []).append(call)
     assert [c["id"] for c in sorted(by_call["pass"], key=lambda c: c["start"])] == ["first", "second"]
     assert [c["id"] for c in by_call["stop"]] == ["first"]  # the chain ends at the first block
-    assert (project / "ran-mode-pass").exists() and not (project / "ran-mode-stop").exists()
-    assert "stopped by first" in json.dumps([r["body"] for r in mock.requests])
-    run("uninstall", "chained", "--host", "openharness", *USER)
-    (project / "ran-mode-pass").unlink()
-    oh()
-    assert calls(log) == [] and (project / "ran-mode-stop").exists()
+    assert shared["ran"]["pass"] and not shared["ran"]["stop"]
+    assert "stopped by first" in shared["seen"]
+    assert shared["chain_after_uninstall"] == [] and shared["stop_after_uninstall"]
 
 
 def test_a_timeout_is_seconds_and_blocks_the_tool(run, oh, mock, home, project, tmp_path) -> None:

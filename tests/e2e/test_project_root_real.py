@@ -44,15 +44,48 @@ def _calls(log: Path) -> list[dict]:
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
 
 
-def test_claude_from_a_subfolder(run, mock, home, project, repo) -> None:
+@pytest.fixture(scope="module")
+def shared_runs() -> dict:
+    """Claude's two runs (in the subfolder, at the root), shared by the two Claude tests: built by
+    whichever runs first, inside that test's own HOME and project (its fixtures, so
+    nothing_left_running covers the runs); the other reads the same record."""
+    return {}
+
+
+def _claude_in_the_repo(run, mock, home, project, repo, monkeypatch) -> dict:
+    """Install from the subfolder (no --project), and the file it writes; then the same bundle
+    installed again with --project the root, where the file must come out the same: so both tests'
+    installs are the one Claude runs with, once from the subfolder and once from the root."""
     sub, bundle, log = repo
-    assert run("install", str(bundle), "--host", "claude", "--project", str(project)).exit_code == 0
+    settings = project / ".claude" / "settings.json"
+    with monkeypatch.context() as here:
+        here.chdir(sub)
+        from_sub = run("install", str(bundle), "--host", "claude")
+    from_sub_text = settings.read_text() if settings.exists() else None
+    assert run("uninstall", "where", "--host", "claude", "--project", str(project)).exit_code == 0
+    with_project = run("install", str(bundle), "--host", "claude", "--project", str(project))
     env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
            "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
     run_agent([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], sub, env)
-    assert _calls(log) == []  # measured on 2.1.197: the root's project hooks do not load from a subfolder
+    in_sub = _calls(log)
     run_agent([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], project, env)
-    assert _calls(log) == [{"cwd": str(project), "claude": str(project), "gemini": None}]
+    return {"project": project, "from_sub": (from_sub.exit_code, from_sub.stdout, from_sub.stderr),
+            "from_sub_text": from_sub_text, "with_project": with_project.exit_code,
+            "with_project_text": settings.read_text(), "in_sub": in_sub, "at_root": _calls(log)}
+
+
+def _claude(cache: dict, *fixtures) -> dict:
+    if "claude" not in cache:
+        cache["claude"] = _claude_in_the_repo(*fixtures)
+    return cache["claude"]
+
+
+def test_claude_from_a_subfolder(run, mock, home, project, repo, monkeypatch, shared_runs) -> None:
+    found = _claude(shared_runs, run, mock, home, project, repo, monkeypatch)
+    assert found["with_project"] == 0  # installed with --project the root
+    assert found["in_sub"] == []  # measured on 2.1.197: the root's project hooks do not load from a subfolder
+    root = str(found["project"])
+    assert found["at_root"] == [{"cwd": root, "claude": root, "gemini": None}]
 
 
 def test_gemini_from_a_subfolder(run, mock, home, project, repo) -> None:
@@ -81,19 +114,17 @@ def test_codex_from_a_subfolder(run, codex_env, project, repo, monkeypatch) -> N
     assert _calls(log) == [{"cwd": str(sub), "claude": None, "gemini": None}]
 
 
-def test_claude_installed_from_a_subfolder_runs_where_the_note_says(run, mock, home, project, repo, monkeypatch) -> None:
+def test_claude_installed_from_a_subfolder_runs_where_the_note_says(run, mock, home, project, repo, monkeypatch,
+                                                                    shared_runs) -> None:
     """Issue 36 item 3: install in src/pkg, no --project, writes the project's (the git root's) file,
     as for Codex, and says once that Claude Code reads it only when started there: true of the real agent."""
-    sub, bundle, log = repo
-    monkeypatch.chdir(sub)
-    install = run("install", str(bundle), "--host", "claude")
-    assert install.exit_code == 0, install.output
-    assert install.stdout.startswith(f"claude project {project}/.claude/settings.json: installed where 1.0.0 (1 hook)\n")
-    assert install.stderr == (f"note: project: {project} (the git root); Claude Code reads project settings only from "
-                              f"the folder it starts in: start it in {project}\n")
-    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"), "ANTHROPIC_BASE_URL": mock.url,
-           "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
-    run_agent([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], sub, env)
-    assert _calls(log) == []  # started in the subfolder: as the note says, not read
-    run_agent([str(agent_binary("claude")), "-p", "run the echo", "--allowedTools", "Bash"], project, env)
-    assert _calls(log) == [{"cwd": str(project), "claude": str(project), "gemini": None}]
+    found = _claude(shared_runs, run, mock, home, project, repo, monkeypatch)
+    root = found["project"]
+    code, stdout, stderr = found["from_sub"]
+    assert code == 0, stdout + stderr
+    assert stdout.startswith(f"claude project {root}/.claude/settings.json: installed where 1.0.0 (1 hook)\n")
+    assert stderr == (f"note: project: {root} (the git root); Claude Code reads project settings only from "
+                      f"the folder it starts in: start it in {root}\n")
+    assert found["from_sub_text"] == found["with_project_text"]  # the runs below are with this install's file
+    assert found["in_sub"] == []  # started in the subfolder: as the note says, not read
+    assert found["at_root"] == [{"cwd": str(root), "claude": str(root), "gemini": None}]
