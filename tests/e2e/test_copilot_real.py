@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from newhosts import COPILOT_PACKAGE_CACHE
 from realhosts import HOSTS, ids, run_agent, write_operator_file
 
 
@@ -20,7 +21,7 @@ def copilot(mock, home: Path, project: Path):
         pytest.skip("copilot is not installed: run scripts/install-hosts copilot (needs node and npm)")
     env = {"HOME": str(home), "COPILOT_OFFLINE": "1", "COPILOT_AUTO_UPDATE": "false",
            "COPILOT_PROVIDER_BASE_URL": f"{mock.url}/v1", "COPILOT_PROVIDER_TYPE": "openai",
-           "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": "mock"}
+           "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": "mock", **COPILOT_PACKAGE_CACHE}
     trust(home, project)
     argv = [str(binary), "-p", "run the echo", "--allow-all-tools", "--disable-builtin-mcps",
             "--disable-client-telemetry"]
