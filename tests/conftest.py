@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -18,6 +19,12 @@ import hookweave.core.cli.setup  # noqa: F401
 import hookweave.core.cli.team  # noqa: F401
 from hookweave.core.cli.app import app
 from hookweave.core.runtime import latency
+
+# A suite started in the background by a non-interactive shell (`cmd &`, nohup) inherits SIGINT
+# ignored, and so does every program it starts: the tests of what a stop does (Ctrl-C mid-write,
+# before entry, while waiting for a lock) then fail for how the suite was started. Deliver it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 BUDGETS = dict(latency.BUDGETS), latency.OTHER  # the shipped latency budgets, before ``loose_budgets``
 
