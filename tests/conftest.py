@@ -36,6 +36,22 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(2, (os.cpu_count() or 1) * 3 // 2)
 
 
+# The costliest folders first (bench/suite_cpu.py: tests/e2e and tests/fleet are 62% of the suite's
+# CPU in few tests a file), the quick ones last. xdist hands a worker one test file at a time, by
+# default the files with the most tests first: that put the real agents' and Ansible's files, a
+# minute or more each, at the end, where one worker ran the last of them while the others idled.
+# With ``--no-loadscope-reorder`` (pyproject's addopts) xdist keeps this order.
+COSTLIEST_FIRST = ("tests/e2e/", "tests/fleet/", "tests/attack/", "tests/runner/", "tests/extending/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, folder in enumerate(COSTLIEST_FIRST) if item.nodeid.startswith(folder)),
+                    len(COSTLIEST_FIRST))
+
+    items.sort(key=rank)  # stable: each folder's files and tests keep their order
+
+
 def _build_command_once() -> None:
     """typer's CliRunner rebuilds the click command from the app on every invoke (7 ms here, tens
     of thousands of invokes in a run: a third of the campaign attack's time). The app is the same
