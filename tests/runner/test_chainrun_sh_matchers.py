@@ -24,14 +24,22 @@ from hookweave.hosts.cline import dispatcher as cline_dispatcher
 REAL_PYTHON = str(Path(sys.executable).resolve())
 
 
+def runner_folder(folder: Path, wrappers: dict[str, str]) -> Path:
+    """Both chain runners in ``folder``, and ``folder/bin`` holding the sh ``wrappers`` (name: script),
+    which the caller puts first on PATH to see what the runner starts."""
+    (folder / "settings.hookweave-chain.py").write_text(chain.runner_text(), encoding="utf-8")
+    (folder / "settings.hookweave-chain.sh").write_text(chainsh.runner_text(), encoding="utf-8")
+    noting = folder / "bin"
+    noting.mkdir()
+    for name, script in wrappers.items():
+        (noting / name).write_text(script, encoding="utf-8")
+        (noting / name).chmod(0o755)
+    return noting
+
+
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch) -> Path:
-    (tmp_path / "settings.hookweave-chain.py").write_text(chain.runner_text(), encoding="utf-8")
-    (tmp_path / "settings.hookweave-chain.sh").write_text(chainsh.runner_text(), encoding="utf-8")
-    noting = tmp_path / "bin"
-    noting.mkdir()
-    (noting / "python3").write_text(f'#!/bin/sh\necho handed >>"$HANDED"\nexec {REAL_PYTHON} "$@"\n', encoding="utf-8")
-    (noting / "python3").chmod(0o755)
+    noting = runner_folder(tmp_path, {"python3": f'#!/bin/sh\necho handed >>"$HANDED"\nexec {REAL_PYTHON} "$@"\n'})
     monkeypatch.setenv("PATH", f"{noting}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("HANDED", str(tmp_path / "handed"))
     monkeypatch.setenv("LOG", str(tmp_path / "log"))

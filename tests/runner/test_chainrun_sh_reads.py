@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from hookweave.core.plan import chain, chainsh
+from tests.runner.test_chainrun_sh_matchers import runner_folder
 
 REAL_PYTHON = str(Path(sys.executable).resolve())
 NOTED = ("dd", "tr", "cat", "rm", "sleep", "ps")
@@ -29,16 +29,9 @@ NOTED = ("dd", "tr", "cat", "rm", "sleep", "ps")
 
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch) -> Path:
-    (tmp_path / "settings.hookweave-chain.py").write_text(chain.runner_text(), encoding="utf-8")
-    (tmp_path / "settings.hookweave-chain.sh").write_text(chainsh.runner_text(), encoding="utf-8")
-    noting = tmp_path / "bin"
-    noting.mkdir()
-    for name in NOTED:
-        (noting / name).write_text(f'#!/bin/sh\necho "{name} LC_ALL=${{LC_ALL-unset}}" >>"$NOTES"\n'
-                                   f'exec {shutil.which(name)} "$@"\n', encoding="utf-8")
-        (noting / name).chmod(0o755)
-    (noting / "python3").write_text(f'#!/bin/sh\necho python3 >>"$NOTES"\nexec {REAL_PYTHON} "$@"\n', encoding="utf-8")
-    (noting / "python3").chmod(0o755)
+    wrappers = {name: f'#!/bin/sh\necho "{name} LC_ALL=${{LC_ALL-unset}}" >>"$NOTES"\nexec {shutil.which(name)} "$@"\n'
+                for name in NOTED}
+    noting = runner_folder(tmp_path, {**wrappers, "python3": f'#!/bin/sh\necho python3 >>"$NOTES"\nexec {REAL_PYTHON} "$@"\n'})
     monkeypatch.setenv("PATH", f"{noting}{os.pathsep}{Path(REAL_PYTHON).parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("NOTES", str(tmp_path / "notes"))
     monkeypatch.setenv("LOG", str(tmp_path / "log"))
