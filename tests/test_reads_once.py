@@ -10,6 +10,7 @@ from an ``atexit`` function.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,33 @@ def test_a_command_keeps_no_text_for_the_next(run, project):
     with settings.open("r+", encoding="utf-8") as same_file:  # in place, as an editor may save it
         same_file.write(written.replace("example-guard", "example-guarb", 1))
     assert run("verify", "--host", "claude").exit_code == 1
+
+
+OPERATORS = """{
+  // the operator's own, kept byte for byte
+  "env": {"KEEP": "1"},
+  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]},
+  "model": "opus"   ,
+}
+"""
+
+
+def test_within_a_command_an_edited_file_is_read_again(tmp_path: Path) -> None:
+    """Inside one command: a second read gives the text kept from the first; the operator's edit of
+    the same size, in place (same inode, another mtime), is read again, whole; so is our own write."""
+    from hookweave.core.files import fileio
+
+    path = tmp_path / "settings.json"
+    path.write_text(OPERATORS, encoding="utf-8")
+    with fileio.one_read_per_file():
+        first = fileio.read_text(path)
+        assert first == OPERATORS and fileio.read_text(path) is first
+        edited = OPERATORS.replace("say done", "say DONE")
+        with path.open("r+", encoding="utf-8") as same_file:  # in place: same inode, same size
+            same_file.write(edited)
+        stamp = path.stat().st_mtime_ns + 2_000_000_000  # a clock tick apart, whatever the filesystem's
+        os.utime(path, ns=(stamp, stamp))
+        assert fileio.read_text(path) == edited
+        ours = edited.replace('"opus"   ,', '"opus",')
+        fileio.write_text(path, ours, expected=edited)
+        assert fileio.read_text(path) == ours and path.read_text(encoding="utf-8") == ours
