@@ -4,6 +4,9 @@ and is held equal to the hosts here."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -80,3 +83,30 @@ def test_the_table_names_who_reads_another_hosts_files():
     found = {name: tuple(r.host for r in getattr(registry.info(name).cls, "also_reads", ()))
              for name in BUILT_IN}
     assert READS == {name: hosts for name, hosts in found.items() if hosts}
+
+
+OPENS_PROBE = """
+import atexit, json, sys
+sys.argv = ["hooks", *json.loads(sys.argv[1])]
+opened = []
+sys.addaudithook(lambda event, args: event == "open" and isinstance(args[0], str) and opened.append(args[0]))
+atexit.register(lambda: open({out!r}, "w").write(json.dumps(opened)))
+from hookweave.core.cli.entry import main
+main()
+"""
+
+
+def test_a_loaded_hosts_scope_without_our_record_is_not_read(installed, tmp_path):  # noqa: F811
+    """Cursor is loaded to verify Claude (it runs Claude's files), but its own project file holds no
+    record of ours: nothing of ours can be found in it, so it is neither read nor parsed (an
+    operator's file, often big, on every verify and install; a fifth of the attack campaign's CPU)."""
+    cursor = installed / ".cursor" / "hooks.json"
+    cursor.parent.mkdir()
+    cursor.write_text('{"version": 1, "hooks": {"stop": [{"command": "echo operator"}]}}\n')
+    out = tmp_path / "opened.json"
+    done = subprocess.run([sys.executable, "-c", OPENS_PROBE.format(out=str(out)), json.dumps(["verify", "--host", "claude"])],
+                          cwd=installed, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    opened = [Path(p).resolve() for p in json.loads(out.read_text())]
+    assert (installed / ".claude" / "settings.json").resolve() in opened  # the probe saw the command read
+    assert cursor.resolve() not in opened

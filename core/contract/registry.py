@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 
 def registry() -> HostRegistry:
-    """The hosts of this run. Entry points are looked up on every run (nothing cached), so a plugin
-    installed a moment ago, or one disabled by ``HOOKWEAVE_DISABLE_PLUGINS``, counts at once."""
+    """The hosts of this run. Entry points are looked up on every run (a folder's listing is kept
+    only while its mtime stays: entrypoints.py), so a plugin installed a moment ago, or one disabled
+    by ``HOOKWEAVE_DISABLE_PLUGINS``, counts at once."""
     blocked = set(blocked_names())
     found = [ep for ep in entry_points(PROJECT) if ep.name not in blocked]
     if not found:

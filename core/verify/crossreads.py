@@ -65,7 +65,7 @@ def places(hosts: Iterable[Host], project: Path, planned: dict | None = None, pa
     for host in hosts:
         aliases = same_file_scopes(host, project)
         for scope in host.verify_scopes:
-            if scope in aliases:
+            if scope in aliases or not _may_record(host, scope, project, planned):
                 continue
             try:
                 doc, rec, _ = read_scope(host, scope, project, planned, parsed)
@@ -81,6 +81,19 @@ def places(hosts: Iterable[Host], project: Path, planned: dict | None = None, pa
                     place = readers.Place(host.name, scope, matchers.get((name, hook.id)), hook.event)
                     out.setdefault((name, hook.id), []).append(place)
     return out
+
+
+def _may_record(host: Host, scope: str, project: Path, planned: dict | None) -> bool:
+    """Whether ``scope`` may hold a record of ours: its record file is there, or about to be written.
+    Without one the scope holds nothing of ours, and its settings file (often an operator's, big or
+    broken) need not be parsed: most scopes of most hosts, on every install and verify."""
+    try:
+        path = host.record_path(host.settings_path(scope, project))
+    except (BadInput, OSError, ValueError):
+        return True  # read_scope finds the same error and the scope is passed over there
+    if planned and path in planned:
+        return planned[path] is not None
+    return os.path.exists(path)
 
 
 def _matchers(host: Host, doc: object) -> dict:

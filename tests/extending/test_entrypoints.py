@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from importlib import metadata
 from pathlib import Path
 
@@ -49,3 +50,31 @@ def test_load_follows_module_and_attribute(tmp_path: Path, monkeypatch) -> None:
 
     assert EntryPoint("x", "epmod_for_test", "d", "1").load() is sys.modules["epmod_for_test"]
     assert EntryPoint("x", "epmod_for_test:Outer.Inner", "d", "1").load() is sys.modules["epmod_for_test"].Outer.Inner
+
+
+def test_a_settled_folder_is_read_once_and_a_distribution_added_is_seen_at_once(tmp_path: Path) -> None:
+    """A long-lived process (the suite, an API user) read every entry_points.txt on sys.path at every
+    command. A folder's distributions are now kept while its mtime stays: a text edited in place is
+    not read again, but a distribution installed or removed (a folder in it added or gone) is seen."""
+    import os
+
+    site = tmp_path / "site"
+    _dist(site, "kept-1.0", "kept", "1.0", "[hookweave]\nkept = kept_mod\n")
+    settled = time.time_ns() - 10 * 10**9  # the folder last changed ten seconds ago
+    os.utime(site, ns=(settled, settled))
+    assert [e.name for e in entry_points("hookweave", [str(site)])] == ["kept"]
+    (site / "kept-1.0.dist-info" / "entry_points.txt").write_text("[hookweave]\nedited = edited_mod\n")
+    assert os.stat(site).st_mtime_ns == settled
+    assert [e.name for e in entry_points("hookweave", [str(site)])] == ["kept"]  # the kept listing, not read again
+    _dist(site, "added-2.0", "added", "2.0", "[hookweave]\nadded = added_mod\n")
+    assert sorted(e.name for e in entry_points("hookweave", [str(site)])) == ["added", "edited"]
+
+
+def test_a_folder_changed_a_moment_ago_is_read_again(tmp_path: Path) -> None:
+    """Two changes within one tick of the file system's clock leave one mtime: a folder that changed
+    less than two seconds ago is never kept, so an edit made right after is read."""
+    site = tmp_path / "young"
+    _dist(site, "young-1.0", "young", "1.0", "[hookweave]\nfirst = first_mod\n")
+    assert [e.name for e in entry_points("hookweave", [str(site)])] == ["first"]
+    (site / "young-1.0.dist-info" / "entry_points.txt").write_text("[hookweave]\nsecond = second_mod\n")
+    assert [e.name for e in entry_points("hookweave", [str(site)])] == ["second"]

@@ -151,7 +151,7 @@ def test_the_fixed_scripts_pass(run, tmp_path) -> None:
 
 
 def test_the_shipped_template_passes_everywhere_and_blocks_what_it_should(run) -> None:
-    result = run("check", "example-guard", "--json")
+    result = run("check", "example-guard", "--json", "--runs", "1")  # the judged run: times are test_check_latency's
     assert result.exit_code == 0, result.stdout
     doc = json.loads(result.stdout)
     assert doc["problems"] == 0
@@ -162,7 +162,7 @@ def test_the_shipped_template_passes_everywhere_and_blocks_what_it_should(run) -
         # Cline reads no exit code: the guard prints its cancel, which also ends the agent's run
         assert actions.pop("a destructive command") == ("stop" if hook["host"] == "cline" else "block"), hook
         assert set(actions.values()) == {"allow"}, hook
-    text = run("check", "example-guard", "--host", "claude")
+    text = run("check", "example-guard", "--host", "claude", "--runs", "1")
     assert text.exit_code == 0 and text.stdout.endswith("no problems\n")
 
 
@@ -261,7 +261,7 @@ def test_hand_written_hook_says_it_runs_for_real(run, project: Path) -> None:
 
 def test_installed_bundles_are_checked_from_the_settings_file(run, project: Path) -> None:
     assert run("install", "example-guard", "--host", "claude").exit_code == 0
-    result = run("check", "--installed", "--host", "claude", "--json")
+    result = run("check", "--installed", "--host", "claude", "--json", "--runs", "1")
     assert result.exit_code == 0, result.stdout
     hooks = json.loads(result.stdout)["hooks"]
     assert [(h["hook"], h["event"]) for h in hooks] == [("example-guard/destructive-guard (project)", "PreToolUse"),
@@ -394,14 +394,14 @@ def test_every_built_in_host_is_checked_and_a_plugin_host_is_named_with_the_reas
     monkeypatch.setattr(check, "_registry", registry)
     reason = ("a plugin host: what it does with a hook's exit code and output is not in hookweave's protocol table "
               "(core/standalone/protocol.py), so check cannot say what the agent will do")
-    result = run("check", "example-guard", "--host", "all", "--json")
+    result = run("check", "example-guard", "--host", "all", "--json", "--runs", "1")
     assert result.exit_code == 0, result.stdout
     doc = json.loads(result.stdout)
     from hookweave.core.contract.builtin import BUILT_IN
 
     assert sorted({h["host"] for h in doc["hooks"]}) == sorted(BUILT_IN)
     assert f"echo-agent: not checked: {reason}" in doc["skipped"]
-    installed = run("check", "--installed", "--host", "all")
+    installed = run("check", "--installed", "--host", "all", "--runs", "1")
     assert installed.exit_code == 0
     assert installed.stdout == (f"skipped: nothing installed here for {', '.join(sorted(BUILT_IN))}\n"
                                 f"skipped: echo-agent: not checked: {reason}\nno problems\n")
@@ -415,7 +415,7 @@ def test_installed_names_each_host_with_nothing_installed(run, project: Path) ->
     """``--installed --host all`` never skips a host silently: the ones with nothing installed here
     are named, the others checked."""
     assert run("install", "example-guard", "--host", "qwen", "--host", "cline").exit_code == 0
-    result = run("check", "--installed", "--host", "all", "--json")
+    result = run("check", "--installed", "--host", "all", "--json", "--runs", "1")
     assert result.exit_code == 0, result.stdout
     doc = json.loads(result.stdout)
     assert [(h["host"], h["hook"]) for h in doc["hooks"]] == [
@@ -426,7 +426,7 @@ def test_installed_names_each_host_with_nothing_installed(run, project: Path) ->
     assert doc["skipped"] == [f"nothing installed here for {', '.join(sorted(set(BUILT_IN) - {'qwen', 'cline'}))}"]
     assert [r["action"] for r in doc["hooks"][0]["runs"]] == ["allow", "allow", "allow", "allow", "stop"]
     assert [r["action"] for r in doc["hooks"][2]["runs"]] == ["allow", "allow", "allow", "allow", "allow", "block"]
-    used = json.loads(run("check", "--installed", "--json").stdout)  # no --host: the agents used here, installed ones
+    used = json.loads(run("check", "--installed", "--json", "--runs", "1").stdout)  # no --host: the agents used here, installed ones
     assert (used["hosts"], used["skipped"]) == ({"checked": ["cline", "qwen"], "from": "used here"}, [])
 
 
