@@ -132,6 +132,13 @@ def off_loopback(strace_output: str) -> list[str]:
     return sorted(a for a in addresses if not (a.startswith("127.") or a == "::1" or a.startswith("::ffff:127.")))
 
 
+def shared(cache: dict, name: str, build):
+    """The record ``name`` in a module's ``shared_runs``, built by ``build()`` the first time."""
+    if name not in cache:
+        cache[name] = build()
+    return cache[name]
+
+
 def write_operator_file(path: Path, text: str) -> tuple[Path, str]:
     """Put the operator's settings file in place; returns it and its text, to compare later."""
     path.parent.mkdir(parents=True, exist_ok=True)

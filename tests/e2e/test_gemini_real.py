@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from realhosts import Probe, agent_binary, ids, run_agent, write_operator_file
+from realhosts import Probe, agent_binary, ids, run_agent, shared, write_operator_file
 from test_runtime_real import GEMINI_IN_PROCESS
 
 # Offline: API-key auth against the mock, and no usage statistics (play.googleapis.com) or updates.
@@ -34,21 +34,6 @@ def _operator_settings(project: Path, probe) -> tuple[Path, str]:
     return write_operator_file(project / ".gemini" / "settings.json", text)
 
 
-@pytest.fixture(scope="module")
-def shared_runs() -> dict:
-    """Gemini runs shared by the tests of this module whose scenarios sit side by side in one project,
-    by name: built by whichever test needs one first, inside that test's own HOME and project (its
-    fixtures, so nothing_left_running covers the runs); the others read the same record. Each test
-    asserts only its own facts (a Gemini start is about 4-5 s of CPU)."""
-    return {}
-
-
-def _shared(cache: dict, name: str, build) -> dict:
-    if name not in cache:
-        cache[name] = build()
-    return cache[name]
-
-
 def _uninstalled_then_sequential(run, gemini, probe, project, tmp_path) -> dict:
     """The probe bundle installed beside the operator's hooks, one run, uninstalled; then, in the
     same project, the sequential bundle ``sequential`` (its own log, 0.4 s probes) installed, and one
@@ -73,7 +58,7 @@ def _uninstalled_then_sequential(run, gemini, probe, project, tmp_path) -> dict:
 
 def test_installed_hooks_fire_once_with_env_and_are_gone_after_uninstall(run, gemini, probe, project, tmp_path,
                                                                          shared_runs) -> None:
-    found = _shared(shared_runs, "uninstall+sequential",
+    found = shared(shared_runs, "uninstall+sequential",
                     lambda: _uninstalled_then_sequential(run, gemini, probe, project, tmp_path))
     assert (found["install"], found["verify"]) == (0, 0)
     calls = found["installed"]
@@ -88,7 +73,7 @@ def test_installed_hooks_fire_once_with_env_and_are_gone_after_uninstall(run, ge
 
 
 def test_sequential_bundle_runs_in_declared_order(run, gemini, probe, project, tmp_path, shared_runs) -> None:
-    found = _shared(shared_runs, "uninstall+sequential",
+    found = shared(shared_runs, "uninstall+sequential",
                     lambda: _uninstalled_then_sequential(run, gemini, probe, project, tmp_path))
     assert found["sequential install"] == 0
     both = sorted(found["uninstalled"] + found["sequential"], key=lambda c: c["end"])  # as one log: end order

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from newhosts import QWEN_IN_PROCESS
-from realhosts import HOSTS, Probe, ids, run_agent, write_operator_file
+from realhosts import HOSTS, Probe, ids, run_agent, shared, write_operator_file
 
 # Offline: no usage statistics, telemetry or update check (each looks a host name up otherwise).
 OFFLINE = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
@@ -35,32 +35,27 @@ def _operator_settings(project: Path, probe) -> tuple[Path, str]:
     return write_operator_file(project / ".qwen" / "settings.json", text)
 
 
-@pytest.fixture(scope="module")
-def shared_runs() -> dict:
-    """Qwen runs shared by the tests of this module whose scenarios sit side by side in one project,
-    by name: built by whichever test needs one first, inside that test's own HOME and project (its
-    fixtures, so nothing_left_running covers the runs); the others read the same record. Each test
-    asserts only its own facts (a Qwen start is about 8-10 s of CPU)."""
-    return {}
-
-
-def _shared(cache: dict, name: str, build) -> dict:
-    if name not in cache:
-        cache[name] = build()
-    return cache[name]
-
-
 def _uninstalled_then_sequential(run, qwen, probe, project, tmp_path) -> dict:
-    """The probe bundle installed beside the operator's hooks, one run, uninstalled; then, in the
+    """The probe bundle installed beside the operator's hooks, and beside them the bundle ``twice``
+    (its own log) at user and project scope; one run; both uninstalled; then, in the
     same project, the sequential bundle ``sequential`` (its own log, 0.4 s probes under a timeout of
     30) installed, and one run serving both: the operator's hooks log to the first probe's log, which
     must hold nothing of ours after the uninstall, and the sequential bundle's order is read from both."""
     settings, original = _operator_settings(project, probe)
-    found = {"install": run("install", probe.bundle(), "--host", "qwen").exit_code,
-             "verify": run("verify", "--verbose", "--host", "qwen").exit_code}
+    found = {"install": run("install", probe.bundle(), "--host", "qwen").exit_code}
+    twice = Probe(tmp_path / "twice")
+    folder = Path(twice.bundle())
+    manifest = folder / "hookweave.toml"
+    manifest.write_text(manifest.read_text().replace('name = "probe"', 'name = "twice"'))
+    found["twice install"] = [run("install", str(folder), "--host", "qwen", "--scope", scope).exit_code
+                              for scope in ("user", "project")]
+    verify = run("verify", "--verbose", "--host", "qwen")
+    found["verify"], found["verify output"] = verify.exit_code, verify.stdout
     qwen()
-    found["installed"] = probe.calls()
+    found["installed"], found["twice"] = probe.calls(), twice.calls()
     found["verify after"] = run("verify", "--verbose", "--host", "qwen").exit_code
+    found["twice uninstall"] = [run("uninstall", "twice", "--host", "qwen", "--scope", scope).exit_code
+                                for scope in ("user", "project")]
     found["uninstall"] = run("uninstall", "probe", "--host", "qwen").exit_code
     found["original"], found["after uninstall"] = original, settings.read_text()
     sequential = Probe(tmp_path / "sequential")
@@ -76,7 +71,7 @@ def _uninstalled_then_sequential(run, qwen, probe, project, tmp_path) -> dict:
 
 def test_installed_hooks_fire_once_and_are_gone_after_uninstall(run, qwen, probe, project, tmp_path,
                                                                 shared_runs) -> None:
-    found = _shared(shared_runs, "uninstall+sequential",
+    found = shared(shared_runs, "twice+uninstall+sequential",
                     lambda: _uninstalled_then_sequential(run, qwen, probe, project, tmp_path))
     assert (found["install"], found["verify"]) == (0, 0)
     calls = found["installed"]
@@ -95,7 +90,7 @@ def test_installed_hooks_fire_once_and_are_gone_after_uninstall(run, qwen, probe
 
 def test_sequential_bundle_runs_in_order_and_timeouts_are_seconds(run, qwen, probe, project, tmp_path,
                                                                   shared_runs) -> None:
-    found = _shared(shared_runs, "uninstall+sequential",
+    found = shared(shared_runs, "twice+uninstall+sequential",
                     lambda: _uninstalled_then_sequential(run, qwen, probe, project, tmp_path))
     assert found["sequential install"] == 0
     both = sorted(found["uninstalled"] + found["sequential"], key=lambda c: c["end"])  # as one log: end order
@@ -116,14 +111,17 @@ def test_disable_all_hooks_is_reported_and_real(run, qwen, probe, project, home)
     assert probe.calls() == []
 
 
-def test_the_same_bundle_at_user_and_project_scope_runs_once_as_verify_says(run, qwen, probe, project) -> None:
-    assert run("install", probe.bundle(), "--host", "qwen", "--scope", "user").exit_code == 0
-    assert run("install", probe.bundle(), "--host", "qwen", "--scope", "project").exit_code == 0
-    verify = run("verify", "--verbose", "--host", "qwen")
-    assert verify.exit_code == 0
-    assert "  note: probe: installed at user and project scope; Qwen Code runs identical commands once\n" in verify.stdout
-    qwen()  # name + command keys the copies (getHookKey): one run each
-    assert ids(probe.calls()) == ["probe-pre", "probe-start", "probe-stop"]
+def test_the_same_bundle_at_user_and_project_scope_runs_once_as_verify_says(run, qwen, probe, project, tmp_path,
+                                                                           shared_runs) -> None:
+    found = shared(shared_runs, "twice+uninstall+sequential",
+                    lambda: _uninstalled_then_sequential(run, qwen, probe, project, tmp_path))
+    assert found["twice install"] == [0, 0]
+    assert found["verify"] == 0
+    assert "  note: twice: installed at user and project scope; Qwen Code runs identical commands once\n" in \
+        found["verify output"]
+    # name + command keys the copies (getHookKey): one run each
+    assert ids(found["twice"]) == ["probe-pre", "probe-start", "probe-stop"]
+    assert found["twice uninstall"] == [0, 0]
 
 
 @pytest.mark.parametrize("rule", ["none", "DO_NOT_TRUST", "TRUST_FOLDER", "TRUST_PARENT"])

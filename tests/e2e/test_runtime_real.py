@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from realhosts import HERE, agent_binary, overlap, run_agent, tool_results, write_operator_file
+from realhosts import HERE, agent_binary, overlap, run_agent, shared, tool_results, write_operator_file
 
 from hookweave.hosts.codex import trust_hash
 
@@ -181,21 +181,6 @@ def _run_gemini(project: Path, env: dict[str, str]) -> None:
     run_agent([str(agent_binary("gemini")), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"], project, env)
 
 
-@pytest.fixture(scope="module")
-def shared_runs() -> dict:
-    """Agent runs shared by the tests of this module whose scenarios sit side by side in one HOME and
-    project, by name: built by whichever test needs one first, inside that test's own HOME and project
-    (its fixtures, so nothing_left_running covers the runs); the others read the same record. Each
-    test asserts only its own facts (a Gemini start is about 4-5 s of CPU)."""
-    return {}
-
-
-def _shared(cache: dict, name: str, build) -> dict:
-    if name not in cache:
-        cache[name] = build()
-    return cache[name]
-
-
 GEMINI_MODES = ("exit2", "exit3", "block", "deny", "exit1", "plain", "none")
 
 
@@ -230,7 +215,7 @@ def _gemini_blocks_beside_an_exported_value(run, mock, home, project, probe, tmp
 def test_gemini_what_blocks_and_what_the_model_sees(run, mock, home, project, probe, tmp_path, monkeypatch,
                                                     shared_runs) -> None:
     agent_binary("gemini")
-    found = _shared(shared_runs, "gemini", lambda: _gemini_blocks_beside_an_exported_value(
+    found = shared(shared_runs, "gemini", lambda: _gemini_blocks_beside_an_exported_value(
         run, mock, home, project, probe, tmp_path, monkeypatch))
     told = found["told"]
     for mode in ("exit2", "exit3", "block"):  # exit 3 blocks too, and its text is the reason
@@ -246,7 +231,7 @@ def test_gemini_exported_value_and_parallel_order(run, mock, home, project, prob
     through. Case 7: without sequential, an operator hook above our first BeforeTool hook is a
     note, and both start at once."""
     agent_binary("gemini")
-    found = _shared(shared_runs, "gemini", lambda: _gemini_blocks_beside_an_exported_value(
+    found = shared(shared_runs, "gemini", lambda: _gemini_blocks_beside_an_exported_value(
         run, mock, home, project, probe, tmp_path, monkeypatch))
     assert found["install"] == 0
     assert found["written"]["hooks"]["SessionStart"][0]["hooks"][0]["env"] == {"PROBE_VAR": "${PROBE_VAR:-from-bundle}"}
