@@ -38,13 +38,14 @@ class Probe:
     def command(self, hook_id: str, sleep: float = 0) -> str:
         return f"python3 {self.folder}/probe.py {hook_id} {self.log} {sleep}"
 
-    def bundle(self, *, sequential: bool = False, sleep: float = 0, pre_position: str = "last") -> str:
+    def bundle(self, *, sequential: bool = False, sleep: float = 0, pre_position: str = "last",
+               name: str = "probe") -> str:
         def hook(hook_id: str, event: str, matcher: str = "") -> str:
             position = f'position = "{pre_position}"\n' if hook_id == "pre" else ""
             return (f'[[hooks]]\nid = "{hook_id}"\nevent = "{event}"\n{matcher}{position}'
                     f'command = ["python3", "{{bundle_dir}}/probe.py", "probe-{hook_id}", "{self.log}", "{sleep}"]\n')
 
-        manifest = (f'[bundle]\nname = "probe"\nversion = "1.0.0"\nsequential = {str(sequential).lower()}\n'
+        manifest = (f'[bundle]\nname = "{name}"\nversion = "1.0.0"\nsequential = {str(sequential).lower()}\n'
                     + hook("start", "session_start") + hook("pre", "pre_tool_use", 'matcher = ["shell"]\n')
                     + (hook("pre-2", "pre_tool_use", 'matcher = ["shell"]\n') if sequential else "")
                     + hook("stop", "stop")

@@ -47,10 +47,8 @@ def _uninstalled_then_sequential(run, gemini, probe, project, tmp_path) -> dict:
     found["uninstall"] = run("uninstall", "probe", "--host", "gemini").exit_code
     found["original"], found["after uninstall"] = original, settings.read_text()
     sequential = Probe(tmp_path / "sequential")
-    folder = Path(sequential.bundle(sequential=True, sleep=0.4))
-    manifest = folder / "hookweave.toml"
-    manifest.write_text(manifest.read_text().replace('name = "probe"', 'name = "sequential"'))
-    found["sequential install"] = run("install", str(folder), "--host", "gemini").exit_code
+    folder = sequential.bundle(sequential=True, sleep=0.4, name="sequential")
+    found["sequential install"] = run("install", folder, "--host", "gemini").exit_code
     gemini()
     found["uninstalled"], found["sequential"] = probe.calls(), sequential.calls()
     return found

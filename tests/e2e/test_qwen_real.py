@@ -44,10 +44,8 @@ def _uninstalled_then_sequential(run, qwen, probe, project, tmp_path) -> dict:
     settings, original = _operator_settings(project, probe)
     found = {"install": run("install", probe.bundle(), "--host", "qwen").exit_code}
     twice = Probe(tmp_path / "twice")
-    folder = Path(twice.bundle())
-    manifest = folder / "hookweave.toml"
-    manifest.write_text(manifest.read_text().replace('name = "probe"', 'name = "twice"'))
-    found["twice install"] = [run("install", str(folder), "--host", "qwen", "--scope", scope).exit_code
+    folder = twice.bundle(name="twice")
+    found["twice install"] = [run("install", folder, "--host", "qwen", "--scope", scope).exit_code
                               for scope in ("user", "project")]
     verify = run("verify", "--verbose", "--host", "qwen")
     found["verify"], found["verify output"] = verify.exit_code, verify.stdout
@@ -59,10 +57,9 @@ def _uninstalled_then_sequential(run, qwen, probe, project, tmp_path) -> dict:
     found["uninstall"] = run("uninstall", "probe", "--host", "qwen").exit_code
     found["original"], found["after uninstall"] = original, settings.read_text()
     sequential = Probe(tmp_path / "sequential")
-    folder = Path(sequential.bundle(sequential=True, sleep=0.4))
+    folder = Path(sequential.bundle(sequential=True, sleep=0.4, name="sequential"))
     manifest = folder / "hookweave.toml"  # 30 as milliseconds would kill every 0.4 s probe
-    manifest.write_text(manifest.read_text().replace('name = "probe"', 'name = "sequential"')
-                        .replace("command = [", "timeout = 30\ncommand = ["))
+    manifest.write_text(manifest.read_text().replace("command = [", "timeout = 30\ncommand = ["))
     found["sequential install"] = run("install", str(folder), "--host", "qwen").exit_code
     qwen()
     found["uninstalled"], found["sequential"] = probe.calls(), sequential.calls()
