@@ -32,6 +32,15 @@ def probe(tmp_path: Path) -> Probe:
     return Probe(tmp_path / "probe")
 
 
+@pytest.fixture(scope="module")
+def shared_runs() -> dict:
+    """Agent runs shared by the tests of a module whose scenarios sit side by side in one HOME and
+    project, by name (``realhosts.shared``): built by whichever test needs one first, inside that
+    test's own HOME and project (its fixtures, so nothing_left_running covers the runs); the others
+    read the same record. Each test asserts only its own facts. A module may define its own."""
+    return {}
+
+
 # -- the agents, each offline against the mock (a test module may define its own) --------------------
 
 @pytest.fixture

@@ -38,13 +38,14 @@ class Probe:
     def command(self, hook_id: str, sleep: float = 0) -> str:
         return f"python3 {self.folder}/probe.py {hook_id} {self.log} {sleep}"
 
-    def bundle(self, *, sequential: bool = False, sleep: float = 0, pre_position: str = "last") -> str:
+    def bundle(self, *, sequential: bool = False, sleep: float = 0, pre_position: str = "last",
+               name: str = "probe") -> str:
         def hook(hook_id: str, event: str, matcher: str = "") -> str:
             position = f'position = "{pre_position}"\n' if hook_id == "pre" else ""
             return (f'[[hooks]]\nid = "{hook_id}"\nevent = "{event}"\n{matcher}{position}'
                     f'command = ["python3", "{{bundle_dir}}/probe.py", "probe-{hook_id}", "{self.log}", "{sleep}"]\n')
 
-        manifest = (f'[bundle]\nname = "probe"\nversion = "1.0.0"\nsequential = {str(sequential).lower()}\n'
+        manifest = (f'[bundle]\nname = "{name}"\nversion = "1.0.0"\nsequential = {str(sequential).lower()}\n'
                     + hook("start", "session_start") + hook("pre", "pre_tool_use", 'matcher = ["shell"]\n')
                     + (hook("pre-2", "pre_tool_use", 'matcher = ["shell"]\n') if sequential else "")
                     + hook("stop", "stop")
@@ -130,6 +131,13 @@ def off_loopback(strace_output: str) -> list[str]:
     found = re.findall(r'inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"', strace_output)
     addresses = {a or b for a, b in found}
     return sorted(a for a in addresses if not (a.startswith("127.") or a == "::1" or a.startswith("::ffff:127.")))
+
+
+def shared(cache: dict, name: str, build):
+    """The record ``name`` in a module's ``shared_runs``, built by ``build()`` the first time."""
+    if name not in cache:
+        cache[name] = build()
+    return cache[name]
 
 
 def write_operator_file(path: Path, text: str) -> tuple[Path, str]:

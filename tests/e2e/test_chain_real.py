@@ -79,29 +79,74 @@ def seen_by_model(mock) -> str:
     return json.dumps([r["body"] for r in mock.requests])
 
 
-def test_claude_runs_the_chain_in_order_and_stops_at_the_first_block(run, mock, home, project, tmp_path) -> None:
+@pytest.fixture(scope="module")
+def claude_runs() -> dict:
+    """Claude's three runs, shared by its project-scope and user-scope chain tests as the newer
+    agents' are (newer_runs): the project chain beside the operator's hook; then, uninstalled, the
+    user-scope chain installed from the home folder (its own log); then that chain without its runner
+    files. Built by whichever of the two runs first, inside that test's own HOME and project (its
+    fixtures, so nothing_left_running covers the runs); the other reads it."""
+    return {}
+
+
+def _claude_chain_runs(run, mock, home, project, tmp_path, monkeypatch) -> dict:
     binary = agent_binary("claude")
-    log, op_log = tmp_path / "chain.log", tmp_path / "op.log"
+
+    def claude() -> None:
+        run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
+
+    record: dict = {}
+    log, user_log, op_log = tmp_path / "chain.log", tmp_path / "user.log", tmp_path / "op.log"
     settings, original = write_operator_file(project / ".claude" / "settings.json", json.dumps({"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"echo op >> {op_log}"}]}]}}))
     install = run("install", chain_bundle(tmp_path / "b", log), "--host", "claude")
-    assert install.exit_code == 0, install.output
-    assert run("verify", "--verbose", "--host", "claude").exit_code == 0
+    record["install"] = (install.exit_code, install.output)
+    record["verify"] = run("verify", "--verbose", "--host", "claude").exit_code
     mock.commands = ["echo mode-pass", "echo mode-stop"]
-    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
-    check_chain(calls(log))
-    told = tool_results(mock, "claude")
+    claude()
+    record["project"] = (calls(log), tool_results(mock, "claude"), seen_by_model(mock))
+    record["op"] = op_log.read_text()
+    record["uninstall"] = run("uninstall", "chained", "--host", "claude").exit_code
+    record["after uninstall"], record["original"] = settings.read_text(), original
+    op_log.unlink()
+    monkeypatch.chdir(home)
+    install = run("install", chain_bundle(tmp_path / "u", user_log), "--host", "claude", "--scope", "user")
+    record["user install"] = (install.exit_code, install.output)
+    monkeypatch.chdir(project)
+    mock.requests.clear()
+    claude()
+    record["project after uninstall"], record["op after uninstall"] = calls(log), op_log.read_text()
+    record["user"] = (calls(user_log), tool_results(mock, "claude"))
+    for runner in (home / ".claude").glob("settings.hookweave-chain.*"):
+        runner.unlink()
+    mock.requests.clear()
+    claude()
+    record["user without runners"] = (calls(user_log), tool_results(mock, "claude"))
+    return record
+
+
+def _claude(cache: dict, run, mock, home, project, tmp_path, monkeypatch) -> dict:
+    if "claude" not in cache:
+        cache["claude"] = _claude_chain_runs(run, mock, home, project, tmp_path, monkeypatch)
+    return cache["claude"]
+
+
+def test_claude_runs_the_chain_in_order_and_stops_at_the_first_block(run, mock, home, project, tmp_path, monkeypatch,
+                                                                     claude_runs) -> None:
+    """After uninstall nothing of the chain fires and the operator's hook still runs for both calls
+    (measured in the run that the user-scope test's chain shares: it logs elsewhere)."""
+    shared = _claude(claude_runs, run, mock, home, project, tmp_path, monkeypatch)
+    assert shared["install"][0] == 0, shared["install"][1]
+    assert shared["verify"] == 0
+    found, told, model = shared["project"]
+    check_chain(found)
     assert told["pass"] == "mode-pass"
     assert "stopped by gate" in told["stop"] and "mode-stop" not in told["stop"].replace("echo mode-stop", "")
-    model = seen_by_model(mock)
     assert "context-from-guard" in model and "context-from-session" in model
-    assert op_log.read_text() == "op\nop\n"  # the operator's hook ran for both calls
-    assert run("uninstall", "chained", "--host", "claude").exit_code == 0
-    assert settings.read_text() == original
-    op_log.unlink()
-    mock.requests.clear()
-    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
-    assert calls(log) == [] and op_log.read_text() == "op\nop\n"
+    assert shared["op"] == "op\nop\n"  # the operator's hook ran for both calls
+    assert shared["uninstall"] == 0
+    assert shared["after uninstall"] == shared["original"]
+    assert shared["project after uninstall"] == [] and shared["op after uninstall"] == "op\nop\n"
 
 
 def test_codex_runs_the_chain_in_order_and_stops_at_the_first_block(run, mock, home, project, tmp_path,
@@ -221,28 +266,20 @@ def test_the_newer_agents_run_the_chain_in_order_and_stop_at_the_first_block(run
 
 
 def test_claude_user_scope_chain_runs_in_another_project_and_goes_on_without_its_runner(run, mock, home, project,
-                                                                                        tmp_path, monkeypatch) -> None:
+                                                                                        tmp_path, monkeypatch,
+                                                                                        claude_runs) -> None:
     """Issue 33: installed at user scope from the home folder (the project there is the home), the
     chain ran ``sh "$CLAUDE_PROJECT_DIR"/.claude/...`` in every other project: exit 2, a block of
     every call. Now it runs in another project in order, and with its runner files gone the calls go
-    ahead (the registration exits 0)."""
-    binary = agent_binary("claude")
-    log = tmp_path / "chain.log"
-    monkeypatch.chdir(home)
-    install = run("install", chain_bundle(tmp_path / "b", log), "--host", "claude", "--scope", "user")
-    assert install.exit_code == 0, install.output
-    monkeypatch.chdir(project)
-    mock.commands = ["echo mode-pass", "echo mode-stop"]
-    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
-    check_chain(calls(log))
-    told = tool_results(mock, "claude")
+    ahead (the registration exits 0). Its first run is the project chain's after-uninstall run."""
+    shared = _claude(claude_runs, run, mock, home, project, tmp_path, monkeypatch)
+    assert shared["user install"][0] == 0, shared["user install"][1]
+    found, told = shared["user"]
+    check_chain(found)
     assert told["pass"] == "mode-pass" and "stopped by gate" in told["stop"]
-    for runner in (home / ".claude").glob("settings.hookweave-chain.*"):
-        runner.unlink()
-    mock.requests.clear()
-    run_agent([str(binary), "-p", "run the echo", "--allowedTools", "Bash"], project, _claude_env(mock, home))
-    assert calls(log) == []
-    assert tool_results(mock, "claude") == {"pass": "mode-pass", "stop": "mode-stop"}
+    after, told = shared["user without runners"]
+    assert after == []
+    assert told == {"pass": "mode-pass", "stop": "mode-stop"}
 
 
 @pytest.mark.parametrize("host", NEWER)

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from realhosts import HERE, agent_binary, overlap, run_agent, tool_results, write_operator_file
+from realhosts import HERE, agent_binary, overlap, run_agent, shared, tool_results, write_operator_file
 
 from hookweave.hosts.codex import trust_hash
 
@@ -181,45 +181,76 @@ def _run_gemini(project: Path, env: dict[str, str]) -> None:
     run_agent([str(agent_binary("gemini")), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"], project, env)
 
 
-def test_gemini_what_blocks_and_what_the_model_sees(mock, home, project, tmp_path) -> None:
-    agent_binary("gemini")
+GEMINI_MODES = ("exit2", "exit3", "block", "deny", "exit1", "plain", "none")
+
+
+def _gemini_blocks_beside_an_exported_value(run, mock, home, project, probe, tmp_path, monkeypatch) -> dict:
+    """One Gemini run for two scenarios side by side: the blocker at user scope (BeforeTool, a shell
+    call per mode), and in the project the operator's slow hook with a literal PROBE_VAR above our
+    slow bundle, installed while PROBE_VAR is exported. Our hooks and the operator's print nothing, so
+    what the model is told of each call is the blocker's answer alone."""
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    monkeypatch.setenv("PROBE_VAR", "exported")
     hooks = {"BeforeTool": [{"matcher": "run_shell_command",
                              "hooks": [{"type": "command", "name": "blocker", "command": _blocker(tmp_path, "gemini")}]}]}
-    env = _gemini(mock, home, {"hooks": hooks})
-    mock.commands = [f"echo mode-{m}" for m in ("exit2", "exit3", "block", "deny", "exit1", "plain", "none")]
+    env = _gemini(mock, home, {"hooks": hooks}, PROBE_VAR="exported")
+    settings = project / ".gemini" / "settings.json"
+    operator = {"BeforeTool": [{"hooks": [{"type": "command", "name": "op-pre", "command": probe.command("op-pre", SLOW),
+                                           "env": {"PROBE_VAR": "literal"}}]}]}
+    write_operator_file(settings, json.dumps({"hooks": operator}, indent=2) + "\n")
+    found = {"install": run("install", probe.bundle(sleep=SLOW, pre_position="first"), "--host", "gemini").exit_code}
+    data = json.loads(settings.read_text())
+    found["written"] = json.loads(json.dumps(data))
+    pre = data["hooks"]["BeforeTool"]
+    data["hooks"]["BeforeTool"] = pre[1:] + pre[:1]
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    verify = run("verify", "--verbose", "--host", "gemini", "--json")
+    found["verify"] = (verify.exit_code, verify.stdout)
+    mock.commands = [f"echo mode-{m}" for m in GEMINI_MODES]
     _run_gemini(project, env)
-    told = tool_results(mock, "gemini")
+    found["told"], found["calls"] = tool_results(mock, "gemini"), probe.calls()
+    return found
+
+
+def test_gemini_what_blocks_and_what_the_model_sees(run, mock, home, project, probe, tmp_path, monkeypatch,
+                                                    shared_runs) -> None:
+    agent_binary("gemini")
+    found = shared(shared_runs, "gemini", lambda: _gemini_blocks_beside_an_exported_value(
+        run, mock, home, project, probe, tmp_path, monkeypatch))
+    told = found["told"]
     for mode in ("exit2", "exit3", "block"):  # exit 3 blocks too, and its text is the reason
         assert json.loads(told[mode]) == {"error": f"Tool execution blocked: reason-{mode} from the hook"}
     for mode in ("deny", "exit1", "plain", "none"):  # Claude's permissionDecision means nothing to Gemini
         assert f"Output: mode-{mode}" in json.loads(told[mode])["output"]
 
 
-def test_gemini_exported_value_and_parallel_order(run, mock, home, project, probe, monkeypatch) -> None:
+def test_gemini_exported_value_and_parallel_order(run, mock, home, project, probe, tmp_path, monkeypatch,
+                                                  shared_runs) -> None:
     """Case 8 on Gemini: a per-hook env value replaces the exported one (the operator's hook
     sets it literally), while our if-absent value, written ${VAR:-value}, lets the exported value
     through. Case 7: without sequential, an operator hook above our first BeforeTool hook is a
     note, and both start at once."""
-    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
-    monkeypatch.setenv("PROBE_VAR", "exported")
-    env = _gemini(mock, home, {}, PROBE_VAR="exported")
-    settings = project / ".gemini" / "settings.json"
-    operator = {"BeforeTool": [{"hooks": [{"type": "command", "name": "op-pre", "command": probe.command("op-pre", SLOW),
-                                           "env": {"PROBE_VAR": "literal"}}]}]}
-    write_operator_file(settings, json.dumps({"hooks": operator}, indent=2) + "\n")
-    assert run("install", probe.bundle(sleep=SLOW, pre_position="first"), "--host", "gemini").exit_code == 0
-    data = json.loads(settings.read_text())
-    assert data["hooks"]["SessionStart"][0]["hooks"][0]["env"] == {"PROBE_VAR": "${PROBE_VAR:-from-bundle}"}
-    pre = data["hooks"]["BeforeTool"]
-    data["hooks"]["BeforeTool"] = pre[1:] + pre[:1]
-    settings.write_text(json.dumps(data, indent=2) + "\n")
-    verify = run("verify", "--verbose", "--host", "gemini", "--json")
-    assert verify.exit_code == 0, verify.stdout
-    statuses = {h["id"]: (h["status"], h["level"]) for f in json.loads(verify.stdout)["hosts"][0]["files"]
+    agent_binary("gemini")
+    found = shared(shared_runs, "gemini", lambda: _gemini_blocks_beside_an_exported_value(
+        run, mock, home, project, probe, tmp_path, monkeypatch))
+    assert found["install"] == 0
+    assert found["written"]["hooks"]["SessionStart"][0]["hooks"][0]["env"] == {"PROBE_VAR": "${PROBE_VAR:-from-bundle}"}
+    code, stdout = found["verify"]
+    assert code == 0, stdout
+    statuses = {h["id"]: (h["status"], h["level"]) for f in json.loads(stdout)["hosts"][0]["files"]
                 for b in f["bundles"] for h in b["hooks"]}
     assert statuses["pre"] == ("out-of-order", "note")
-    _run_gemini(project, env)
-    calls = {c["id"]: c for c in probe.calls()}
-    assert overlap(calls["op-pre"], calls["probe-pre"])
-    assert {c["env"]["PROBE_VAR"] for i, c in calls.items() if i.startswith("probe-")} == {"exported"}
-    assert calls["op-pre"]["env"]["PROBE_VAR"] == "literal"  # a literal per-hook value replaces the export
+    calls = found["calls"]
+    by_call: dict[str, dict[str, dict]] = {}
+    for c in calls:
+        if c["event"] == "BeforeTool":
+            by_call.setdefault(c["command"], {})[c["id"]] = c
+    assert sorted(by_call) == sorted(f"echo mode-{m}" for m in GEMINI_MODES)
+    # Run one hook at a time, Gemini would overlap them in no call; under load a hook may start more
+    # than SLOW late in one call of seven, so one call where both ran at once is the proof (as the
+    # one call of the run this test had alone was).
+    assert any(overlap(pair["op-pre"], pair["probe-pre"]) for pair in by_call.values()), {
+        command: [(i, round(c["start"] % 100, 2), round(c["end"] % 100, 2)) for i, c in pair.items()]
+        for command, pair in by_call.items()}
+    assert {c["env"]["PROBE_VAR"] for c in calls if c["id"].startswith("probe-")} == {"exported"}
+    assert {c["env"]["PROBE_VAR"] for c in calls if c["id"] == "op-pre"} == {"literal"}  # replaces the export
