@@ -165,28 +165,20 @@ def check_probes(calls: list[dict], log: Path, project: Path) -> None:
 # -- a. install at project and user scope; e. uninstall gives the operator's file back ----------------
 
 def test_project_install_runs_each_hook_once_and_uninstall_restores_the_file(hooks, auggie, augment, project,
-                                                                             tmp_path) -> None:
-    log, op_log = tmp_path / "probe.log", tmp_path / "op.log"
-    settings = project / ".augment" / "settings.json"
-    original = operator_file(settings, op_log, log)
-    bundle = probe_bundle(tmp_path / "bundle", log)
-    hooks("install", str(bundle), "--host", "auggie", "--scope", "project")
-    verify = hooks("verify", "--host", "auggie")
-    assert "enable_hooks" in verify.stdout  # the server's switch, which hookweave cannot see, is named
-    augment.commands = ["touch ran-mode-pass"]
-    auggie()
-    calls = read_log(log)
+                                                                             tmp_path, shared_runs) -> None:
+    """Measured on the shared answers+chain run's ``touch ran-mode-pass`` call (no hook answers it),
+    its session start and its stop; the operator's PreToolUse hook, on every call, once each."""
+    found = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(hooks, auggie, augment, project, tmp_path))
+    assert "enable_hooks" in found["probe_verify"]  # the server's switch, which hookweave cannot see, is named
+    calls, log = found["probe"], found["probe_log"]
     [operator] = [c for c in calls if c["id"] == "op-start"]
     assert operator["argv"] == ["op-start", str(log), "0", "#", "operator", "note"]  # Auggie's argv split (runs="argv")
     check_probes([c for c in calls if c is not operator], log, project)  # ours: no such split, thanks to " ;"
-    assert (project / "ran-mode-pass").exists()
-    assert op_log.read_text() == "op\n"
-    hooks("uninstall", "probe", "--host", "auggie")
-    assert settings.read_text() == original
-    (project / "ran-mode-pass").unlink()
-    auggie()
-    assert [c["id"] for c in read_log(log)] == ["op-start"] and op_log.read_text() == "op\nop\n"
-    assert (project / "ran-mode-pass").exists()
+    assert found["ran"]["pass"]
+    assert found["op_log"] == "op\n" * len(found["commands_sent"])  # the operator's PreToolUse: once a call
+    assert found["file_after_uninstall"] == found["operator_file"]
+    assert [c["id"] for c in found["probe_after_uninstall"]] == ["op-start"]
+    assert found["op_log_after_uninstall"] == "op\n" and found["stop_after_uninstall"]
 
 
 def _user_scope_beside_a_trailing_comma(hooks, auggie, augment, home, project, tmp_path) -> dict:
@@ -323,10 +315,16 @@ def pre_payload(project: Path, command: str) -> dict:
 
 
 def _answers_and_chain(hooks, auggie, augment, project, tmp_path) -> dict:
-    """One run for two scenarios side by side in the project: the answers bundle (one shell call per
-    answer) and the chain whose first member blocks ``mode-stop`` (two more calls); then the chain's
-    uninstall and a run without it. The answer hook does nothing on ``pass`` and ``stop``, the chain
-    blocks nothing but ``stop``."""
+    """One run for three scenarios side by side in the project, under the operator's own file: the
+    probe bundle (logging apart), the answers bundle (one shell call per answer) and the chain whose
+    first member blocks ``mode-stop`` (two more calls); then all three uninstalled and a run without
+    them. The answer hook does nothing on ``pass`` and ``stop``, the chain blocks nothing but
+    ``stop``, the probes block nothing."""
+    probe_log, op_log = tmp_path / "probe.log", tmp_path / "op.log"
+    settings = project / ".augment" / "settings.json"
+    original = operator_file(settings, op_log, probe_log)
+    hooks("install", str(probe_bundle(tmp_path / "probes", probe_log)), "--host", "auggie", "--scope", "project")
+    probe_verify = hooks("verify", "--host", "auggie").stdout
     log = tmp_path / "answers.log"
     bundle = blocker_bundle(tmp_path / "bundle", log)
     commands = {m: f"touch ran-mode-{m}" for m in MODES}
@@ -341,19 +339,27 @@ def _answers_and_chain(hooks, auggie, augment, project, tmp_path) -> dict:
     chain_log = tmp_path / "chain.log"
     hooks("install", str(bundle), "--host", "auggie")
     hooks("install", str(chain_bundle(tmp_path / "chain", chain_log)), "--host", "auggie")
-    chain_written = json.loads((project / ".augment" / "settings.json").read_text())["hooks"]["PreToolUse"]
+    uncommented = "".join(line for line in settings.read_text().splitlines(True) if not line.lstrip().startswith("//"))
+    chain_written = json.loads(uncommented)["hooks"]["PreToolUse"]  # the operator's file: JSON5, a comment in it
     augment.commands = [*commands.values(), "touch ran-mode-pass", "touch ran-mode-stop"]
     auggie()
+    # the probe test's hooks: those of the call no hook answers, and those of no call (start, stop)
+    probed = [c for c in read_log(probe_log) if c["command"] in ("touch ran-mode-pass", None)]
     found = {"commands": commands, "report": report, "answers": read_log(log), "told": augment.tool_results(),
              "seen": json.dumps(augment.chats()), "ran": {m: (project / f"ran-mode-{m}").exists()
                                                           for m in (*MODES, "pass", "stop")},
-             "chain_written": chain_written, "chain": read_log(chain_log)}
-    hooks("uninstall", "chained", "--host", "auggie")
-    (project / "ran-mode-pass").unlink()
-    augment.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
+             "chain_written": chain_written, "chain": read_log(chain_log), "probe": probed, "probe_log": probe_log,
+             "probe_verify": probe_verify, "operator_file": original, "commands_sent": augment.commands,
+             "op_log": op_log.read_text() if op_log.exists() else ""}
+    op_log.unlink(missing_ok=True)
+    for name in ("chained", "answers", "probe"):
+        hooks("uninstall", name, "--host", "auggie")
+    after = settings.read_text()
+    augment.commands = ["touch ran-mode-stop"]
     auggie()
-    return {**found, "chain_after_uninstall": read_log(chain_log),
-            "stop_after_uninstall": (project / "ran-mode-stop").exists()}
+    return {**found, "chain_after_uninstall": read_log(chain_log), "file_after_uninstall": after,
+            "stop_after_uninstall": (project / "ran-mode-stop").exists(), "probe_after_uninstall": read_log(probe_log),
+            "op_log_after_uninstall": op_log.read_text() if op_log.exists() else ""}
 
 
 def test_a_pre_tool_use_answer_does_what_hooks_check_says(hooks, auggie, augment, project, tmp_path,

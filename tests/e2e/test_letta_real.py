@@ -89,16 +89,11 @@ def _shared(cache: dict, name: str, build) -> dict:
     return cache[name]
 
 
-def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall(run, letta, project, home,
-                                                                                 tmp_path) -> None:
-    log = tmp_path / "probe.log"
-    local = project / ".letta" / "settings.local.json"
-    original = operator_file(local, log, "op-local")
-    operator_file(home / ".letta" / "settings.json", log, "op-user")
-    assert run("install", probe_bundle(tmp_path / "bundle", log), "--host", "letta").exit_code == 0
-    assert run("verify", "--verbose", "--host", "letta").exit_code == 0
-    letta()
-    got = calls(log)
+def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall(run, letta, mock, project, home,
+                                                                                 tmp_path, shared_runs) -> None:
+    """Measured on the shared run's call of the answers' ``none`` command (its tool ran)."""
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, letta, mock, project, home, tmp_path))
+    got = shared["probe"]
     assert sorted(c["id"] for c in got) == ["op-local", "op-user", "probe-post", "probe-pre"], got
     pre = sorted((c for c in got if c["event"] == "PreToolUse"), key=lambda c: c["start"])
     assert [c["id"] for c in pre] == ["op-local", "probe-pre", "op-user"]  # local, project, user: one at a time
@@ -107,13 +102,11 @@ def test_hooks_fire_once_with_env_next_to_the_operators_and_none_after_uninstall
     assert ours["probe-pre"]["tool"] == "Bash" and ours["probe-post"]["event"] == "PostToolUse"
     for call in ours.values():
         assert call["env"]["LETTA_WORKING_DIR"] == str(project)  # the project variable; Letta has no env key
-    assert run("uninstall", "probe", "--host", "letta").exit_code == 0
+    assert shared["probe_verify"] == 0 and shared["uninstalled"] == [0, 0, 0]
     # Letta writes its own keys (sessionsByServer, ...) into the local file: the operator's hooks stay as written
-    assert json.loads(local.read_text())["hooks"] == json.loads(original)["hooks"]
-    ours = project / ".letta" / "settings.json"
-    assert not ours.exists() or "hookweave" not in ours.read_text()
-    letta()
-    assert sorted(c["id"] for c in calls(log)) == ["op-local", "op-user"]
+    assert json.loads(shared["local_after_uninstall"])["hooks"] == json.loads(shared["local_original"])["hooks"]
+    assert "hookweave" not in shared["ours_after_uninstall"]
+    assert sorted(c["id"] for c in shared["probe_after_uninstall"]) == ["op-local", "op-user"]
 
 
 def _two_scopes_and_a_timeout(run, letta, project, tmp_path) -> dict:
@@ -167,11 +160,18 @@ def test_a_timeout_is_seconds_in_the_manifest_and_milliseconds_in_the_file(run, 
     assert found["slow"] == []  # killed after one second, before it logs; the call went ahead
 
 
-def _answers_and_chain(run, letta, mock, project, tmp_path) -> dict:
-    """One run for two scenarios side by side: the answers bundle (one shell call per answer) and the
-    chain whose first member blocks ``mode-stop`` (two more calls); then the chain's uninstall and a
-    run without it. Each hook only acts on its own calls: the answer hook does nothing on ``pass``
-    and ``stop``, the chain blocks nothing but ``stop``."""
+def _answers_and_chain(run, letta, mock, project, home, tmp_path) -> dict:
+    """One run for three scenarios side by side under the operator's own hooks (local and user
+    files): the probe bundle (logging apart), the answers bundle (one shell call per answer) and the
+    chain whose first member blocks ``mode-stop`` (two more calls); then all three uninstalled and a
+    run without them. Each hook only acts on its own calls: the answer hook does nothing on ``pass``
+    and ``stop``, the chain blocks nothing but ``stop``, the probes block nothing."""
+    probe_log = tmp_path / "probe.log"
+    local = project / ".letta" / "settings.local.json"
+    local_original = operator_file(local, probe_log, "op-local")
+    operator_file(home / ".letta" / "settings.json", probe_log, "op-user")
+    assert run("install", probe_bundle(tmp_path / "probes", probe_log), "--host", "letta").exit_code == 0
+    probe_verify = run("verify", "--verbose", "--host", "letta").exit_code
     log = tmp_path / "answers.log"
     folder = tmp_path / "bundle"
     folder.mkdir()
@@ -197,18 +197,23 @@ def _answers_and_chain(run, letta, mock, project, tmp_path) -> dict:
     mock.commands = [*commands.values(), "touch ran-mode-pass", "touch ran-mode-stop"]
     letta()
     ran = {m: (project / f"ran-mode-{m}").exists() for m in (*MODES, "pass", "stop")}
+    # the probe test's hooks on the one call of the run whose tool ran untouched by any answer
+    probed = [c for c in calls(probe_log) if c["command"] == commands["none"]]
     shared = {"runs": runs, "ran": ran, "seen": json.dumps([r["body"] for r in mock.requests]),
-              "chain": calls(chain_log)}
-    assert run("uninstall", "chained", "--host", "letta").exit_code == 0
-    (project / "ran-mode-pass").unlink()
-    mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
+              "chain": calls(chain_log), "probe": probed, "probe_verify": probe_verify, "local_original": local_original}
+    uninstalled = [run("uninstall", name, "--host", "letta").exit_code for name in ("chained", "answers", "probe")]
+    ours = project / ".letta" / "settings.json"
+    mock.commands = ["touch ran-mode-stop"]
     letta()
-    return {**shared, "chain_after_uninstall": calls(chain_log), "stop_after_uninstall": (project / "ran-mode-stop").exists()}
+    return {**shared, "uninstalled": uninstalled, "local_after_uninstall": local.read_text(),
+            "ours_after_uninstall": ours.read_text() if ours.exists() else "",
+            "chain_after_uninstall": calls(chain_log), "stop_after_uninstall": (project / "ran-mode-stop").exists(),
+            "probe_after_uninstall": calls(probe_log)}
 
 
-def test_a_pre_tool_use_answer_does_what_hooks_check_says(run, letta, mock, project, tmp_path, shared_runs) -> None:
+def test_a_pre_tool_use_answer_does_what_hooks_check_says(run, letta, mock, project, home, tmp_path, shared_runs) -> None:
     """Only exit 2 blocks in Letta: Claude's deny and decision block let the command run."""
-    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, letta, mock, project, tmp_path))
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, letta, mock, project, home, tmp_path))
     runs, seen = shared["runs"], shared["seen"]
     predicted = {m: r["action"] for m, r in runs.items()}
     did = {m: "ran" if shared["ran"][m] else "block" for m in MODES}
@@ -220,9 +225,9 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says(run, letta, mock, proj
     assert {m: _to_model(runs[m]["notes"]) for m in heard} == heard, (heard, runs)
 
 
-def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, letta, mock, project, tmp_path,
+def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, letta, mock, project, home, tmp_path,
                                                                         shared_runs) -> None:
-    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, letta, mock, project, tmp_path))
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, letta, mock, project, home, tmp_path))
     by_call: dict[str, list[dict]] = {}
     for call in shared["chain"]:
         by_call.setdefault(call["call"], []).append(call)

@@ -60,15 +60,11 @@ def answer_bundle(folder: Path, log: Path, *, chain: bool = False) -> str:
     return str(folder)
 
 
-def test_hooks_fire_once_in_order_with_env_next_to_the_operators_and_none_after_uninstall(run, oh, home, project,
-                                                                                         tmp_path) -> None:
-    log = tmp_path / "probe.log"
-    original = operator_file(home, log)
-    bundle = probe_bundle(tmp_path / "bundle", log, ids=("pre", "pre-2", "post"))
-    assert run("install", bundle, "--host", "openharness", *USER).exit_code == 0
-    assert run("verify", "--verbose", "--host", "openharness").exit_code == 0
-    oh()
-    got = calls(log)
+def test_hooks_fire_once_in_order_with_env_next_to_the_operators_and_none_after_uninstall(run, oh, mock, home, project,
+                                                                                         tmp_path, shared_runs) -> None:
+    """Measured on the shared run's call of the answers' ``none`` command (its tool ran) and the run's stop."""
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, oh, mock, home, project, tmp_path))
+    got = shared["probe"]
     assert sorted(c["id"] for c in got) == ["op-pre", "op-stop", "probe-post", "probe-pre", "probe-pre-2"], got
     pre = sorted((c for c in got if c["event"] == "pre_tool_use"), key=lambda c: c["start"])
     assert [c["id"] for c in pre] == ["op-pre", "probe-pre", "probe-pre-2"]  # file order, one at a time
@@ -79,15 +75,13 @@ def test_hooks_fire_once_in_order_with_env_next_to_the_operators_and_none_after_
     assert {c["tool"] for c in pre} == {"bash"}
     sent = tmp_path / "sent.json"  # issue 34: the payload OpenHarness sent, as sent, is one hooks check takes
     sent.write_text(pre[1]["env"]["OPENHARNESS_HOOK_PAYLOAD"])
-    check = run("check", bundle, "--host", "openharness", "--payload", str(sent), "--json")
+    check = run("check", shared["probe_bundle"], "--host", "openharness", "--payload", str(sent), "--json")
     assert check.exit_code == 0, check.output
     ran = {h["hook"]: [r["payload"] for r in h["runs"]] for h in json.loads(check.stdout)["hooks"]}
     assert ran["probe/pre"] == ["your payload sent.json"], ran
-    calls(log)  # check ran the probes: start the next run with an empty log
-    assert run("uninstall", "probe", "--host", "openharness", *USER).exit_code == 0
-    assert settings_file(home).read_text() == original  # every byte of the operator's file back
-    oh()
-    assert sorted(c["id"] for c in calls(log)) == ["op-pre", "op-stop"]
+    assert shared["uninstalled"] == [0, 0, 0]
+    assert shared["file_after_uninstall"] == shared["operator_file"]  # every byte of the operator's file back
+    assert sorted(c["id"] for c in shared["probe_after_uninstall"]) == ["op-pre", "op-stop"]
 
 
 @pytest.fixture(scope="module")
@@ -105,11 +99,15 @@ def _shared(cache: dict, name: str, build) -> dict:
     return cache[name]
 
 
-def _answers_and_chain(run, oh, mock, project, tmp_path) -> dict:
-    """One run for two scenarios side by side: the answers bundle (one shell call per answer, and a
-    probe after the answering hook) and the chain whose first member blocks ``mode-stop`` (two more
-    calls); then the chain's uninstall and a run without it. The answer hook does nothing on
-    ``pass`` and ``stop``, the chain blocks nothing but ``stop``."""
+def _answers_and_chain(run, oh, mock, home, project, tmp_path) -> dict:
+    """One run for three scenarios side by side under the operator's own hooks: the probe bundle
+    (three hooks, logging apart), the answers bundle (one shell call per answer, and a probe after
+    the answering hook) and the chain whose first member blocks ``mode-stop`` (two more calls); then
+    all three uninstalled and a run without them. The answer hook does nothing on ``pass`` and
+    ``stop``, the chain blocks nothing but ``stop``, the probes block nothing."""
+    probe_log = tmp_path / "probe.log"
+    original = operator_file(home, probe_log)
+    probes = probe_bundle(tmp_path / "probes", probe_log, ids=("pre", "pre-2", "post"))
     log = tmp_path / "answers.log"
     folder = answer_bundle(tmp_path / "bundle", log)
     commands = {m: f"touch ran-mode-{m}" for m in MODES}
@@ -126,25 +124,31 @@ def _answers_and_chain(run, oh, mock, project, tmp_path) -> dict:
     Path(f"{log}.after").unlink(missing_ok=True)  # check ran the probe too
     (tmp_path / "chain").mkdir()
     chain_folder, chain_log = first_blocks_chain(tmp_path / "chain")
-    assert run("install", folder, "--host", "openharness", *USER).exit_code == 0
-    assert run("install", chain_folder, "--host", "openharness", *USER).exit_code == 0
+    for bundle in (probes, folder, chain_folder):
+        assert run("install", bundle, "--host", "openharness", *USER).exit_code == 0
     chain_verify = run("verify", "--verbose", "--host", "openharness").exit_code
     mock.commands = [*commands.values(), "touch ran-mode-pass", "touch ran-mode-stop"]
     oh()
     ran = {m: (project / f"ran-mode-{m}").exists() for m in (*MODES, "pass", "stop")}
+    # the probe test's hooks on the one call of the run whose tool ran untouched by any answer, and the stop
+    probed = [c for c in calls(probe_log) if c["command"] in (commands["none"], None)]
     shared = {"commands": commands, "runs": runs, "ran": ran, "seen": json.dumps([r["body"] for r in mock.requests]),
-              "after": calls(Path(f"{log}.after")), "chain": calls(chain_log), "chain_verify": chain_verify}
-    assert run("uninstall", "chained", "--host", "openharness", *USER).exit_code == 0
-    (project / "ran-mode-pass").unlink()
-    mock.commands = ["touch ran-mode-pass", "touch ran-mode-stop"]
+              "after": calls(Path(f"{log}.after")), "chain": calls(chain_log), "chain_verify": chain_verify,
+              "probe": probed, "probe_bundle": probes, "operator_file": original}
+    uninstalled = [run("uninstall", name, "--host", "openharness", *USER).exit_code
+                   for name in ("chained", "answers", "probe")]
+    after = settings_file(home).read_text()
+    mock.commands = ["touch ran-mode-stop"]
     oh()
-    return {**shared, "chain_after_uninstall": calls(chain_log), "stop_after_uninstall": (project / "ran-mode-stop").exists()}
+    return {**shared, "uninstalled": uninstalled, "file_after_uninstall": after,
+            "chain_after_uninstall": calls(chain_log), "stop_after_uninstall": (project / "ran-mode-stop").exists(),
+            "probe_after_uninstall": calls(probe_log)}
 
 
-def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_later_hook(run, oh, mock, project,
+def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_later_hook(run, oh, mock, home, project,
                                                                                          tmp_path, shared_runs) -> None:
     """block_on_failure (hookweave writes it on pre_tool_use): any exit but 0 blocks; stdout and JSON mean nothing."""
-    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, oh, mock, project, tmp_path))
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, oh, mock, home, project, tmp_path))
     predicted = {m: r["action"] for m, r in shared["runs"].items()}
     did = {m: "ran" if shared["ran"][m] else "block" for m in MODES}
     table = "\n".join(f"{m}: check says {predicted[m]}, oh {did[m]}" for m in MODES)
@@ -157,9 +161,9 @@ def test_a_pre_tool_use_answer_does_what_hooks_check_says_and_a_block_stops_no_l
     assert "reason-exit1 from the hook" in seen and "reason-exit2 from the hook" in seen  # stderr, as the tool's result
 
 
-def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, oh, mock, project, tmp_path,
+def test_a_chain_runs_its_members_in_order_and_the_first_block_ends_it(run, oh, mock, home, project, tmp_path,
                                                                         shared_runs) -> None:
-    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, oh, mock, project, tmp_path))
+    shared = _shared(shared_runs, "answers+chain", lambda: _answers_and_chain(run, oh, mock, home, project, tmp_path))
     assert shared["chain_verify"] == 0
     by_call: dict[str, list[dict]] = {}
     for call in shared["chain"]:

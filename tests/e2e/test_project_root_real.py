@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from realhosts import agent_binary, run_agent
+from test_runtime_real import GEMINI_IN_PROCESS
 
 MANIFEST = """[bundle]
 name = "where"
@@ -96,7 +97,8 @@ def test_gemini_from_a_subfolder(run, mock, home, project, repo) -> None:
         "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
         "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False}}))
     env = {"HOME": str(home), "GEMINI_CLI_HOME": str(home), "GEMINI_API_KEY": "dummy",
-           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true",
+           **GEMINI_IN_PROCESS}
     run_agent([str(agent_binary("gemini")), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"], sub, env)
     assert _calls(log) == []  # measured on 0.61: project settings come from the folder it starts in only
     run_agent([str(agent_binary("gemini")), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"], project, env)

@@ -52,10 +52,9 @@ def once(run, probe, tmp_path: Path, project: Path, copilot) -> str:  # copilot 
 
 
 def test_copilot_runs_each_hook_once_from_claudes_file_its_matcher_honoured(run, once, copilot, mock, probe,
-                                                                           project) -> None:
-    mock.commands = ["echo mode-none hookweave-e2e"]
-    copilot()
-    calls = probe.calls()
+                                                                           project, shell_run) -> None:
+    shared = _shell_run(shell_run, copilot, mock, probe)
+    calls = [c for c in shared["calls"] if c["command"] in (NONE, None)]  # the call the guard lets run, and no call's
     # once per event and per tool call: the write hook not at all (no file was created)
     assert ids(calls) == ["once-end", "once-post-shell", "once-pre-shell", "once-prompt", "once-start", "once-stop"]
     assert {c["tool"] for c in calls if c["id"] in ("once-pre-shell", "once-post-shell")} == {"Bash"}  # Claude's name
@@ -72,20 +71,29 @@ GUARD_MODES = ("exit2", "deny")
 
 
 @pytest.fixture(scope="module")
-def guarded_calls() -> dict[str, str]:
-    """What the model was told of each guarded shell call: one Copilot run serves both modes (a call
-    each in the mock's one reply). Filled by whichever mode's test runs first, inside that test's own
-    HOME and project (its fixtures, so nothing_left_running covers the run); the other reads it."""
+def shell_run() -> dict:
+    """One Copilot run with three shell calls in the mock's one reply: one the guard lets run (the
+    hooks-once test's) and one for each guard mode (exit 2, deny); what the hooks logged and what
+    the model was told of each call. Built by whichever test runs first, inside that test's own HOME
+    and project (its fixtures, so nothing_left_running covers the run); the others read it."""
     return {}
 
 
-@pytest.mark.parametrize("mode", GUARD_MODES)
-def test_claudes_guard_blocks_copilots_shell_as_its_own_would(run, once, copilot, mock, mode, guarded_calls) -> None:
-    if not guarded_calls:
-        mock.commands = [f"echo mode-{m}" for m in GUARD_MODES]
+NONE = "echo mode-none hookweave-e2e"
+
+
+def _shell_run(cache: dict, copilot, mock, probe) -> dict:
+    if not cache:
+        mock.commands = [NONE, *(f"echo mode-{m}" for m in GUARD_MODES)]
         copilot()
-        guarded_calls.update(tool_results(mock, "copilot"))
-    said = guarded_calls[mode]
+        cache.update(calls=probe.calls(), told=tool_results(mock, "copilot"))
+    return cache
+
+
+@pytest.mark.parametrize("mode", GUARD_MODES)
+def test_claudes_guard_blocks_copilots_shell_as_its_own_would(run, once, copilot, mock, probe, mode,
+                                                             shell_run) -> None:
+    said = _shell_run(shell_run, copilot, mock, probe)["told"][mode]
     assert said.startswith("Denied by preToolUse hook"), said
     if mode == "deny":
         assert "reason-deny from the hook" in said

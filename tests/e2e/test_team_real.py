@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from realhosts import agent_binary, ids, run_agent
 from test_gemini_real import OFFLINE
+from test_runtime_real import GEMINI_IN_PROCESS
 
 GIT = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
        "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -76,6 +77,7 @@ def test_gemini_runs_the_vendored_bundle_from_a_clone(cloned: Path, run, mock, h
     (home / ".gemini").mkdir()
     (home / ".gemini" / "settings.json").write_text(OFFLINE + "\n")
     env = {"HOME": str(home), "GEMINI_CLI_HOME": str(home), "GEMINI_API_KEY": "dummy",
-           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+           "GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_CLI_TRUST_WORKSPACE": "true",
+           **GEMINI_IN_PROCESS}
     run_agent([str(agent_binary("gemini")), "-m", "gemini-2.5-flash", "--yolo", "-p", "run the echo"], project, env)
     assert ids(calls(cloned)) == ["team-pre", "team-start", "team-stop"]
