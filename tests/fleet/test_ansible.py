@@ -86,6 +86,11 @@ def _bytes(snap: dict) -> dict:
 def fleet(tmp_path: Path, built_collection: dict) -> dict:
     """Three machines, and ansible's controller environment with the built tarball installed (once a
     run: tests/fleet/conftest.py), as a user installs it: the plays run that copy."""
+    return make_fleet(tmp_path, built_collection)
+
+
+def make_fleet(tmp_path: Path, built_collection: dict) -> dict:
+    """The fleet fixture's machines and environment in a folder of the caller's (a module fixture's)."""
     controller = tmp_path / "controller"  # ansible's own home: never the real one
     controller.mkdir()
     env = {**os.environ, "HOME": str(controller), "ANSIBLE_COLLECTIONS_PATH": str(built_collection["collections"]),

@@ -17,7 +17,8 @@ import pytest
 
 pytest.importorskip("ansible", reason="ansible-core is in the test extra: pip install -e '.[test]'")
 
-from tests.fleet.test_ansible import REPO, _play, _snapshot, fleet  # noqa: E402,F401  (fleet: the fixture)
+from tests.fleet.test_ansible import REPO, _play, _snapshot, make_fleet  # noqa: E402
+from tests.fleet.test_ansible import fleet  # noqa: E402,F401  (the fixture)
 
 
 def unwrapped(text: str) -> str:
@@ -28,14 +29,27 @@ def unwrapped(text: str) -> str:
 
 def _task(fleet: dict, *args: str, info: bool = False) -> tuple[dict, dict | None, str]:
     """tests/ansible/task.yml on m1: the task's registered result, verify's (``info``), and the output."""
-    result, verified = fleet["root"] / "result.json", fleet["root"] / "info.json"
-    for path in (result, verified):
-        path.unlink(missing_ok=True)
-    extra = ["-e", f"result_file={result}"] + (["-e", f"info_file={verified}"] if info else [])
+    result = fleet["root"] / "result.json"  # both results, written by the play's last task
+    result.unlink(missing_ok=True)
+    extra = ["-e", f"result_file={result}"] + (["-e", "with_info=true"] if info else [])
     done = _play(fleet, "task.yml", "--limit", "m1", *extra, *args)
     assert result.is_file(), done.stdout + done.stderr
-    return (json.loads(result.read_text(encoding="utf-8")),
-            json.loads(verified.read_text(encoding="utf-8")) if info else None, done.stdout + done.stderr)
+    both = json.loads(result.read_text(encoding="utf-8"))
+    return both["hooks"], both["verified"] if info else None, done.stdout + done.stderr
+
+
+def _cases(fleet: dict, cases: list[dict]) -> tuple[list[dict], str]:
+    """tests/ansible/cases.yml on m1: one agent_hooks task per case (its options), in one run, in that
+    order; each case's registered result (``item``: its options) and the output."""
+    result, given = fleet["root"] / "result.json", fleet["root"] / "cases.json"
+    result.unlink(missing_ok=True)
+    given.write_text(json.dumps({"cases": cases, "result_file": str(result)}), encoding="utf-8")
+    done = _play(fleet, "cases.yml", "--limit", "m1", "-e", f"@{given}")
+    out = done.stdout + done.stderr
+    assert result.is_file(), out
+    results = json.loads(result.read_text(encoding="utf-8"))["results"]
+    assert [r["item"] for r in results] == cases, out
+    return results, out
 
 
 def test_paths_words_warnings_and_records(fleet: dict) -> None:
@@ -74,18 +88,32 @@ def test_paths_words_warnings_and_records(fleet: dict) -> None:
     assert _snapshot(root) == before
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["-e", "hooks_scope=everywhere"], "value of scope must be one of: user, project, local, managed, got: everywhere"),
-    (["-e", '{"hooks_hosts": []}'], "hosts is empty: name the agents (claude, codex, gemini, ...), or all, or "
-     "detected (only the agents found on the machine)"),
-    (["-e", "hooks_scope=user", "-e", "hooks_bundle=/nonexistent/guard"], "/nonexistent/guard"),
-])
-def test_bad_options_fail_in_the_modules_words(fleet: dict, args: list[str], message: str) -> None:
+BAD_OPTIONS = [  # a case's options for the task (tests/ansible/cases.yml), and what its message must say
+    ({"scope": "everywhere"}, "value of scope must be one of: user, project, local, managed, got: everywhere"),
+    ({"hosts": []}, "hosts is empty: name the agents (claude, codex, gemini, ...), or all, or detected (only the "
+     "agents found on the machine)"),
+    ({"scope": "user", "bundle": "/nonexistent/guard"}, "/nonexistent/guard"),
+]
+
+
+@pytest.fixture(scope="module")
+def bad_options(tmp_path_factory: pytest.TempPathFactory, built_collection: dict) -> dict:
+    """Every case of BAD_OPTIONS as one item of one task, in one ansible-playbook run on a fleet of its
+    own (a start and a result file, not one of each per case: about 1.7 s of CPU a case); each test
+    reads its own item's result. ``wrote``: whether the run changed any file of the machines."""
+    fleet = make_fleet(tmp_path_factory.mktemp("bad-options"), built_collection)
     before = _snapshot(fleet["root"])
-    result, _, out = _task(fleet, *args)
-    assert result["failed"] and message in result["msg"], out
+    results, out = _cases(fleet, [options for options, _ in BAD_OPTIONS])
+    return {"results": results, "out": out, "wrote": _snapshot(fleet["root"]) != before}
+
+
+@pytest.mark.parametrize("case", range(len(BAD_OPTIONS)), ids=lambda case: "-".join(BAD_OPTIONS[case][0]))
+def test_bad_options_fail_in_the_modules_words(bad_options: dict, case: int) -> None:
+    options, message = BAD_OPTIONS[case]
+    result = bad_options["results"][case]
+    assert result["failed"] and message in result["msg"], bad_options["out"]
     assert "--" not in result["msg"], result["msg"]
-    assert _snapshot(fleet["root"]) == before
+    assert not bad_options["wrote"], "a refused task wrote"
 
 
 def test_hookweaves_flags_in_the_modules_words() -> None:

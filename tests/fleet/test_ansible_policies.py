@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("ansible", reason="ansible-core is in the test extra: pip install -e '.[test]'")
 
 from tests.fleet.test_ansible import REPO, _snapshot, fleet  # noqa: E402,F401  (fleet: the fixture)
-from tests.fleet.test_ansible_native import _task, unwrapped  # noqa: E402
+from tests.fleet.test_ansible_native import _cases, _task, unwrapped  # noqa: E402
 
 from hookweave.core.errors import Refused  # noqa: E402
 from hookweave.core.usecases import api  # noqa: E402
@@ -31,21 +31,21 @@ def test_on_edited_fail_keep_replace(fleet: dict) -> None:
     claude.write_text(installed.replace("guard.py #", "guard.py --strict #"), encoding="utf-8")
     edited = _snapshot(root)
 
-    failed, _, out = _task(fleet, "-e", "hooks_on_edited=fail")
+    # The three that write nothing in one ansible-playbook run (two starts fewer), each its own item;
+    # the contradiction is refused before the files are read, edited or not.
+    (failed, kept, contradiction), out = _cases(fleet, [
+        {"on_edited": "fail"}, {"on_edited": "keep"}, {"on_edited": "keep", "force": True}])
     assert failed["failed"] and "was edited since it was installed" in failed["msg"], out
-    kept, _, out = _task(fleet, "-e", "hooks_on_edited=keep")
     assert not kept.get("failed") and not kept["changed"], out
     assert kept["msg"] == "install: an edited entry kept (on_edited: keep); nothing written"
     assert unwrapped(f"[WARNING]: {claude}: example-guard/destructive-guard was edited since it was installed; "
                      "kept as the operator edited it (on_edited: keep), nothing written on this machine") in unwrapped(out)
-    assert _snapshot(root) == edited, "keep wrote"
+    assert _snapshot(root) == edited, "fail or keep wrote"
+    assert contradiction["msg"] == "force: true and on_edited: keep contradict each other: drop one", out
 
     replaced, _, out = _task(fleet, "-e", "hooks_on_edited=replace")
     assert not replaced.get("failed") and replaced["changed"], out
     assert claude.read_text(encoding="utf-8") == installed
-
-    contradiction, _, out = _task(fleet, "-e", "hooks_on_edited=keep", "-e", "hooks_force=true")
-    assert contradiction["msg"] == "force: true and on_edited: keep contradict each other: drop one", out
 
 
 def test_hosts_detected_writes_only_where_an_agent_is(fleet: dict) -> None:
