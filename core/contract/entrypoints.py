@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 PROJECT = "hookweave"  # the entry-point group and pluggy project name (``hookspecs.PROJECT``)
 BLOCK_ENV = "HOOKWEAVE_DISABLE_PLUGINS"  # comma-separated entry-point names not to load
@@ -25,7 +25,7 @@ def blocked_names() -> list[str]:
     return [name.strip() for name in filter(None, os.environ.get(BLOCK_ENV, "").split(","))]
 
 
-class EntryPoint(NamedTuple):
+class EntryPoint(FieldTuple):
     name: str
     value: str  # "module" or "module:attribute"
     dist: str  # the distribution's name, from its metadata

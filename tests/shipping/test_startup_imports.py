@@ -122,3 +122,35 @@ def test_everyday_commands_on_ascii_files_compile_no_surrogate_class(installed, 
     compiled = compiled_patterns(installed, tmp_path, *argv)
     assert compiled  # the probe saw patterns compiled (json's, as it loads)
     assert [p for p in compiled if any("\ud800" <= c <= "\udfff" for c in p)] == []
+
+
+NAMEDTUPLE_PROBE = """
+import atexit, collections, json, sys
+sys.argv = ["hooks", *json.loads(sys.argv[1])]
+made = []
+real_namedtuple = collections.namedtuple
+def namedtuple(*args, **kwargs):
+    frame = sys._getframe(1)
+    while frame.f_globals.get("__name__") in ("typing", "collections"):
+        frame = frame.f_back
+    made.append(frame.f_globals.get("__name__", ""))
+    return real_namedtuple(*args, **kwargs)
+collections.namedtuple = namedtuple
+atexit.register(lambda: open({out!r}, "w").write(json.dumps(made)))
+from hookweave.core.cli.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("argv", [["verify", "--host", "claude"], ["status"],
+                                  ["install", "example-guard", "--host", "claude"]])
+def test_everyday_commands_compile_no_named_tuple_class_of_ours(installed, tmp_path, argv):
+    """``typing.NamedTuple`` compiles a ``__new__`` for each class as its module loads (about half a
+    million instructions; a no-op install loaded twenty): our value classes are ``FieldTuple``s."""
+    out = tmp_path / "namedtuples.json"
+    done = subprocess.run([sys.executable, "-c", NAMEDTUPLE_PROBE.format(out=str(out)), json.dumps(argv)],
+                          cwd=installed, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    made = json.loads(out.read_text())
+    assert made  # the probe saw named tuples made (the standard library's, as typer loads it)
+    assert [module for module in made if module.startswith("hookweave")] == []
