@@ -59,6 +59,14 @@ def test_everyday_commands_on_a_json_host_load_nothing_heavy(installed, tmp_path
     assert sorted(m for m in (*HEAVY, *UNUSED) if m in modules) == []
 
 
+def test_a_no_op_install_of_a_plain_manifest_reads_it_without_tomllib(installed, tmp_path):
+    """tomllib's import (its patterns, ``string``) was 3% of a no-op install: a manifest of headers
+    and one-line values is read by ``formats/tomlplain.py``."""
+    modules = loaded(installed, tmp_path, "install", "example-guard", "--host", "claude")
+    assert "hookweave.core.formats.tomlplain" in modules  # the manifest was read
+    assert sorted(m for m in ("tomllib", "string", "tomlkit") if m in modules) == []
+
+
 def test_the_judged_protocols_names_are_the_judges():
     """``verdicts.JUDGED`` lets a command know the names without loading the judges: the judges' and
     the built-in rows of data's (Windsurf's)."""
