@@ -41,7 +41,7 @@ def parse(text: str) -> dict[str, Any] | None:
             continue
         key, _, rest = line.partition("=")
         key = key.rstrip(" \t")
-        if not _is_key(key) or key in table or not _:
+        if not bare_key(key) or key in table or not _:
             return None
         value = _value(rest.lstrip(" \t"))
         if value is None:
@@ -50,7 +50,8 @@ def parse(text: str) -> dict[str, Any] | None:
     return root
 
 
-def _is_key(key: str) -> bool:
+def bare_key(key: str) -> bool:
+    """Whether ``key`` is a TOML bare key (``[A-Za-z0-9_-]+``), without compiling that pattern."""
     return bool(key) and _KEY_CHARS.issuperset(key)
 
 
@@ -62,7 +63,7 @@ def _header(line: str) -> tuple[list[str] | None, bool]:
         return None, array
     rest = line[end + (2 if array else 1):].lstrip(" \t")
     keys = line[2 if array else 1:end].split(".")
-    if (rest and not rest.startswith("#")) or not all(map(_is_key, keys)):
+    if (rest and not rest.startswith("#")) or not all(map(bare_key, keys)):
         return None, array
     return keys, array
 
@@ -146,5 +147,7 @@ def _scalar(text: str) -> tuple[Any, str] | None:
         end += 1
     digits = text[sign:end]
     if not digits or (digits[0] == "0" and len(digits) > 1) or _NOT_AFTER_NUMBER.intersection(text[end:end + 1]):
+        return None
+    if len(digits) > 18:  # past 64 bits, and past int()'s digit limit: tomllib's errors and range
         return None
     return int(text[:end]), text[end:]

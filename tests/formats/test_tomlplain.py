@@ -45,6 +45,7 @@ REFUSED_OR_LEFT = [
     "a = 1979-05-27\n", "a = 07:32:00\n", "a = inf\n", "a = {b = 1}\n", "a.b = 1\n", '"a" = 1\n', "[ a ]\n",
     "[a]]\n", "[[a]\n", "a = [\n  1,\n]\n", "a = [[1]]\n", "a = [,]\n", "a = trueish\n", 'a = "x" "y"\n',
     "a = \n", "= 1\n", "a = 1\r\n", "# bell \x07\n", "a = 'x\x7f'\n", "[a.\u00e9]\n", "a = [1 2]\n",
+    "a = 1" + "0" * 18 + "\n", "a = " + "9" * 5000 + "\n",  # past 64 bits; past int()'s digit limit
 ]
 
 
