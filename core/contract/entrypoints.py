@@ -13,7 +13,6 @@ path order, and the first distribution of a (normalized) name wins.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from hookweave.core.formats.fieldtuple import FieldTuple
 
@@ -114,4 +113,11 @@ def _name_and_version(meta_dir: str, stem: str) -> tuple[str, str]:
 
 
 def _normalize(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+    """PEP 503's ``re.sub(r"[-_.]+", "-", name).lower()``, without compiling the pattern."""
+    name = name.translate(_SEPARATORS)
+    while "--" in name:
+        name = name.replace("--", "-")
+    return name.lower()
+
+
+_SEPARATORS = str.maketrans("_.", "--")

@@ -10,7 +10,6 @@ hold what hookweave writes there, or nothing derived from it is used.
 """
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import display, printable
+from hookweave.core.formats import tomlplain
 from hookweave.core.formats.lazypattern import LazyPattern
 from hookweave.core.formats.textsafe import PRINTABLE, PrintableLine, escape_surrogates
 from hookweave.core.model.names import POLICIES, POSITIONS
@@ -304,4 +304,4 @@ def _show(value: Any) -> str:
 
 
 def _key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=True)
+    return key if tomlplain.bare_key(key) else json.dumps(key, ensure_ascii=True)
