@@ -17,10 +17,10 @@ path order, and the first distribution of a (normalized) name wins.
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 from typing import NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 PROJECT = "hookweave"  # the entry-point group and pluggy project name (``hookspecs.PROJECT``)
 BLOCK_ENV = "HOOKWEAVE_DISABLE_PLUGINS"  # comma-separated entry-point names not to load
@@ -30,7 +30,7 @@ def blocked_names() -> list[str]:
     return [name.strip() for name in filter(None, os.environ.get(BLOCK_ENV, "").split(","))]
 
 
-class EntryPoint(NamedTuple):
+class EntryPoint(FieldTuple):
     name: str
     value: str  # "module" or "module:attribute"
     dist: str  # the distribution's name, from its metadata
@@ -144,4 +144,11 @@ def _name_and_version(meta_dir: str, stem: str) -> tuple[str, str]:
 
 
 def _normalize(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+    """PEP 503's ``re.sub(r"[-_.]+", "-", name).lower()``, without compiling the pattern."""
+    name = name.translate(_SEPARATORS)
+    while "--" in name:
+        name = name.replace("--", "-")
+    return name.lower()
+
+
+_SEPARATORS = str.maketrans("_.", "--")

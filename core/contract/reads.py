@@ -3,12 +3,10 @@
 verify (``verify/readers.py``) turns these rows into the cross-agent findings.
 """
 
-# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
-
-from typing import NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 
-class Reads(NamedTuple):
+class Reads(FieldTuple):
     """An agent runs the hooks of ``host``'s files at ``scopes``.
 
     ``matchers``: ``"honoured"`` (it filters by the entry's matcher) or ``"ignored"`` (every hook

@@ -8,7 +8,9 @@ would call them, and pluggy is not loaded.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.contract.entrypoints import BLOCK_ENV, PROJECT, blocked_names, entry_points
 from hookweave.core.contract.host import Host
@@ -36,7 +38,7 @@ def get_plugin_manager(*, load_entrypoints: bool = True, found=None) -> HostPlug
     return pluginmanager.get_plugin_manager(load_entrypoints=load_entrypoints, found=found)
 
 
-class HostInfo(NamedTuple):
+class HostInfo(FieldTuple):
     cls: type[Host]
     origin: str  # "built-in" or "<distribution> <version>"
 

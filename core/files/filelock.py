@@ -112,21 +112,30 @@ def _lock(fd: int) -> None:
             time.sleep(0.05)
 
 
+def _temp_of(name: str, prefix: str) -> bool:
+    """``prefix + [a-z0-9_]{8} + TEMP_SUFFIX``, tempfile's name for it, without compiling a pattern a file."""
+    middle = name[len(prefix):-len(TEMP_SUFFIX)]
+    return (len(middle) == 8 and name.startswith(prefix) and name.endswith(TEMP_SUFFIX)
+            and _TEMP_CHARS.issuperset(middle))
+
+
+_TEMP_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
 def remove_stale_temps(paths: list[Path]) -> list[Path]:
     """Delete the temp files a killed run left beside ``paths``; call it holding their locks.
 
     Only names ``tempfile`` makes for one of these files (``.settings.json.<8 chars>.hookweave-tmp``),
     regular files, and none younger than ``STALE_TEMP_SECONDS``, in case some run holds no lock.
     """
-    import re
     import time
 
     removed = []
     for path in paths:
         target = real(path)
-        pattern = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+        prefix = f".{target.name}."
         try:
-            names = [n for n in os.listdir(target.parent) if pattern.fullmatch(n)]
+            names = [n for n in os.listdir(target.parent) if _temp_of(n, prefix)]
         except OSError:
             continue
         for name in names:

@@ -8,7 +8,7 @@ and its colon, one entry indented by hand) is the operator's, and is not copied 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.formats.jsontext import Node
 
@@ -19,7 +19,7 @@ _PLAIN_UNIT = re.compile(r" +|\t+")
 SIBLINGS_LOOKED_AT = 16  # a few members tell the style; never scan a 10,000-entry array for it
 
 
-class Style(NamedTuple):
+class Style(FieldTuple):
     nl: str
     unit: str
     sep: str

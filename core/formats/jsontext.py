@@ -11,7 +11,9 @@ import json
 import re
 from itertools import chain, compress, repeat
 from operator import is_
-from typing import Any, NamedTuple
+from typing import Any
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import ParseError
 from hookweave.core.formats.lazypattern import LazyPattern
@@ -79,7 +81,7 @@ class Node:
         return None
 
 
-class Document(NamedTuple):
+class Document(FieldTuple):
     text: str
     root: Node
     comments: list[tuple[int, int]]

@@ -7,10 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from hookweave.core.errors import ParseError
+from hookweave.core.formats import tomlplain
 
 
 def load(text: str, path: Path) -> dict[str, Any]:
     text = text.removeprefix("\ufeff")  # an editor's byte order mark; TOML parsers reject it
+    plain = tomlplain.parse(text)  # most manifests, without loading tomllib
+    if plain is not None:
+        return plain
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10: tomlkit parses the same language

@@ -10,11 +10,11 @@ marketplace entry names, and any other from the copy ``installed_plugins.json`` 
 that folder.
 """
 
-# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
-
 import json
 import posixpath
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
 HOOKS_FILE = "hooks/hooks.json"  # in the plugin's folder: loaded whenever the plugin is on
@@ -22,7 +22,7 @@ MANIFEST = ".claude-plugin/plugin.json"  # its "hooks" may name more files, or h
 MARKETPLACE = ".claude-plugin/marketplace.json"
 
 
-class PluginHook(NamedTuple):
+class PluginHook(FieldTuple):
     """One handler an agent runs from a plugin or extension: ``source`` is ``plugin`` or
     ``extension``, ``name`` its id as the agent spells it, ``file`` where the hook is written."""
 

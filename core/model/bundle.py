@@ -1,13 +1,16 @@
 """Frozen data the pure core passes around. No IO here.
 
-Values are ``NamedTuple`` classes rather than frozen dataclasses: a dataclass compiles its methods
-when its module loads (about 0.4 ms a class), a cost every command paid at start-up. Their
-defaults are never mutated (a dict default is shared, as ``field(default_factory=...)`` avoided).
-Annotations are real objects, not postponed strings: ``NamedTuple`` would compile each string.
+Values are ``FieldTuple`` classes (named tuples, ``formats/fieldtuple.py``) rather than frozen
+dataclasses or ``typing.NamedTuple``: both compile code for each class when its module loads (a
+dataclass its methods, about 0.4 ms a class; ``NamedTuple`` its ``__new__``), a cost every command
+paid at start-up. Their defaults are never mutated (a dict default is shared, as
+``field(default_factory=...)`` avoided).
 """
 
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 Position = Literal["first", "last"]
 Policy = Literal["if-absent", "override", "at-least"]
@@ -21,7 +24,7 @@ HOOK_FIELDS = ("event", "matcher", "command", "timeout", "position")
 NATIVE_FIELDS = ("handler", "group", "omit")
 
 
-class BundleHook(NamedTuple):
+class BundleHook(FieldTuple):
     """One ``[[hooks]]`` entry of a manifest, as written (neutral names, unrendered command)."""
 
     id: str
@@ -35,14 +38,14 @@ class BundleHook(NamedTuple):
     order: str | None = None  # "chain" or "alone"; None: the bundle's order
 
 
-class EnvVar(NamedTuple):
+class EnvVar(FieldTuple):
     name: str
     value: str
     policy: Policy = "if-absent"
     hosts: tuple[str, ...] | None = None
 
 
-class Bundle(NamedTuple):
+class Bundle(FieldTuple):
     name: str
     version: str
     description: str
@@ -55,7 +58,7 @@ class Bundle(NamedTuple):
     portable: str | None = None  # the bundle folder relative to the install's project (POSIX), when inside it
 
 
-class HookForHost(NamedTuple):
+class HookForHost(FieldTuple):
     """A bundle hook with the host override applied and names still unmapped."""
 
     id: str
@@ -69,7 +72,7 @@ class HookForHost(NamedTuple):
     omit: tuple[str, ...] = ()  # keys of the rendered handler to leave out
 
 
-class Registration(NamedTuple):
+class Registration(FieldTuple):
     """One bundle hook rendered into one host's native entry."""
 
     bundle: str

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.model.agentplugins import HOOKS_FILE, PLUGIN_ROOT
 
 ENABLEMENT = "extension-enablement.json"  # beside the extensions
 
 
-class Dialect(NamedTuple):
+class Dialect(FieldTuple):
     manifest: str
     install_record: str
     variables: Callable[[str, str], dict]  # (extension folder, project) -> {word: value}

@@ -1,14 +1,14 @@
 """What verify, install and uninstall tell the user: a light module, loaded by every command."""
 
-# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
+from typing import Any, Literal
 
-from typing import Any, Literal, NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 # What a gate says of a trust store it was not given: ``verify --repo`` reads no file outside the repository.
 UNREAD = "verify --repo reads no file outside the repository"
 
 
-class Finding(NamedTuple):
+class Finding(FieldTuple):
     """Something verify or an operation wants the user to know; ``problem`` makes verify exit 1.
 
     ``machine``: a fact of this machine (a trust store, a switch in the environment, the user or

@@ -7,7 +7,6 @@ Every error names the file, the key and the fix, and is raised as ``BadInput`` (
 from __future__ import annotations
 
 import difflib
-import re
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +79,8 @@ def _env(check: Checker, key: str, raw: Any) -> EnvVar:
     policy = raw.get("policy", "if-absent")
     if policy not in POLICIES:
         raise check.fail(f"{where}.policy", f"unknown policy {policy!r}", "use " + ", ".join(POLICIES))
-    if policy == "at-least" and not re.fullmatch(r"-?[0-9]+", str(value)):
+    digits = str(value).removeprefix("-")  # -?[0-9]+ without compiling it
+    if policy == "at-least" and not (digits and digits.isascii() and digits.isdigit()):
         raise check.fail(f"{where}.value", "at-least needs a whole number", 'e.g. value = "5000"')
     hosts = check.hosts(raw["hosts"], f"{where}.hosts") if "hosts" in raw else None
     return EnvVar(key, str(value), policy, hosts)

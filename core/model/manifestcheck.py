@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hookweave.core.errors import BadInput
+from hookweave.core.formats import tomlplain
 
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # fullmatch: "$" would let a final newline in
 ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -57,7 +58,7 @@ class Checker:
 
 def key_path(key: str) -> str:
     """A TOML key as written in a dotted path: bare when it can be, else quoted (one line, always)."""
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+    return key if tomlplain.bare_key(key) else json.dumps(key, ensure_ascii=False)
 
 
 def kind(value: Any) -> str:

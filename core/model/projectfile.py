@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.formats import tomlload
 from hookweave.core.model.manifestcheck import Checker, key_path, kind
@@ -25,7 +27,7 @@ HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")
 _URL_RE = re.compile(r"(https?|ssh|git|file)://.+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:.+")
 
 
-class Entry(NamedTuple):
+class Entry(FieldTuple):
     """One ``[[bundles]]`` table."""
 
     name: str
@@ -46,7 +48,7 @@ class Entry(NamedTuple):
         return self.kind != "folder"
 
 
-class ProjectFile(NamedTuple):
+class ProjectFile(FieldTuple):
     path: Path
     hosts: tuple[str, ...]
     scope: str

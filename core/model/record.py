@@ -9,15 +9,15 @@ Unknown keys are ignored (a later hookweave of the same format may add some); ev
 hold what hookweave writes there, or nothing derived from it is used.
 """
 
-# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
-
 import json
-import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import display, printable
+from hookweave.core.formats import tomlplain
 from hookweave.core.formats.lazypattern import LazyPattern
 from hookweave.core.formats.textsafe import PRINTABLE, PrintableLine, escape_surrogates
 from hookweave.core.model.names import POLICIES, POSITIONS
@@ -26,7 +26,7 @@ FORMAT = 1
 FIX = "restore it from version control or delete it (hookweave then treats marked entries as unrecorded)"
 
 
-class RecordedEnv(NamedTuple):
+class RecordedEnv(FieldTuple):
     value: str
     policy: str
     prior: str | None  # None: the variable was absent
@@ -34,7 +34,7 @@ class RecordedEnv(NamedTuple):
     prior_text: str | None = None  # how the file spelled the prior (``"\u00e9"``) when not as we would
 
 
-class RecordedHook(NamedTuple):
+class RecordedHook(FieldTuple):
     id: str
     event: str
     position: str
@@ -42,7 +42,7 @@ class RecordedHook(NamedTuple):
     members: tuple[tuple[str, str], ...] = ()  # a chain's (member id, hash of its words), in run order
 
 
-class RecordedBundle(NamedTuple):
+class RecordedBundle(FieldTuple):
     version: str
     hooks: tuple[RecordedHook, ...] = ()
     env: dict[str, RecordedEnv] = {}  # noqa: RUF012 - read only, like every field
@@ -62,7 +62,7 @@ class RecordedBundle(NamedTuple):
         return tuple(j for j in self.joined if set(j) <= ids)
 
 
-class Record(NamedTuple):
+class Record(FieldTuple):
     bundles: dict[str, RecordedBundle] = {}  # noqa: RUF012 - read only, like every field
     created: tuple[str, ...] = ()  # JSON Pointers of containers install created (removed when empty)
     created_file: bool = False  # the settings file did not exist before the first install
@@ -304,4 +304,4 @@ def _show(value: Any) -> str:
 
 
 def _key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=True)
+    return key if tomlplain.bare_key(key) else json.dumps(key, ensure_ascii=True)

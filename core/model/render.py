@@ -22,7 +22,7 @@ def marker(bundle: str, hook_id: str) -> str:
 
 def marker_in(command: object) -> tuple[str, str] | None:
     """``(bundle, hook id)`` when ``command`` ends in our marker."""
-    if not isinstance(command, str):
+    if not isinstance(command, str) or "# hookweave:" not in command:  # most operator hooks: no search
         return None
     m = MARKER_RE.search(command)
     return (m.group(1), m.group(2)) if m else None

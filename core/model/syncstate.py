@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, NamedTuple
+from typing import Any
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput
 
@@ -22,7 +24,7 @@ ATTRIBUTES = "# hookweave: vendored bundles are kept byte for byte (their hash i
 VERSION = 1
 
 
-class Synced(NamedTuple):
+class Synced(FieldTuple):
     hosts: tuple[str, ...]
     scope: str
     rev: str | None = None

@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost
@@ -30,7 +32,7 @@ from hookweave.core.plan import resolve
 VERSION = "1.0.0"
 
 
-class Found(NamedTuple):
+class Found(FieldTuple):
     """One hand-written entry: its event (native), index in the event's list, and its data. A group
     of several handlers is adopted as one group per handler (``part`` of ``parts``, each with the
     group's matcher and other keys): hookweave owns one handler per group."""

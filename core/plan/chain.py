@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput
 from hookweave.core.formats.patch import sha256
@@ -48,7 +50,7 @@ DISPATCHED = {"cline": "Cline runs hookweave's dispatcher file per event, which 
                        "another in declared order and ends at the first cancel (hosts/cline/__init__.py)"}
 
 
-class Member(NamedTuple):
+class Member(FieldTuple):
     """One hook of a chain as the registration's words hold it (matcher ``""``: every call)."""
 
     id: str

@@ -13,7 +13,9 @@ second install write nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.formats.patch import sha256
 
@@ -133,7 +135,7 @@ def _canonical(items: list[Item], regs: list[Registration]) -> list[Item]:
     return others[:cut] + firsts + others[cut:] + lasts
 
 
-class Outcome(NamedTuple):
+class Outcome(FieldTuple):
     entries: list[Any]
     refused: list[tuple[str, str]]  # (hook id, why) for entries the operator edited
     notes: list[tuple[str, str]] = []  # noqa: RUF012 - never mutated

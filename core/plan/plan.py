@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
@@ -18,7 +20,7 @@ from hookweave.core.plan import (created_containers, envmerge, handwritten, mana
                                   standin)
 
 
-class Target(NamedTuple):
+class Target(FieldTuple):
     """One settings file of one host."""
 
     host: Host

@@ -15,16 +15,16 @@ the reading (Cursor's third-party setting), or a reader at user scope with the s
 one project.
 """
 
-# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
+from typing import Callable
 
-from typing import Callable, NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.contract.reads import Reads
 from hookweave.core.model import names
 from hookweave.core.model.bundle import Bundle, BundleHook, Finding
 
 
-class Split(NamedTuple):
+class Split(FieldTuple):
     """An install's plan per target, keyed by ``id(target)``: the bundle to write there, the
     source's ``runs_for`` (``{reader: hook ids}``), the readers planned in this run at each source
     (whose earlier ``runs_for`` this run replaces) and what to say."""

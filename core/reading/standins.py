@@ -5,17 +5,15 @@ runs it as its own (``plan/standin.py``), and Claude's record lists it under ``r
 status and uninstall read it back here, for the reader: what it runs, from which file.
 """
 
-# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
-
 from pathlib import Path
-from typing import NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 from hookweave.core.reading.scopes import installed
 
 
-class Borrowed(NamedTuple):
+class Borrowed(FieldTuple):
     """``reader`` runs ``ids`` of ``bundle`` from ``source``'s file at ``scope`` (``shown``)."""
 
     source: object  # Host

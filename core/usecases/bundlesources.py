@@ -11,7 +11,7 @@ content.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput, Refused
 from hookweave.core.files import paths, vendor
@@ -21,7 +21,7 @@ from hookweave.core.model.projectfile import VENDOR_DIR, Entry
 Files = dict[str, tuple[bytes, bool]]
 
 
-class Source(NamedTuple):
+class Source(FieldTuple):
     entry: Entry
     folder: Path  # where the bundle is (or will be) in the repository
     files: Files | None  # a new vendored copy to put in place; None: the folder stays as it is

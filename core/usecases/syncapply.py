@@ -6,7 +6,9 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput, NotInstalled
 from hookweave.core.files import fileio, paths, vendor
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from hookweave.core.plan.plan import FilePlan
 
 
-class Step(NamedTuple):
+class Step(FieldTuple):
     """One install or uninstall of the run."""
 
     kind: str  # "install" or "uninstall"

@@ -11,15 +11,15 @@ A host plugin declares what its agent reads besides its own files with ``also_re
 ``Reads``); agents without a host plugin (VS Code) are rows of ``EXTRA_AGENTS``.
 """
 
-# No postponed annotations: NamedTuple would compile each string annotation (see model/bundle.py).
+from typing import Iterable
 
-from typing import Iterable, NamedTuple
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.contract.reads import Reads
 from hookweave.core.model.findings import Finding
 
 
-class Agent(NamedTuple):
+class Agent(FieldTuple):
     """A program that runs hooks: ``host`` names its own plugin (``None`` for a reader only, whose
     files hookweave does not write); ``reads``: the files it runs besides its own; ``signs``: folders
     (``~/`` for home, else project-relative) whose presence says it is in use here."""
@@ -30,7 +30,7 @@ class Agent(NamedTuple):
     signs: tuple = ()
 
 
-class Place(NamedTuple):
+class Place(FieldTuple):
     """Where a copy of one of our hooks is installed: the host's file at a scope, with its matcher."""
 
     host: str

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
@@ -33,7 +35,7 @@ PROJECT_LABEL = "codex-project:"  # context label prefix of a project layer's co
 FEATURE_KEYS = ("hooks", "codex_hooks")  # the current key first: it wins over the deprecated one
 
 
-class Layer(NamedTuple):
+class Layer(FieldTuple):
     shown: str  # how findings name it
     path: Path
     doc: Any  # parsed data; None when missing or unreadable

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Collection, NamedTuple
+from typing import Any, Callable, Collection
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.formats.patch import sha256_text
 
@@ -21,7 +23,7 @@ from hookweave.core.formats.patch import sha256_text
 GROUP_STRINGS = ("matcher",)
 
 
-class Handler(NamedTuple):
+class Handler(FieldTuple):
     key: str  # Codex's trust key
     identity: tuple  # what stays the same when the handler moves: our marker, or its rank among foreign ones
     owner: tuple[str, str] | None  # (bundle, hook id) when we wrote it

@@ -59,6 +59,14 @@ def test_everyday_commands_on_a_json_host_load_nothing_heavy(installed, tmp_path
     assert sorted(m for m in (*HEAVY, *UNUSED) if m in modules) == []
 
 
+def test_a_no_op_install_of_a_plain_manifest_reads_it_without_tomllib(installed, tmp_path):
+    """tomllib's import (its patterns, ``string``) was 3% of a no-op install: a manifest of headers
+    and one-line values is read by ``formats/tomlplain.py``."""
+    modules = loaded(installed, tmp_path, "install", "example-guard", "--host", "claude")
+    assert "hookweave.core.formats.tomlplain" in modules  # the manifest was read
+    assert sorted(m for m in ("tomllib", "string", "tomlkit") if m in modules) == []
+
+
 def test_the_judged_protocols_names_are_the_judges():
     """``verdicts.JUDGED`` lets a command know the names without loading the judges: the judges' and
     the built-in rows of data's (Windsurf's)."""
@@ -122,3 +130,74 @@ def test_everyday_commands_on_ascii_files_compile_no_surrogate_class(installed, 
     compiled = compiled_patterns(installed, tmp_path, *argv)
     assert compiled  # the probe saw patterns compiled (json's, as it loads)
     assert [p for p in compiled if any("\ud800" <= c <= "\udfff" for c in p)] == []
+
+
+NAMEDTUPLE_PROBE = """
+import atexit, collections, json, sys
+sys.argv = ["hooks", *json.loads(sys.argv[1])]
+made = []
+real_namedtuple = collections.namedtuple
+def namedtuple(*args, **kwargs):
+    frame = sys._getframe(1)
+    while frame.f_globals.get("__name__") in ("typing", "collections"):
+        frame = frame.f_back
+    made.append(frame.f_globals.get("__name__", ""))
+    return real_namedtuple(*args, **kwargs)
+collections.namedtuple = namedtuple
+atexit.register(lambda: open({out!r}, "w").write(json.dumps(made)))
+from hookweave.core.cli.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("argv", [["verify", "--host", "claude"], ["status"],
+                                  ["install", "example-guard", "--host", "claude"]])
+def test_everyday_commands_compile_no_named_tuple_class_of_ours(installed, tmp_path, argv):
+    """``typing.NamedTuple`` compiles a ``__new__`` for each class as its module loads (about half a
+    million instructions; a no-op install loaded twenty): our value classes are ``FieldTuple``s."""
+    out = tmp_path / "namedtuples.json"
+    done = subprocess.run([sys.executable, "-c", NAMEDTUPLE_PROBE.format(out=str(out)), json.dumps(argv)],
+                          cwd=installed, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    made = json.loads(out.read_text())
+    assert made  # the probe saw named tuples made (the standard library's, as typer loads it)
+    assert [module for module in made if module.startswith("hookweave")] == []
+
+
+def test_an_install_beside_many_operator_hooks_searches_only_commands_that_may_be_ours(run, project, monkeypatch):
+    """Every command of a settings file is asked whose it is, several times a command (the plan, its
+    proof, the gates): an operator's command without ``# hookweave:`` in it is answered without the
+    marker's pattern (a 10,000-entry file's fresh install: 3.6 million instructions fewer)."""
+    from hookweave.core.model import render
+
+    groups = [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"~/bin/check-{i}.sh"}]} for i in range(200)]
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": groups}}, indent=2) + "\n", encoding="utf-8")
+    searched = []
+    pattern = render.MARKER_RE
+
+    class Counting:
+        def search(self, text):
+            searched.append(text)
+            return pattern.search(text)
+
+    monkeypatch.setattr(render, "MARKER_RE", Counting())
+    result = run("install", "example-guard", "--host", "claude")
+    assert result.exit_code == 0, result.output
+    assert searched  # our own two entries were found by the pattern
+    assert [text for text in searched if "# hookweave:" not in text] == []
+    assert [g["hooks"][0]["command"] for g in json.loads(settings.read_text())["hooks"]["PreToolUse"][1:]] == [
+        f"~/bin/check-{i}.sh" for i in range(200)]
+
+
+@pytest.mark.parametrize("argv", [["verify", "--host", "claude"], ["status"],
+                                  ["install", "example-guard", "--host", "claude"]])
+def test_everyday_commands_compile_no_pattern_a_string_method_answers(installed, tmp_path, argv):
+    """A pattern costs a quarter of a million instructions to compile: a distribution's name
+    normalized, a bare TOML key, a whole number and our temp files' names are checked with string
+    methods (``entrypoints._normalize``, ``tomlplain.bare_key``, ``filelock._temp_of``)."""
+    compiled = compiled_patterns(installed, tmp_path, *argv)
+    assert compiled  # the probe saw patterns compiled (json's, as it loads)
+    simple = {r"[-_.]+", r"[A-Za-z0-9_-]+", r"-?[0-9]+"}
+    assert [p for p in compiled if p in simple or p.endswith(r"\.hookweave\-tmp")] == []
