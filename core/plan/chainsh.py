@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookweave.core.formats.patch import sha256_text
-from hookweave.core.model.shfacts import SH_HOSTS, body, facts_text  # noqa: F401  (SH_HOSTS: chain, verify)
+from hookweave.core.model.shfacts import SH_HOSTS, body, facts_text, shapes  # noqa: F401  (SH_HOSTS: chain, verify)
 
 HEAD = "#!/bin/sh\n# hookweave chain runner, sh fast path (`hooks install`); do not edit: `hooks verify` checks it.\n"
 KEY = "# key "
@@ -27,7 +27,7 @@ def _key(rest: str) -> str:
 
 
 def runner_text() -> str:
-    rest = facts_text() + "\nhw_py=${0%.sh}.py\n" + body()
+    rest = facts_text() + shapes() + "\nhw_py=${0%.sh}.py\n" + body()
     return HEAD + KEY + _key(rest) + "\n" + rest
 
 
