@@ -185,72 +185,94 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
   hw_stack= hw_want=v hw_key= hw_query= hw_in= hw_pk= hw_pt= hw_ok= hw_ot=
   hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}
   case $hw_s in '{'*) ;; *) return 1 ;; esac
-  while :; do
-    case $hw_s in [$hw_ws]*) hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"} ;; esac
-    [ -n "$hw_s" ] || break  # (blanks after the object are JSON: they handed over)
-    [ -n "$hw_want" ] || return 1  # more after the object
-    hw_c=${hw_s%"${hw_s#?}"}
-    case $hw_want$hw_c in
-      [va]'{'|[va]'[')
-        hw_call "$hw_c" || return 1
-        hw_stack=$hw_stack$hw_c hw_s=${hw_s#?}
-        [ ${#hw_stack} -le 200 ] || return 1
-        case $hw_c in '{') hw_want=k ;; *) hw_want=a ;; esac ;;
-      [kc]'}'|[ac]']')
-        case ${hw_stack#"${hw_stack%?}"}$hw_c in '{}'|'[]') ;; *) return 1 ;; esac
-        [ -z "$hw_in" ] || [ ${#hw_stack} -ne 2 ] || hw_called
-        hw_stack=${hw_stack%?} hw_s=${hw_s#?} hw_want=c
-        [ -n "$hw_stack" ] || hw_want= ;;
-      c,) hw_s=${hw_s#?}
-          case $hw_stack in *'{') hw_want=K ;; *) hw_want=v ;; esac ;;
-      :: ) hw_s=${hw_s#?} hw_want=v ;;
-      [kKva]'"')
-        hw_s=${hw_s#?} hw_str= hw_esc=
-        while :; do
-          hw_p=${hw_s%%[\"\\]*}
-          [ "$hw_p" != "$hw_s" ] || return 1
-          case $hw_p in *[$hw_tnr]*) return 1 ;; esac
-          hw_str=$hw_str$hw_p hw_s=${hw_s#"$hw_p"}
-          case $hw_s in
-            '"'*) hw_s=${hw_s#?}; break ;;
-            \\[\"\\/bfnrt]*) hw_s=${hw_s#??} hw_esc=1 ;;
-            \\u[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f]*) hw_s=${hw_s#??????} hw_esc=1 ;;
-            *) return 1 ;;
-          esac
-        done
-        case $hw_want in
-          [kK]) [ ${#hw_stack} -gt 1 ] || [ -z "$hw_esc" ] || return 1  # a top-level key sh cannot read
-                if [ ${#hw_stack} -eq 1 ]; then hw_key=$hw_str
-                elif [ -n "$hw_in" ] && [ ${#hw_stack} -eq 2 ]; then  # a key of Cline's call: read as Python reads it
-                  [ -z "$hw_esc" ] || return 1
-                  hw_ck=o hw_key2=$hw_str
-                fi
-                hw_want=: ;;
-          *) if [ ${#hw_stack} -eq 1 ] && [ "$hw_key" = "$hw_field" ]; then
-               [ -z "$hw_esc" ] || return 1
-               hw_query=$hw_str
-             fi
-             hw_scalar "$hw_esc" s || return 1
-             hw_want=c ;;
-        esac ;;
-      [va]*)
-        hw_tok=${hw_s%%[],\}$hw_ws]*} hw_s=${hw_s#"$hw_tok"}
-        [ ${#hw_tok} -le 4000 ] || return 1  # Python refuses an integer of more than 4300 digits
-        case $hw_tok in
-          true|false|null|NaN|Infinity|-Infinity) ;;
-          *) hw_num=${hw_tok#-}
-             case $hw_num in 0*) hw_num=${hw_num#0} ;; [1-9]*) hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; *) return 1 ;; esac
-             case $hw_num in .[0-9]*) hw_num=${hw_num#.}; hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; esac
-             case $hw_num in [eE]*) hw_num=${hw_num#?}; hw_num=${hw_num#[-+]}
-               case $hw_num in [0-9]*) hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; *) return 1 ;; esac ;; esac
-             [ -z "$hw_num" ] || return 1 ;;
+  case $hw_s in *'"') return 1 ;; esac  # (an object ends in }; a last quote would make no field)
+  # Split at the quotes once (the fields: outside a string, inside one, outside, ...): each step then
+  # copies a field, not the rest of the payload
+  case $- in *f*) hw_glob= ;; *) hw_glob=1; set -f ;; esac
+  hw_ifs=$IFS IFS='"'
+  set -- $hw_s
+  IFS=$hw_ifs
+  [ -z "$hw_glob" ] || set +f
+  hw_instr= hw_str= hw_was=
+  for hw_f do
+    hw_was=$hw_instr
+    case $hw_instr in x) return 1 ;; 1)  # a string where none may be; a string's text, up to a quote: an
+      hw_str=$hw_str$hw_f  # escaped one (an odd run of backslashes before it) goes on with the next field
+      hw_b=${hw_f##*[!\\]}
+      [ $((${#hw_b} % 2)) -eq 0 ] || { hw_str=$hw_str\"; continue; }
+      hw_instr=
+      case $hw_str in *[$hw_tnr]*) return 1 ;; esac
+      hw_esc= hw_r=$hw_str
+      while :; do  # every escape one JSON has
+        case $hw_r in *\\*) hw_r=${hw_r#*\\} hw_esc=1 ;; *) break ;; esac
+        case $hw_r in
+          [\"\\/bfnrt]*) hw_r=${hw_r#?} ;;
+          u[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f]*) hw_r=${hw_r#?????} ;;
+          *) return 1 ;;
         esac
-        [ ${#hw_stack} -gt 1 ] || [ "$hw_key" != "$hw_field" ] || hw_query=
-        hw_scalar "" "$hw_tok" || return 1
-        hw_want=c ;;
-      *) return 1 ;;
+      done
+      case $hw_want in
+        [kK]) [ ${#hw_stack} -gt 1 ] || [ -z "$hw_esc" ] || return 1  # a top-level key sh cannot read
+              if [ ${#hw_stack} -eq 1 ]; then hw_key=$hw_str
+              elif [ -n "$hw_in" ] && [ ${#hw_stack} -eq 2 ]; then  # a key of Cline's call: read as Python reads it
+                [ -z "$hw_esc" ] || return 1
+                hw_ck=o hw_key2=$hw_str
+              fi
+              hw_want=: ;;
+        *) if [ ${#hw_stack} -eq 1 ] && [ "$hw_key" = "$hw_field" ]; then
+             [ -z "$hw_esc" ] || return 1
+             hw_query=$hw_str
+           fi
+           hw_scalar "$hw_esc" s || return 1
+           hw_want=c ;;
+      esac
+      hw_str=
+      continue ;;
     esac
+    hw_s=$hw_f
+    while :; do  # outside a string
+      case $hw_s in  # the next character, by one match (hw_c=${hw_s%"${hw_s#?}"} copies the rest twice)
+        [$hw_ws]*) hw_s=${hw_s#"${hw_s%%[!$hw_ws]*}"}; continue ;;
+        '') break ;;
+        '{'*) hw_c='{' ;; '}'*) hw_c='}' ;; '['*) hw_c='[' ;; ']'*) hw_c=']' ;;
+        ,*) hw_c=, ;; :*) hw_c=: ;; *) hw_c=- ;;  # (a scalar: [va]- below)
+      esac
+      [ -n "$hw_want" ] || return 1  # more after the object
+      case $hw_want$hw_c in
+        [va]'{'|[va]'[')
+          hw_call "$hw_c" || return 1
+          hw_stack=$hw_stack$hw_c hw_s=${hw_s#?}
+          [ ${#hw_stack} -le 200 ] || return 1
+          case $hw_c in '{') hw_want=k ;; *) hw_want=a ;; esac ;;
+        [kc]'}'|[ac]']')
+          case ${hw_stack#"${hw_stack%?}"}$hw_c in '{}'|'[]') ;; *) return 1 ;; esac
+          [ -z "$hw_in" ] || [ ${#hw_stack} -ne 2 ] || hw_called
+          hw_stack=${hw_stack%?} hw_s=${hw_s#?} hw_want=c
+          [ -n "$hw_stack" ] || hw_want= ;;
+        c,) hw_s=${hw_s#?}
+            case $hw_stack in *'{') hw_want=K ;; *) hw_want=v ;; esac ;;
+        :: ) hw_s=${hw_s#?} hw_want=v ;;
+        [va]*)
+          hw_tok=${hw_s%%[],\}$hw_ws]*} hw_s=${hw_s#"$hw_tok"}
+          [ ${#hw_tok} -le 4000 ] || return 1  # Python refuses an integer of more than 4300 digits
+          case $hw_tok in
+            true|false|null|NaN|Infinity|-Infinity) ;;
+            *) hw_num=${hw_tok#-}
+               case $hw_num in 0*) hw_num=${hw_num#0} ;; [1-9]*) hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; *) return 1 ;; esac
+               case $hw_num in .[0-9]*) hw_num=${hw_num#.}; hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; esac
+               case $hw_num in [eE]*) hw_num=${hw_num#?}; hw_num=${hw_num#[-+]}
+                 case $hw_num in [0-9]*) hw_num=${hw_num#"${hw_num%%[!0-9]*}"} ;; *) return 1 ;; esac ;; esac
+               [ -z "$hw_num" ] || return 1 ;;
+          esac
+          [ ${#hw_stack} -gt 1 ] || [ "$hw_key" != "$hw_field" ] || hw_query=
+          hw_scalar "" "$hw_tok" || return 1
+          hw_want=c ;;
+        *) return 1 ;;
+      esac
+    done
+    case $hw_want in [kKva]) hw_instr=1 ;; *) hw_instr=x ;; esac  # what a quote after it may start
   done
+  [ "$hw_was" != 1 ] || return 1  # the last field a string's: no quote closed it
   [ -z "$hw_want" ] || return 1
   # Cline's dispatcher: call = preToolUse or postToolUse (an empty object is false), its toolName
   if [ "$hw_pk" = o ]; then hw_qs=$hw_pt hw_query=${hw_pq-}
