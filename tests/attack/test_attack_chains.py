@@ -298,14 +298,33 @@ def mutated_payload(rng: random.Random, tool: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def write_runners(folder: Path) -> tuple[Path, Path]:
+    """Both chain runners, as install writes them, in ``folder``: (the Python runner, the sh one)."""
+    runner = folder / "settings.hookweave-chain.py"
+    runner.write_text(chain.runner_text(), encoding="utf-8")
+    sh_runner = folder / "settings.hookweave-chain.sh"
+    sh_runner.write_text(chainsh.runner_text(), encoding="utf-8")
+    return runner, sh_runner
+
+
+def run_both(log: Path, runners: tuple[Path, Path], shell: list[str], words: list[str], payload: bytes) -> dict:
+    """``{"py": ..., "sh": ...}``: the members that ran (each notes itself in ``$CHAIN_LOG``), the exit
+    code, stdout and stderr of one chain through each runner, in a UTF-8 locale."""
+    seen = {}
+    for how, lead in (("py", ["python3", "-S", str(runners[0])]), ("sh", [*shell, str(runners[1])])):
+        noted = log.with_suffix(f".{how}")
+        noted.touch()
+        done = subprocess.run(lead + words, input=payload, capture_output=True, timeout=60,
+                              env={**os.environ, "CHAIN_LOG": str(noted), "LC_ALL": "C.UTF-8"})
+        seen[how] = (noted.read_text().split(), done.returncode, done.stdout, done.stderr)
+    return seen
+
+
 @pytest.mark.attack
 def test_both_runners_run_the_same_members_for_any_payload(tmp_path: Path, attack_report) -> None:
     """Issue 33: the sh path read the matcher field from the payload's head, the Python runner from
     the payload as json reads it; on a bent payload they ran different members."""
-    runner = tmp_path / "settings.hookweave-chain.py"
-    runner.write_text(chain.runner_text(), encoding="utf-8")
-    sh_runner = tmp_path / "settings.hookweave-chain.sh"
-    sh_runner.write_text(chainsh.runner_text(), encoding="utf-8")
+    runners = write_runners(tmp_path)
     rng = random.Random(33)
     cases = attack_size(60, 1500)
     disagreements = []
@@ -315,14 +334,8 @@ def test_both_runners_run_the_same_members_for_any_payload(tmp_path: Path, attac
         members = []
         for n in range(rng.randint(1, 4)):
             members += [f"m{n}", "10", rng.choice(MATCHERS), f'echo m{n} >>"$CHAIN_LOG"']
-        seen = {}
         shell = ["bash", "--posix"] if rng.random() < 0.3 else ["sh"]  # bash as sh, in a UTF-8 locale
-        for how, lead in (("py", ["python3", "-S", str(runner)]), ("sh", [*shell, str(sh_runner)])):
-            log = tmp_path / f"log{case}.{how}"
-            log.touch()
-            done = subprocess.run(lead + [host, EVENTS[host], *members], input=payload, capture_output=True,
-                                  timeout=60, env={**os.environ, "CHAIN_LOG": str(log), "LC_ALL": "C.UTF-8"})
-            seen[how] = (log.read_text().split(), done.returncode, done.stdout, done.stderr)
+        seen = run_both(tmp_path / f"log{case}", runners, shell, [host, EVENTS[host], *members], payload)
         if seen["sh"] != seen["py"]:
             disagreements.append((host, payload, members, seen))
     attack_report("sh fast path vs Python runner, bent payloads", cases=cases, disagreements=len(disagreements))
@@ -386,10 +399,7 @@ def test_both_runners_read_members_answers_alike(tmp_path: Path, attack_report) 
     alike for every text; chains of 1 to 4 members, each silent, answering (bent or not), noisy on
     stderr or failing, on every sh host, through dash and bash (UTF-8) as sh: every case must come
     out of the sh path exactly as out of the Python runner."""
-    runner = tmp_path / "settings.hookweave-chain.py"
-    runner.write_text(chain.runner_text(), encoding="utf-8")
-    sh_runner = tmp_path / "settings.hookweave-chain.sh"
-    sh_runner.write_text(chainsh.runner_text(), encoding="utf-8")
+    runners = write_runners(tmp_path)
     rng = random.Random(38)
     cases = attack_size(40, 1000)
     disagreements = []
@@ -409,13 +419,7 @@ def test_both_runners_read_members_answers_alike(tmp_path: Path, attack_report) 
             members += [f"m{n}", "10", "", "; ".join(steps + [f"exit {code}"])]
         payload = json.dumps({"hook_event_name": event, "tool_name": "Bash", "tool_input": {}}).encode()
         shell = ["bash", "--posix"] if rng.random() < 0.3 else ["sh"]
-        seen = {}
-        for how, lead in (("py", ["python3", "-S", str(runner)]), ("sh", [*shell, str(sh_runner)])):
-            log = tmp_path / f"log{case}.{how}"
-            log.touch()
-            done = subprocess.run(lead + [host, event, *members], input=payload, capture_output=True,
-                                  timeout=60, env={**os.environ, "CHAIN_LOG": str(log), "LC_ALL": "C.UTF-8"})
-            seen[how] = (log.read_text().split(), done.returncode, done.stdout, done.stderr)
+        seen = run_both(tmp_path / f"answers{case}", runners, shell, [host, event, *members], payload)
         if seen["sh"] != seen["py"]:
             disagreements.append((host, event, members, seen))
     attack_report("sh fast path vs Python runner, members' answers", cases=cases, disagreements=len(disagreements))
