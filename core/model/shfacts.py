@@ -43,7 +43,7 @@ def _codes(host: str, event: str, errs: tuple[str, ...]) -> str:
     return " " + " ".join(f"{c}={a}" for c, a in enumerate(acts) if a != default) + f" *={default} "
 
 
-def _events(host: str) -> list[str]:
+def events(host: str) -> list[str]:
     from hookweave.core.model import names
     from hookweave.core.standalone.chainanswer import QUERY
 
@@ -60,7 +60,7 @@ def facts_text(hosts: tuple[str, ...] = SH_HOSTS) -> str:
     groups: dict[tuple[str, str, str, str], list[str]] = {}
     for host in hosts:
         shell = '${SHELL:-/bin/sh}' if host == "codex" else SHELLS.get(host, "sh")
-        for event in _events(host):
+        for event in events(host):
             field = QUERY.get(host, {}).get(event, "")
             row = (shell, "-" if "." in field else field, _codes(host, event, ("",)), _codes(host, event, VISIBLE))
             groups.setdefault(row, []).append(f"{host}:{event}")
@@ -73,9 +73,18 @@ def facts_text(hosts: tuple[str, ...] = SH_HOSTS) -> str:
 
 
 def body() -> str:
+    return _standalone("chainrun.sh")
+
+
+def shapes() -> str:
+    """The JSON answers the sh path reads itself (``core/model/shanswers.py``, generated into this file)."""
+    return _standalone("chainshapes.sh")
+
+
+def _standalone(name: str) -> str:
     from hookweave.core import standalone
 
-    return (Path(standalone.__file__).parent / "chainrun.sh").read_text(encoding="utf-8")
+    return (Path(standalone.__file__).parent / name).read_text(encoding="utf-8")
 
 
 def cline_text(event: str, hooks: list[dict]) -> str | None:

@@ -8,13 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookweave.core.formats.patch import sha256_text
-from hookweave.core.model.shfacts import SH_HOSTS, body, facts_text  # noqa: F401  (SH_HOSTS: chain, verify)
+from hookweave.core.model.shfacts import SH_HOSTS, body, facts_text, shapes  # noqa: F401  (SH_HOSTS: chain, verify)
 
 HEAD = "#!/bin/sh\n# hookweave chain runner, sh fast path (`hooks install`); do not edit: `hooks verify` checks it.\n"
 KEY = "# key "
 
 
 SUFFIX = ".hookweave-chain.sh"
+# Where the answers' table goes in the body: after the part every event runs, so that the shell parses
+# it only for an event whose member answered (``core/standalone/chainrun.sh``).
+SHAPES_HERE = "# @shapes: the answers' table (core/standalone/chainshapes.sh) goes here (core/plan/chainsh.py)\n"
 
 
 def runner_path(settings: Path) -> Path:
@@ -27,7 +30,7 @@ def _key(rest: str) -> str:
 
 
 def runner_text() -> str:
-    rest = facts_text() + "\nhw_py=${0%.sh}.py\n" + body()
+    rest = facts_text() + "\nhw_py=${0%.sh}.py\n" + body().replace(SHAPES_HERE, shapes())
     return HEAD + KEY + _key(rest) + "\n" + rest
 
 

@@ -169,7 +169,9 @@ def _write(fd, data):
 def resume(words, count):
     """What the sh runner (``chainrun.sh``) hands over after ``--from-sh``, to the chain runner or
     Cline's dispatcher: ``<done> <exit code or -> <timed out> <scratch base>``. Reads its scratch files (``<base>.e<n>``: the stderr of the members
-    it ran, ``<base>.o<n>``: member ``done``'s stdout) and removes them all, dd's count (``.n``) too."""
+    it ran, ``<base>.o<n>``: member ``done``'s stdout) and removes them all, dd's count (``.n``) too.
+    The stdout of a member before ``done`` is an answer sh read and kept (it exited 0, stderr empty:
+    ``hw_answer``), returned last, in member order."""
     done, code, timed, base = int(words[0]), words[1], words[2] == "1", words[3]
     names = [f"{base}.{kind}{n}" for n in range(count) for kind in "oe"] + [f"{base}.{x}" for x in ("in", "n", "s", "t")]
     read = {}
@@ -189,4 +191,5 @@ def resume(words, count):
     if code != "-":
         (out, more), (err, more_err) = read[f"{base}.o{done}"], read[f"{base}.e{done}"]
         first = (int(code), out, err, timed, more or more_err)
-    return done, first, before
+    kept = [read[f"{base}.o{n}"][0] for n in range(done) if read[f"{base}.o{n}"][0]]
+    return done, first, before, kept

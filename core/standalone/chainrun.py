@@ -124,19 +124,21 @@ def _word(text):
     return f"hookweave chain: {text}\n".encode("utf-8", "replace")
 
 
-def run_chain(host, event, members, payload_bytes, start=0, first=None, before=()):
+def run_chain(host, event, members, payload_bytes, start=0, first=None, before=(), kept=()):
     """Run the chain; returns ``(exit code, stdout bytes, stderr bytes)`` for the host. A block
     returns the blocking member's own three, unchanged (the model reads that stderr on Claude);
     otherwise stderr holds every member's, in order, and our word on each that failed. From the sh
     runner (``resume``): ``start`` members done there, their stderr ``before``, and ``first``, the
-    result of member ``start`` when sh ran it (``run_member``'s five)."""
+    result of member ``start`` when sh ran it (``run_member``'s five), and ``kept``, the stdout of each
+    member before it whose answer sh read and kept (exit 0, stderr empty), judged again here."""
     payload = None
     if any(m.matcher not in ("", "*") for m in members):
         try:
             payload = loads(payload_bytes.decode("utf-8", "replace"))
         except ValueError:
             payload = None
-    answers = []  # in member order: each allowing member's JSON object, or its plain text
+    # in member order: each allowing member's JSON object, or its plain text
+    answers = [judge(host, event, 0, out.decode("utf-8", "replace"), "", False).output for out in kept]
     stderr = list(before)
     for at in range(start, len(members)):
         member = members[at]
@@ -221,8 +223,8 @@ def main(argv):
     if host == "openharness":
         _inject_arguments(members, payload)
     try:
-        start, first, before = resume(handed, len(members)) if handed else (0, None, ())
-        code, out, err = run_chain(host, event, members, payload, start, first, before)
+        start, first, before, kept = resume(handed, len(members)) if handed else (0, None, (), ())
+        code, out, err = run_chain(host, event, members, payload, start, first, before, kept)
     except OSError as exc:  # no scratch file anywhere, a full disk: say so, a hook error the host goes on after
         code, out, err = 1, b"", _word(f"cannot run the members: {exc}")
     try:

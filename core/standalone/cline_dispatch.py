@@ -77,7 +77,7 @@ def main(argv=()):
         _signal.signal(signum, _stop)
     start, first = 0, None
     if argv[:1] == ["--from-sh"] and len(argv) >= 6 and argv[5] == "--":
-        start, first, before = resume(argv[1:5], len(HOOKS))
+        start, first, before, _ = resume(argv[1:5], len(HOOKS))  # (sh keeps no answer on Cline)
         _said(b"".join(before))
     payload = sys.stdin.buffer.read()
     try:

@@ -298,14 +298,33 @@ def mutated_payload(rng: random.Random, tool: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def write_runners(folder: Path) -> tuple[Path, Path]:
+    """Both chain runners, as install writes them, in ``folder``: (the Python runner, the sh one)."""
+    runner = folder / "settings.hookweave-chain.py"
+    runner.write_text(chain.runner_text(), encoding="utf-8")
+    sh_runner = folder / "settings.hookweave-chain.sh"
+    sh_runner.write_text(chainsh.runner_text(), encoding="utf-8")
+    return runner, sh_runner
+
+
+def run_both(log: Path, runners: tuple[Path, Path], shell: list[str], words: list[str], payload: bytes) -> dict:
+    """``{"py": ..., "sh": ...}``: the members that ran (each notes itself in ``$CHAIN_LOG``), the exit
+    code, stdout and stderr of one chain through each runner, in a UTF-8 locale."""
+    seen = {}
+    for how, lead in (("py", ["python3", "-S", str(runners[0])]), ("sh", [*shell, str(runners[1])])):
+        noted = log.with_suffix(f".{how}")
+        noted.touch()
+        done = subprocess.run(lead + words, input=payload, capture_output=True, timeout=60,
+                              env={**os.environ, "CHAIN_LOG": str(noted), "LC_ALL": "C.UTF-8"})
+        seen[how] = (noted.read_text().split(), done.returncode, done.stdout, done.stderr)
+    return seen
+
+
 @pytest.mark.attack
 def test_both_runners_run_the_same_members_for_any_payload(tmp_path: Path, attack_report) -> None:
     """Issue 33: the sh path read the matcher field from the payload's head, the Python runner from
     the payload as json reads it; on a bent payload they ran different members."""
-    runner = tmp_path / "settings.hookweave-chain.py"
-    runner.write_text(chain.runner_text(), encoding="utf-8")
-    sh_runner = tmp_path / "settings.hookweave-chain.sh"
-    sh_runner.write_text(chainsh.runner_text(), encoding="utf-8")
+    runners = write_runners(tmp_path)
     rng = random.Random(33)
     cases = attack_size(60, 1500)
     disagreements = []
@@ -315,15 +334,93 @@ def test_both_runners_run_the_same_members_for_any_payload(tmp_path: Path, attac
         members = []
         for n in range(rng.randint(1, 4)):
             members += [f"m{n}", "10", rng.choice(MATCHERS), f'echo m{n} >>"$CHAIN_LOG"']
-        seen = {}
         shell = ["bash", "--posix"] if rng.random() < 0.3 else ["sh"]  # bash as sh, in a UTF-8 locale
-        for how, lead in (("py", ["python3", "-S", str(runner)]), ("sh", [*shell, str(sh_runner)])):
-            log = tmp_path / f"log{case}.{how}"
-            log.touch()
-            done = subprocess.run(lead + [host, EVENTS[host], *members], input=payload, capture_output=True,
-                                  timeout=60, env={**os.environ, "CHAIN_LOG": str(log), "LC_ALL": "C.UTF-8"})
-            seen[how] = (log.read_text().split(), done.returncode, done.stdout, done.stderr)
+        seen = run_both(tmp_path / f"log{case}", runners, shell, [host, EVENTS[host], *members], payload)
         if seen["sh"] != seen["py"]:
             disagreements.append((host, payload, members, seen))
     attack_report("sh fast path vs Python runner, bent payloads", cases=cases, disagreements=len(disagreements))
+    assert not disagreements, disagreements[:3]
+
+
+ANSWER_HOSTS = {"claude": ("PreToolUse", "Stop", "SessionStart"), "codex": ("PreToolUse", "Stop"),
+                "gemini": ("BeforeTool", "AfterAgent"), "cursor": ("preToolUse", "stop"), "qwen": ("PreToolUse",),
+                "factory": ("PreToolUse", "Stop"), "antigravity": ("PreToolUse",), "auggie": ("PreToolUse",),
+                "windsurf": ("pre_run_command",)}
+
+
+def drawn_answer(rng: random.Random, event: str) -> str:
+    """A member's answer as hooks print one, then maybe bent where the sh path reads it itself (issue
+    38): a shape of the table (``core/model/shanswers.py``) filled with texts and words of every kind,
+    then an escape, a NUL, a CR, a tab, non-ASCII text, a duplicate or unknown key, a number, data after
+    it, a second line; written compact, spaced or as json.dumps writes it."""
+    from hookweave.core.model import shanswers
+
+    words = [*shanswers.WORDS, *shanswers.OTHER, event, "Stop", "PreToolUse", "Deny", ""]
+    texts = ["x", "no way", " ", "", "it's {done}", "caf\u00e9", 'a "q"', "a\\b", "PreToolUse", "deny", "\t", "1"]
+
+    def fill(shape: dict) -> dict:
+        out = {}
+        for key, domain in shape.items():
+            if isinstance(domain, dict):
+                out[key] = fill(domain)
+            elif domain == shanswers.EVENT:
+                out[key] = rng.choice([event] * 4 + words)
+            elif domain == shanswers.BOOL:
+                out[key] = rng.choice([True, False, True, "false", None, 0])
+            elif domain == shanswers.TEXT:
+                out[key] = rng.choice(texts)
+            else:
+                out[key] = rng.choice(list(domain) * 3 + words)
+        return out
+
+    obj = fill(rng.choice(shanswers.SHAPES))
+    bend = rng.choice(["none"] * 6 + ["unknown", "number", "dup", "nested"])
+    if bend == "unknown":
+        obj["timeout"] = "x"
+    elif bend == "number":
+        obj[rng.choice(list(obj))] = rng.choice([1, 0.5, [], None])
+    elif bend == "nested":
+        obj["hookSpecificOutput"] = {"hookEventName": event, "inner": {"a": "b"}}
+    separators = rng.choice([(", ", ": "), (",", ":"), (" , ", " : ")])
+    text = json.dumps(obj, separators=separators, ensure_ascii=rng.random() < 0.3)
+    if bend == "dup":
+        key = rng.choice(list(obj))
+        text = text[:-1] + f', "{key}": {json.dumps(obj[key])}}}'
+    text = rng.choice(["", " ", "  "]) + text + rng.choice(["", "", "\n", " ", "\r\n", "\n\n", "\t", " x", "\0"])
+    if rng.random() < 0.05:
+        at = rng.randrange(len(text) + 1)
+        text = text[:at] + rng.choice(["\0", "\r", "\x7f", "\\n"]) + text[at:]
+    return text
+
+
+@pytest.mark.attack
+def test_both_runners_read_members_answers_alike(tmp_path: Path, attack_report) -> None:
+    """Issue 38: the sh path reads a JSON answer itself where its shape is one the protocol table judges
+    alike for every text; chains of 1 to 4 members, each silent, answering (bent or not), noisy on
+    stderr or failing, on every sh host, through dash and bash (UTF-8) as sh: every case must come
+    out of the sh path exactly as out of the Python runner."""
+    runners = write_runners(tmp_path)
+    rng = random.Random(38)
+    cases = attack_size(40, 1000)
+    disagreements = []
+    for case in range(cases):
+        host = rng.choice(list(ANSWER_HOSTS))
+        event = rng.choice(ANSWER_HOSTS[host])
+        members = []
+        for n in range(rng.randint(1, 4)):
+            kind = rng.choice(["answer", "answer", "answer", "silent", "noise", "exit2", "crash"])
+            out = drawn_answer(rng, event) if kind == "answer" else ""
+            err, code = {"noise": ("noise\n", 0), "exit2": ("no\n", 2), "crash": ("boom\n", 1)}.get(kind, ("", 0))
+            steps = [f'echo m{n} >>"$CHAIN_LOG"']
+            if out:
+                steps.append("printf '" + "".join(f"\\{b:03o}" for b in out.encode("utf-8")) + "'")
+            if err:
+                steps.append(f"printf %s {shlex.quote(err)} >&2")
+            members += [f"m{n}", "10", "", "; ".join(steps + [f"exit {code}"])]
+        payload = json.dumps({"hook_event_name": event, "tool_name": "Bash", "tool_input": {}}).encode()
+        shell = ["bash", "--posix"] if rng.random() < 0.3 else ["sh"]
+        seen = run_both(tmp_path / f"answers{case}", runners, shell, [host, event, *members], payload)
+        if seen["sh"] != seen["py"]:
+            disagreements.append((host, event, members, seen))
+    attack_report("sh fast path vs Python runner, members' answers", cases=cases, disagreements=len(disagreements))
     assert not disagreements, disagreements[:3]
