@@ -286,3 +286,23 @@ def test_both_runners_read_the_matcher_field_of_any_payload_alike(folder, payloa
         members += [name, "10", matcher, LOGS_NAME.format(name=name)]
     seen = both_runners(folder, members, payload=payload)
     assert seen["sh"] == seen["py"]
+
+
+def test_the_facts_files_are_generated_from_the_python_runners_tables():
+    """``core/standalone/chainfacts*.sh`` are what the judges, shells and matcher fields say today:
+    regenerate them with ``python -m hookweave.core.model.shfacts`` when one changes."""
+    from hookweave.core.model import shfacts
+
+    for hosts, name in shfacts.GENERATED.items():
+        assert shfacts._standalone(name) == shfacts.generated(hosts), name
+        assert shfacts.facts_text(hosts) == shfacts.computed_facts(hosts), name
+
+
+def test_writing_a_chain_runner_judges_no_exit_code():
+    """Judging every exit code of every event cost each command that wrote or checked a chain runner
+    0.7 s of CPU: the runners are written from the generated facts, without the judges."""
+    code = ("import sys\nfrom hookweave.core.model import shfacts\nfrom hookweave.core.plan import chainsh\n"
+            "chainsh.runner_text(); shfacts.cline_text('PreToolUse', [{'command': 'true'}])\n"
+            "print(sorted(m for m in sys.modules if m.endswith('standalone.protocol')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout == "[]\n"
