@@ -4,14 +4,9 @@ a full validation. Counted in a fresh ``python`` running ``hooks`` as the consol
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from tests.shipping.test_startup_imports import installed  # noqa: F401 - the fixture
+from tests.shipping.test_startup_imports import installed, probed  # noqa: F401 - the fixture
 
 PROBE = """
 import atexit, json, sys
@@ -29,17 +24,9 @@ main()
 """
 
 
-def parses(project: Path, tmp_path: Path, *argv: str) -> list[str]:
-    out = tmp_path / "parses.json"
-    done = subprocess.run([sys.executable, "-c", PROBE.format(out=str(out)), json.dumps(argv)], cwd=project,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(out.read_text())
-
-
 @pytest.mark.parametrize("argv", [["install", "example-guard", "--host", "claude"], ["verify", "--host", "claude"],
                                   ["status"]])
 def test_each_record_is_parsed_once_per_command(installed, tmp_path, argv):  # noqa: F811
-    texts = parses(installed, tmp_path, *argv)
+    texts = probed(PROBE, installed, tmp_path / "parses.json", *argv)
     assert texts  # the probe saw the record read
     assert len(texts) == len(set(texts)), f"{len(texts)} parses of {len(set(texts))} records"

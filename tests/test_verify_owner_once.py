@@ -7,11 +7,8 @@ Counted in a fresh ``python`` running ``hooks`` as the console does."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-from tests.shipping.test_startup_imports import installed  # noqa: F401 - the fixture
+from tests.shipping.test_startup_imports import installed, probed  # noqa: F401 - the fixture
 
 OPERATOR_GROUPS = 40
 
@@ -39,10 +36,6 @@ def test_verify_asks_each_entry_its_owner_once_per_check(installed, tmp_path):  
                 for i in range(OPERATOR_GROUPS)]
     doc["hooks"]["PreToolUse"] = operator + doc["hooks"]["PreToolUse"]
     settings.write_text(json.dumps(doc, indent=2) + "\n")
-    out = tmp_path / "asked.json"
-    done = subprocess.run([sys.executable, "-c", PROBE.format(out=str(out)), json.dumps(["verify", "--host", "claude"])],
-                          cwd=installed, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    asked = json.loads(out.read_text())
+    asked = probed(PROBE, installed, tmp_path / "asked.json", "verify", "--host", "claude")
     times = sorted(asked[json.dumps(group, sort_keys=True)] for group in operator)
     assert times == [2] * OPERATOR_GROUPS  # the registrations' checks, then the cross-agent check's matchers
