@@ -73,21 +73,35 @@ class Record(FieldTuple):
         return not self.bundles
 
 
+# Record texts parsed lately -> their Record. One command meets the same record up to eight times
+# (the plan, its proof, the gates, the chain files, the cross-agent check), each a ``json.loads``
+# and a full validation; a Record is never changed once made (a new one is built), so the same
+# text may share one. Bounded: the suite runs thousands of commands in one process.
+_parsed: dict[str, Record] = {}
+_PARSED_KEPT = 32
+
+
 def from_text(text: str | None, path: str) -> Record:
     if text is None:
         return Record()
-    shown = display(Path(path))
+    kept = _parsed.get(text)
+    if kept is not None:
+        return kept
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise BadInput(f"{shown}: not a hookweave record we can read ({printable(str(exc))}); {FIX}") from None
+        raise BadInput(f"{display(Path(path))}: not a hookweave record we can read ({printable(str(exc))}); {FIX}") from None
     version = data.get("hookweave_record") if isinstance(data, dict) else None
     if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT:
-        raise BadInput(f"{shown}: written by a newer hookweave (record format {version}); upgrade hookweave")
+        raise BadInput(f"{display(Path(path))}: written by a newer hookweave (record format {version}); upgrade hookweave")
     try:
-        return read_record(data)
+        rec = read_record(data)
     except Bad as bad:
-        raise BadInput(f"{shown}: {bad.place}: {bad.cause}; {FIX}") from None
+        raise BadInput(f"{display(Path(path))}: {bad.place}: {bad.cause}; {FIX}") from None
+    if len(_parsed) >= _PARSED_KEPT:
+        del _parsed[next(iter(_parsed))]  # the oldest
+    _parsed[text] = rec
+    return rec
 
 
 def to_text(record: Record, settings_name: str) -> str | None:

@@ -53,15 +53,20 @@ def accounted(entries: list[Any], bundle: str, recorded: dict[str, str], owner: 
     return out
 
 
-def classify(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> list[Item]:
-    owners = [owner(e) for e in entries]  # a marker search per entry, once: an event can hold 10,000
+def classify(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner,
+             owners: list | None = None) -> list[Item]:
+    """``owners``: each entry's ``owner``, when the caller has them already (verify asks for them once)."""
+    if owners is None:
+        owners = [owner(e) for e in entries]  # a marker search per entry, once: an event can hold 10,000
     ours = accounted(entries, bundle, recorded, owner, owners)
     return [Item(e, ours.get(i), i not in ours and owners[i] is None) for i, e in enumerate(entries)]
 
 
-def copies(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner) -> list[tuple[int, str]]:
+def copies(entries: list[Any], bundle: str, recorded: dict[str, str], owner: Owner,
+           owners: list | None = None) -> list[tuple[int, str]]:
     """``(index, hook id)`` of entries with this bundle's marker that the record does not account for."""
-    owners = [owner(e) for e in entries]
+    if owners is None:
+        owners = [owner(e) for e in entries]
     ours = accounted(entries, bundle, recorded, owner, owners)
     out = []
     for i, found in enumerate(owners):

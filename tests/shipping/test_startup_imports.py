@@ -36,12 +36,16 @@ main()
 """
 
 
-def loaded(project: Path, tmp_path: Path, *argv: str) -> set[str]:
-    out = tmp_path / "modules.json"
-    done = subprocess.run([sys.executable, "-c", PROBE.format(out=str(out)), json.dumps(argv)], cwd=project,
+def probed(probe: str, project: Path, out: Path, *argv: str):
+    """What ``probe`` (a ``hooks`` run with ``{out}`` to write its JSON to) found running ``argv`` in ``project``."""
+    done = subprocess.run([sys.executable, "-c", probe.format(out=str(out)), json.dumps(argv)], cwd=project,
                           capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return set(json.loads(out.read_text()))
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(out.read_text())
+
+
+def loaded(project: Path, tmp_path: Path, *argv: str) -> set[str]:
+    return set(probed(PROBE, project, tmp_path / "modules.json", *argv))
 
 
 @pytest.fixture
