@@ -13,11 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import display, printable
 from hookweave.core.formats import tomlplain
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.lazypattern import LazyPattern
 from hookweave.core.formats.textsafe import PRINTABLE, PrintableLine, escape_surrogates
 from hookweave.core.model.names import POLICIES, POSITIONS
