@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -34,10 +35,24 @@ def expand(template: str | Mapping[str, str], project: Path) -> Path:
     on its way, status and uninstall then found nothing)."""
     if not isinstance(template, str):
         template = template[{"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux")]
-    text = VARIABLE.sub(lambda m: os.environ.get(m.group(1)) or m.group(2), template)
+    values = tuple(os.environ.get(name) for name in _variables(template))
+    return _expanded(template, str(project), os.environ.get("HOME"), values)
+
+
+@lru_cache(maxsize=None)
+def _variables(template: str) -> tuple[str, ...]:
+    return tuple(m.group(1) for m in VARIABLE.finditer(template))
+
+
+@lru_cache(maxsize=4096)
+def _expanded(template: str, project: str, home: str | None, values: tuple[str | None, ...]) -> Path:
+    """``expand``'s work, once per template, project and the environment it reads (a command asks
+    for the same few paths tens of thousands of times: building the ``Path`` was most of it)."""
+    given = iter(values)
+    text = VARIABLE.sub(lambda m: next(given) or m.group(2), template)
     if text == "~" or text.startswith("~/"):
         text = str(paths.home()) + text[1:]
-    return Path(os.path.normpath(text.replace("{project}", str(project))))
+    return Path(os.path.normpath(text.replace("{project}", project)))
 
 
 def host_class(d: Description) -> type[Host]:

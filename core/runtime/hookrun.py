@@ -7,6 +7,7 @@ process group, as the hosts do.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+PIPE_SIZE = 1 << 20  # bytes asked per read, and the pipe size asked for (see _widen)
 KEEP = 1 << 20  # bytes of stdout and of stderr kept; the rest is read and dropped
 GRACE = 1.0  # seconds check reads on after the hook exits, while a process it started holds its output
 # seconds, per host: Copilot's and Kimi Code's documented 30, Qwen's and Droid's 60 (their code), Cline's 120 (its
@@ -165,6 +167,7 @@ class _Streams:
         self.kept, self.dropped = (bytearray(), bytearray()), 0
         for index, pipe in enumerate((child.stdout, child.stderr)):
             os.set_blocking(pipe.fileno(), False)
+            _widen(pipe.fileno())
             selector.register(pipe, selectors.EVENT_READ, index)
         self.outputs = 2
         if payload:
@@ -200,7 +203,7 @@ class _Streams:
                 self._close(pipe)
             return
         try:
-            chunk = os.read(pipe.fileno(), 65536)
+            chunk = os.read(pipe.fileno(), PIPE_SIZE)
         except BlockingIOError:
             return
         except OSError:
@@ -221,6 +224,19 @@ class _Streams:
     def _close_all(self) -> None:
         for key in list(self.selector.get_map().values()):
             self._close(key.fileobj)
+
+
+def _widen(fd: int) -> None:
+    """A 1 MiB pipe (Linux's default ceiling for anyone) instead of 64 KiB: a flooding hook
+    fills it 16 times less often, so hook and reader switch 16 times less (300 MB: ~4,500 wake-ups
+    became ~300), which is what ran a flood past its timeout on a loaded machine."""
+    resize = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+    if resize is None:
+        return
+    try:
+        fcntl.fcntl(fd, resize, PIPE_SIZE)
+    except OSError:  # a lower pipe-max-size: the default pipe reads the same, in more turns
+        pass
 
 
 def _kill(child: subprocess.Popen) -> None:

@@ -20,6 +20,7 @@ import json
 import os
 import random
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -80,6 +81,15 @@ def test_hostile_hooks_end_on_time_and_say_how_long_they_took(tmp_path: Path, at
             failures.append(f"{where}: the child left in its process group still runs")
     attack_report("hooks check with hostile hooks", cases=CASES, failures=len(failures))
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="pipe sizes are Linux's")
+def test_a_flood_is_read_through_a_wide_pipe(tmp_path: Path) -> None:
+    """The 300 MB flood timed out once at load 14-20: through a 64 KiB pipe hook and reader take ~4,500
+    turns; the hook's stdout and stderr are 1 MiB pipes, as wide as Linux lets anyone ask."""
+    ask = "import fcntl, sys; print(fcntl.fcntl(1, fcntl.F_GETPIPE_SZ), fcntl.fcntl(2, fcntl.F_GETPIPE_SZ))"
+    run = hookrun.run("claude", f"{sys.executable} -c '{ask}'", b"{}", dict(os.environ), tmp_path, 10.0)
+    assert (run.exit_code, run.stdout) == (0, b"1048576 1048576\n"), run
 
 
 @pytest.mark.parametrize("name", ["background-holder", "setsid-holder", "daemon-holder", "floods"])

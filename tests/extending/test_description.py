@@ -46,6 +46,26 @@ def test_a_template_reads_the_environment_then_the_default(monkeypatch, tmp_path
     assert expand("{project}/.a/x.json", tmp_path / "p") == tmp_path / "p" / ".a" / "x.json"
 
 
+def test_a_template_asked_again_follows_every_change_it_reads(monkeypatch, tmp_path: Path) -> None:
+    """``expand`` answers the same question from memory (it is asked tens of thousands of times per
+    command): a new ``HOME``, variable or project is a new question, and an unset ``HOME`` still fails."""
+    template = "${A_HOME:-~/.a}/{project}-x.json"
+    monkeypatch.delenv("A_HOME", raising=False)
+    for home in ("one", "two", "one"):
+        monkeypatch.setenv("HOME", str(tmp_path / home))
+        assert expand(template, Path("p")) == tmp_path / home / ".a" / "p-x.json"
+    assert expand(template, Path("q")) == tmp_path / "one" / ".a" / "q-x.json"
+    monkeypatch.setenv("A_HOME", "/elsewhere/../there")
+    assert expand(template, Path("q")) == Path("/there/q-x.json")
+    monkeypatch.setenv("A_HOME", "")  # empty reads as unset, as in sh
+    assert expand(template, Path("q")) == tmp_path / "one" / ".a" / "q-x.json"
+    monkeypatch.setenv("HOME", "")
+    with pytest.raises(BadInput, match="HOME is not set"):
+        expand(template, Path("q"))
+    monkeypatch.setenv("A_HOME", "/set")  # no home needed: no error, whatever failed before
+    assert expand(template, Path("q")) == Path("/set/q-x.json")
+
+
 @pytest.mark.parametrize("change, said", [
     ({"name": "An_Agent"}, "name: 'An_Agent' is not lowercase letters, digits and dashes"),
     ({"title": " "}, "title: is empty"),

@@ -333,3 +333,20 @@ def test_the_contract_kit_passes_on_the_yaml_plugin_of_the_docs(tmp_path: Path) 
     assert "tabs" not in ran.stdout
     assert "test_check_answers_for_every_hook[yamlagent] PASSED" in ran.stdout
     assert " FAILED" not in ran.stdout
+
+
+def test_each_host_gets_the_runner_of_its_own_protocol_row_in_one_process() -> None:
+    """Install plans one runner text per chain, remembered per texts: a data protocol's runner holds
+    its row, the built-ins' runner none, in whatever order one process asks for them."""
+    from hookweave.core.contract.describe import host_class
+
+    described = _described(PROTOCOL)
+    checked_description(described)
+    guardian = host_class(described)()
+    plain, own, again = chain.runner_text(), chain.runner_text(guardian), chain.runner_text()
+    def table(runner: str) -> str:
+        return ast.literal_eval(runner.split("\nPROTOCOL = ", 1)[1].split("\n\nRUNNER = ", 1)[0])
+
+    assert plain == again and table(plain) == chain.protocol_text()
+    assert table(own) == chain.protocol_text() + f"\n\nDATA['guardian'] = {filled({**PROTOCOL, 'title': 'Guardian'})!r}\n"
+    assert chain.pristine(plain) and chain.pristine(own)
