@@ -13,7 +13,6 @@ settings, so a teammate who clones the project runs the same chain.
 from __future__ import annotations
 
 import shlex
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -141,14 +140,6 @@ def runner_text(host: Host | None = None) -> str:
     protocol = protocol_text(host)
     if "\'\'\'" in runner or runner.endswith("\\"):
         raise RuntimeError("internal error: the runner's source cannot be embedded in a raw triple-quoted string")
-    return _loader(runner, protocol)
-
-
-@lru_cache(maxsize=8)
-def _loader(runner: str, protocol: str) -> str:
-    """The runner file of these texts, once per texts: the table's ``repr`` and the key's SHA-256 of
-    ~0.4 MB were ~9 ms, paid by every install and upgrade planning a chain (482 times in the partial
-    write attack alone), for the same one or two texts."""
     return _fill(_key(runner, protocol), protocol, runner)
 
 
