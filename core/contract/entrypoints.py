@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import NamedTuple
+
 from hookweave.core.formats.fieldtuple import FieldTuple
 
 PROJECT = "hookweave"  # the entry-point group and pluggy project name (``hookspecs.PROJECT``)

@@ -10,11 +10,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.contract.entrypoints import BLOCK_ENV, PROJECT, blocked_names, entry_points
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput, one_line
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 if TYPE_CHECKING:
     from hookweave.core.contract.pluginmanager import HostPluginManager

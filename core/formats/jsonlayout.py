@@ -8,8 +8,8 @@ and its colon, one entry indented by hand) is the operator's, and is not copied 
 from __future__ import annotations
 
 import re
-from hookweave.core.formats.fieldtuple import FieldTuple
 
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.jsontext import Node
 
 DEFAULT_UNIT = "  "  # what Claude and Gemini write themselves (JSON.stringify(obj, null, 2))

@@ -13,9 +13,8 @@ from itertools import chain, compress, repeat
 from operator import is_
 from typing import Any
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.errors import ParseError
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.lazypattern import LazyPattern
 
 MAX_DEPTH = 256

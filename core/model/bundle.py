@@ -10,10 +10,10 @@ paid at start-up. Their defaults are never mutated (a dict default is shared, as
 from pathlib import Path
 from typing import Any, Literal
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 Position = Literal["first", "last"]
 Policy = Literal["if-absent", "override", "at-least"]
+
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.model.findings import Finding  # noqa: F401 - one import for the core's data
 from hookweave.core.model.names import POLICIES, POSITIONS  # noqa: F401 - likewise
 

@@ -17,7 +17,6 @@ import re
 from typing import Any, Callable
 
 from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.model.agentplugins import HOOKS_FILE, PLUGIN_ROOT
 
 ENABLEMENT = "extension-enablement.json"  # beside the extensions

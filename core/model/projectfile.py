@@ -12,9 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.formats import tomlload
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.model.manifestcheck import Checker, key_path, kind
 
 FILE_NAME = ".hookweave.toml"

@@ -12,9 +12,8 @@ import hashlib
 import json
 from typing import Any
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.errors import BadInput
+from hookweave.core.formats.fieldtuple import FieldTuple
 
 STATE_PATH = ".hookweave/synced.json"
 ATTRIBUTES_PATH = ".hookweave/.gitattributes"

@@ -15,12 +15,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import printable
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.patch import escape, same
 from hookweave.core.formats.tomltables import key as toml_key
 from hookweave.core.formats.tomltables import literal as toml

@@ -16,9 +16,8 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.errors import BadInput
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.patch import sha256
 from hookweave.core.model.render import MARKER_RE, _quote, marker, unwrapped
 from hookweave.core.model.runnable import guard, unguarded

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.formats.patch import sha256
 
 if TYPE_CHECKING:  # verify reads entries without loading the manifest's data types

@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
 from hookweave.core.formats import patch
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.patch import escape, sha256
 from hookweave.core.model import record
 from hookweave.core.model.bundle import Bundle, Finding

@@ -17,9 +17,8 @@ one project.
 
 from typing import Callable
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.contract.reads import Reads
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.model import names
 from hookweave.core.model.bundle import Bundle, BundleHook, Finding
 

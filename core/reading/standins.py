@@ -6,10 +6,10 @@ status and uninstall read it back here, for the reader: what it runs, from which
 """
 
 from pathlib import Path
-from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.reading.scopes import installed
 
 

@@ -11,10 +11,10 @@ content.
 from __future__ import annotations
 
 from pathlib import Path
-from hookweave.core.formats.fieldtuple import FieldTuple
 
 from hookweave.core.errors import BadInput, Refused
 from hookweave.core.files import paths, vendor
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.model import bundlefiles, syncstate
 from hookweave.core.model.projectfile import VENDOR_DIR, Entry
 

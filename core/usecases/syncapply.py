@@ -8,10 +8,9 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.errors import BadInput, NotInstalled
 from hookweave.core.files import fileio, paths, vendor
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.usecases import bundlesources, installer
 
 if TYPE_CHECKING:

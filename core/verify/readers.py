@@ -13,9 +13,8 @@ A host plugin declares what its agent reads besides its own files with ``also_re
 
 from typing import Iterable
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.contract.reads import Reads
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.model.findings import Finding
 
 

@@ -25,9 +25,8 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.files import paths
+from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.model.findings import Finding
 
 SYSTEM_DIR_ENV = "HOOKWEAVE_CODEX_SYSTEM_DIR"  # where /etc/codex is looked for (tests point it elsewhere)

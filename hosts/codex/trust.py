@@ -13,7 +13,6 @@ import re
 from typing import Any, Callable, Collection
 
 from hookweave.core.formats.fieldtuple import FieldTuple
-
 from hookweave.core.formats.patch import sha256_text
 
 # What Codex decodes as a string in a known event: a lone surrogate there makes serde_json reject
