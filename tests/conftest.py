@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import sys
 from pathlib import Path
@@ -75,19 +74,25 @@ _build_command_once()
 
 
 @pytest.fixture(scope="session", autouse=True)
-def python3_not_a_shim(tmp_path_factory: pytest.TempPathFactory):
-    """``python3`` on PATH as hosts find it on a plain machine: the interpreter, not a script in
-    front of it. A pyenv shim starts bash and pyenv before Python, 0.1-0.3 s a hook on this machine,
-    and the suite's hooks, probes and agents start python3 thousands of times. Session scope: the
-    module fixtures that run a real agent once for a whole file see it too."""
-    found = shutil.which("python3")
-    if found is None or Path(found).resolve().read_bytes()[:2] != b"#!":
-        yield  # python3 is the interpreter itself already
-        return
+def python3_plain(tmp_path_factory: pytest.TempPathFactory):
+    """``python3`` on PATH as hosts find it on a plain machine: the interpreter itself, with the
+    standard library and nothing installed beside it. Not a pyenv shim, which starts bash and pyenv
+    before Python (0.1-0.3 s a hook here); and not the interpreter's own site-packages, whose .pth
+    files run at every start (this machine's sandbox imports certifi from one: 0.04-0.1 s of CPU a
+    start). The suite's hooks, probes and agents start python3 thousands of times. The folder is a
+    venv without packages (a pyvenv.cfg beside bin/), so the interpreter finds its standard library
+    and no site-packages. Session scope: the module fixtures that run a real agent once for a whole
+    file see it too."""
+    base = Path(sys.base_prefix) / "bin"
+    interpreter = Path(sys.executable).resolve()  # the tests' interpreter, outside its venv
     folder = tmp_path_factory.mktemp("python3")
-    (folder / "python3").symlink_to(Path(sys.executable).resolve())  # the tests' interpreter, outside its venv
+    (folder / "bin").mkdir()
+    (folder / "bin" / "python3").symlink_to(interpreter)
+    version = ".".join(map(str, sys.version_info[:3]))
+    (folder / "pyvenv.cfg").write_text(
+        f"home = {base}\ninclude-system-site-packages = false\nversion = {version}\n")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+        patch.setenv("PATH", f"{folder / 'bin'}{os.pathsep}{os.environ['PATH']}")
         yield
 
 

@@ -19,7 +19,6 @@ import random
 import re
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -34,13 +33,6 @@ TOOLS = ("Bash", "Read", "Write")
 MATCHERS = ("", "Bash", "Read", "Write", "Bash|Write", "Read|Write",
             "^(Bash|Write)$", "^(?:Read)$", "^Write$", "^Bash|Write$")  # anchored name lists stay in sh (issue 38)
 RANK = {"allow": 0, "ask": 1, "deny": 2}
-
-
-@pytest.fixture(autouse=True)
-def real_python_first(monkeypatch) -> None:
-    """``python3`` on PATH as hosts will find it on a plain machine: the interpreter, not a pyenv shim
-    (a script verify warns of, and that costs 80 ms a start here)."""
-    monkeypatch.setenv("PATH", str(Path(sys.executable).resolve().parent) + os.pathsep + os.environ["PATH"])
 
 
 def outcome(rng: random.Random, host: str, event: str, n: int) -> tuple[str, str, int, bool]:

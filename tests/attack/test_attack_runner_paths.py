@@ -19,7 +19,6 @@ import json
 import os
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -36,11 +35,6 @@ PROJECT_VARIABLES = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT
                      "FACTORY_PROJECT_DIR", "LETTA_WORKING_DIR", "COPILOT_PROJECT_DIR", "OPENHANDS_PROJECT_DIR"]
 PIECES = ["a b", "it's", '"q"', "$HOME", "$(id)", "`id`", "*", ";", "é", "\\", "$GEMINI_PROJECT_DIR", "{x}", "#", "-x"]
 SHELLS = (["sh", "-c"], ["bash", "-c"])
-
-
-@pytest.fixture(autouse=True)
-def real_python_first(monkeypatch) -> None:
-    monkeypatch.setenv("PATH", str(Path(sys.executable).resolve().parent) + os.pathsep + os.environ["PATH"])
 
 
 def manifest(host: str, log: Path) -> str:

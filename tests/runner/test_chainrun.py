@@ -21,13 +21,6 @@ PAYLOAD = {"session_id": "s", "cwd": "/x", "hook_event_name": "PreToolUse", "too
            "tool_input": {"command": "ls"}}
 
 
-@pytest.fixture(autouse=True)
-def real_python_first(monkeypatch) -> None:
-    """``python3`` on PATH as hosts will find it on a plain machine: the interpreter, not a pyenv shim
-    (a script verify warns of, and that costs 80 ms a start here)."""
-    monkeypatch.setenv("PATH", str(Path(sys.executable).resolve().parent) + os.pathsep + os.environ["PATH"])
-
-
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("runner") / "settings.hookweave-chain.py"

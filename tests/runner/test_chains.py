@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -28,13 +27,6 @@ WINDSURF = MANIFEST.replace('id = "gate"\nevent = "pre_tool_use"\n', 'id = "gate
 
 def manifest(host: str) -> str:
     return WINDSURF if host == "windsurf" else MANIFEST
-
-
-@pytest.fixture(autouse=True)
-def real_python_first(monkeypatch) -> None:
-    """``python3`` on PATH as hosts will find it on a plain machine: the interpreter, not a pyenv shim
-    (a script verify warns of, and that costs 80 ms a start here)."""
-    monkeypatch.setenv("PATH", str(Path(sys.executable).resolve().parent) + os.pathsep + os.environ["PATH"])
 
 
 def operator(host: str) -> str:
