@@ -62,26 +62,66 @@ def test_hosts_install_side_by_side_and_a_failure_is_the_scripts_status(tmp_path
     assert (again.returncode, again.stdout, again.stderr) == (0, "", "")  # installed ones are reused, said by nothing
 
 
-def test_a_python_host_is_installed_without_pips_bytecode_pass(tmp_path: Path) -> None:
-    """pip compiles every installed file unless told not to: half of a Python agent's install CPU
-    (OpenHarness 53 s -> 28 s), for .pyc files the agent would otherwise write itself at first start."""
+def _fake_python(tmp_path: Path, uv_available: bool) -> dict[str, str]:
+    """A Python new enough for every host (python3.13 on PATH) whose ``-m venv P`` makes a pip, and
+    whose ``-m pip install --target D uv==X`` puts a uv in D/bin (or fails, without ``uv_available``).
+    The pip and the uv log their arguments and install the host's program into the venv."""
     fake = tmp_path / "bin"
     fake.mkdir()
-    # A Python new enough for every host whose `-m venv P` makes a pip that logs its arguments and
-    # installs the host's program.
-    pip = '#!/bin/sh\necho "$@" >> "$PIP_LOG"\nfor p in oh hermes openhands; do printf "#!/bin/sh\\n" > "$(dirname "$0")/$p"; chmod +x "$(dirname "$0")/$p"; done\n'
+    program = 'for p in oh hermes openhands; do printf "#!/bin/sh\\n" > "$BIN/$p"; chmod +x "$BIN/$p"; done\n'
+    pip = f'#!/bin/sh\necho "pip $@" >> "$LOG"\nBIN=$(dirname "$0")\n{program}'
+    uv = f'#!/bin/sh\necho "uv $@" >> "$LOG"\nBIN=$(dirname "$5")\n{program}'  # uv pip install -q --python V/bin/python SPEC
+    get_uv = (f'mkdir -p "$8/bin" && cat > "$8/bin/uv" <<\'UV\'\n{uv}UV\nchmod +x "$8/bin/uv"; exit 0' if uv_available
+              else 'exit 1')
     (fake / "python3.13").write_text(
-        '#!/bin/sh\n[ "$1" = -c ] && exit 0\n'
-        f'[ "$1" = -m ] && [ "$2" = venv ] && mkdir -p "$3/bin" && cat > "$3/bin/pip" <<\'PIP\'\n{pip}PIP\n'
-        'chmod +x "$3/bin/pip"\n')
+        '#!/bin/sh\n[ "$1" = -c ] && exit 0\necho "python $@" >> "$LOG"\n'
+        f'if [ "$2" = pip ] && [ "$3" = install ]; then {get_uv}; fi\n'  # -m pip install -q ... --target D uv==X
+        '[ "$2" = pip ] && exit 1\n'  # pip config get: nothing set
+        'venv=$3; [ "$3" = --without-pip ] && venv=$4; mkdir -p "$venv/bin"; [ "$3" = --without-pip ] && exit 0\n'
+        f'cat > "$venv/bin/pip" <<\'PIP\'\n{pip}PIP\nchmod +x "$venv/bin/pip"\n')
     (fake / "python3.13").chmod(0o755)
-    log = tmp_path / "pip.log"
-    env = {"PATH": f"{fake}:/usr/bin:/bin", "HOOKWEAVE_HOSTS_DIR": str(tmp_path / "hosts"), "HOME": str(tmp_path),
-           "PIP_LOG": str(log)}
+    return {"PATH": f"{fake}:/usr/bin:/bin", "HOOKWEAVE_HOSTS_DIR": str(tmp_path / "hosts"), "HOME": str(tmp_path),
+            "LOG": str(tmp_path / "install.log")}
+
+
+def _python_specs() -> list[str]:
+    return subprocess.run([str(REPO / "scripts" / "install-hosts"), "--spec", "hermes", "openharness"],
+                          capture_output=True, text=True, check=True).stdout.split()[1::2]
+
+
+def test_the_python_hosts_are_installed_by_the_pinned_uv_into_venvs_without_pip(tmp_path: Path) -> None:
+    """pip resolved and unpacked OpenHarness with 36.8 s of CPU, uv with 3.3: the release extra's uv,
+    got once by pip into the hosts' folder, installs each host into a venv made without pip."""
+    env = _fake_python(tmp_path, uv_available=True)
     run = subprocess.run([str(REPO / "scripts" / "install-hosts"), "openharness", "hermes"], env=env,
                          capture_output=True, text=True)
     assert (run.returncode, run.stderr) == (0, "")
-    specs = subprocess.run([str(REPO / "scripts" / "install-hosts"), "--spec", "hermes", "openharness"],
-                           capture_output=True, text=True, check=True).stdout.split()[1::2]
-    assert sorted(log.read_text().splitlines()) == sorted(
-        f"install -q --disable-pip-version-check --no-compile {spec}" for spec in specs)
+    pin = next(word.strip('",') for word in (REPO / "pyproject.toml").read_text().split() if word.startswith('"uv=='))
+    hosts = tmp_path / "hosts"
+    log = (tmp_path / "install.log").read_text().splitlines()
+    assert log.count(f"python -m pip install -q --disable-pip-version-check --no-compile --target {hosts}/.uv {pin}") == 1
+    assert sorted(line for line in log if line.startswith("uv ")) == sorted(
+        f"uv pip install -q --python {hosts}/{host}/venv/bin/python {spec}"
+        for host, spec in zip(["hermes", "openharness"], _python_specs()))
+    assert sorted(line for line in log if "venv" in line and line.startswith("python")) == sorted(
+        f"python -m venv --without-pip {hosts}/{host}/venv" for host in ("hermes", "openharness"))
+    assert not [line for line in log if line.startswith("pip ")]
+    assert (hosts / "openharness/venv/bin/oh").is_file() and (hosts / "hermes/venv/bin/hermes").is_file()
+    again = subprocess.run([str(REPO / "scripts" / "install-hosts"), "openharness", "hermes"], env=env,
+                           capture_output=True, text=True)
+    assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
+    assert (tmp_path / "install.log").read_text().splitlines() == log  # installed ones reused: no uv fetched
+
+
+def test_without_uv_pip_installs_the_python_hosts_without_its_bytecode_pass(tmp_path: Path) -> None:
+    """Where uv cannot be had, pip does it, without compiling every installed file (half of each
+    install's CPU: OpenHarness 53 s -> 28 s), and the script says so in one line."""
+    env = _fake_python(tmp_path, uv_available=False)
+    run = subprocess.run([str(REPO / "scripts" / "install-hosts"), "openharness", "hermes"], env=env,
+                         capture_output=True, text=True)
+    pin = next(word.strip('",') for word in (REPO / "pyproject.toml").read_text().split() if word.startswith('"uv=='))
+    assert (run.returncode, run.stderr) == (0, f"install-hosts: {pin} could not be installed; pip installs the "
+                                               "Python hosts\n")
+    log = (tmp_path / "install.log").read_text().splitlines()
+    assert sorted(line for line in log if line.startswith("pip ")) == sorted(
+        f"pip install -q --disable-pip-version-check --no-compile {spec}" for spec in _python_specs())

@@ -15,7 +15,7 @@ README = r"""# stand-in
 
 <!-- main-command -->
 ```sh
-mkdir -p .venv/bin && printf '#!/bin/sh\necho "$*" >> pip.ran\n' > .venv/bin/pip && chmod +x .venv/bin/pip && echo main > main.ran
+mkdir -p .venv/bin && for p in pip uv; do printf '#!/bin/sh\necho "$*" >> %s.ran\n' $p > .venv/bin/$p; done && chmod +x .venv/bin/* && echo main > main.ran
 ```
 
 <!-- test-command -->
@@ -30,6 +30,8 @@ def _repo(tmp_path: Path, *, test: str, checks: str, hosts: str = "sleep 1; echo
     (repo / ".ci").mkdir(parents=True)
     (repo / "scripts").mkdir()
     shutil.copy(ROOT / ".ci" / "run", repo / ".ci" / "run")
+    shutil.copy(ROOT / "scripts" / "uv-package-source", repo / "scripts" / "uv-package-source")
+    (repo / "pyproject.toml").write_text('release = ["uv==0.1.2"]\n')  # the pin .ci/run reads
     (repo / "README.md").write_text(README.format(test=test))
     (repo / ".gitignore").write_text(".venv/\n*.ran\n")
     for path, body in ((repo / ".ci" / "release-checks", checks), (repo / "scripts" / "install-hosts", hosts)):
@@ -81,7 +83,9 @@ def test_the_parts_run_side_by_side_and_the_checks_see_the_tree_as_it_stands(tmp
     assert f"checks in {repo}" not in out  # ... and a copy, not the tree itself
     assert out.index("README test command") < out.index("checks in") < out.index(".ci/run passed")
     assert (repo / "main.ran").exists() and (repo / "suite.ran").exists()
-    assert (repo / "pip.ran").read_text() == "install -q -e .[test]\n"  # the test extras, while the agents install
+    # the test extras, while the agents install, by the pinned uv
+    assert (repo / "pip.ran").read_text() == "install -q uv==0.1.2\n"
+    assert (repo / "uv.ran").read_text() == "pip install -q --compile-bytecode --python .venv/bin/python -e .[test]\n"
 
 
 def test_failing_checks_fail_ci_with_their_log(tmp_path: Path) -> None:
