@@ -261,7 +261,7 @@ def _check(cli, bundle: Path, folder: Path, sent: list[dict], modes: tuple[str, 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory) -> Session:
     if not (VENV / "bin" / "openhands").is_file():
-        pytest.skip("openhands is not installed: run scripts/install-hosts openhands (Python >= 3.12; pip, ~9 min)")
+        pytest.skip("openhands is not installed: run scripts/install-hosts openhands (Python >= 3.12; ~22 s by uv)")
     folder = tmp_path_factory.mktemp("openhands")
     home, project = folder / "home", folder / "project"
     home.mkdir()
