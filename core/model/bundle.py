@@ -10,12 +10,12 @@ paid at start-up. Their defaults are never mutated (a dict default is shared, as
 from pathlib import Path
 from typing import Any, Literal
 
-Position = Literal["first", "last"]
-Policy = Literal["if-absent", "override", "at-least"]
-
 from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.model.findings import Finding  # noqa: F401 - one import for the core's data
 from hookweave.core.model.names import POLICIES, POSITIONS  # noqa: F401 - likewise
+
+Position = Literal["first", "last"]
+Policy = Literal["if-absent", "override", "at-least"]
 
 HOOK_FIELDS = ("event", "matcher", "command", "timeout", "position")
 # Host-native keys only a [hooks.host.<host>] table may set (what ``hooks adopt`` writes so that an
