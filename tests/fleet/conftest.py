@@ -58,3 +58,21 @@ def built_collection(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -
             (root / "done").write_text("built and installed\n", encoding="utf-8")
     return {"tarball": next((root / "dist").glob("hookweave-agents-*.tar.gz")), "collections": root / "installed",
             "copy": root / "installed/ansible_collections/hookweave/agents"}
+
+
+ZIP_CODE = Path(__file__).parent / "zipcode"  # a sitecustomize.py alone: what it does, it says
+
+
+@pytest.fixture(scope="module", autouse=True)
+def module_code_kept(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
+    """Every Python a fleet test starts (ansible, and through it each module run) keeps the code it
+    compiles from an AnsiballZ zip for the next run of the same source (zipcode/sitecustomize.py):
+    one folder for the run's workers. Module-scoped and autouse, so it is set before the fixtures
+    that build each test's environment from ``os.environ``."""
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ZIP_CODE), os.environ.get("PYTHONPATH")])))
+        patch.setenv("HOOKWEAVE_TEST_ZIP_CODE", str(shared / "ansiballz-code"))
+        yield
