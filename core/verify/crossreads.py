@@ -63,9 +63,12 @@ def places(hosts: Iterable[Host], project: Path, planned: dict | None = None, pa
 
     out: dict = {}
     for host in hosts:
+        recorded = [scope for scope in host.verify_scopes if _may_record(host, scope, project, planned)]
+        if not recorded:
+            continue  # most hosts: no record of ours at any scope, so no file to resolve (realpath) either
         aliases = same_file_scopes(host, project)
-        for scope in host.verify_scopes:
-            if scope in aliases or not _may_record(host, scope, project, planned):
+        for scope in recorded:
+            if scope in aliases:
                 continue
             try:
                 doc, rec, _ = read_scope(host, scope, project, planned, parsed)
