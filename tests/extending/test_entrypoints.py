@@ -43,6 +43,19 @@ def test_a_fake_site_folder(tmp_path: Path) -> None:
     ]
 
 
+def test_a_file_that_is_not_utf8_or_not_readable(tmp_path: Path) -> None:
+    """Read as bytes and decoded only when our group is in them: a stray byte is replaced, as the text
+    read did, and a folder named entry_points.txt or a folder name that is a file reads as none."""
+    site = tmp_path / "site"
+    _dist(site, "latin-1.0", "latin", "1.0", None)
+    (site / "latin-1.0.dist-info" / "entry_points.txt").write_bytes(b"# caf\xe9\n[hookweave]\nlatin = latin_mod\n")
+    _dist(site, "odd-1.0", "odd", "1.0", None)
+    (site / "odd-1.0.dist-info" / "entry_points.txt").mkdir()
+    (site / "flat-1.0.dist-info").write_text("[hookweave]\nflat = nothing\n")
+    found = entry_points("hookweave", [str(site)])
+    assert [(e.name, e.value, e.dist) for e in found] == [("latin", "latin_mod", "latin")]
+
+
 def test_load_follows_module_and_attribute(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "epmod_for_test.py").write_text("class Outer:\n    class Inner:\n        pass\n")
     monkeypatch.syspath_prepend(str(tmp_path))
