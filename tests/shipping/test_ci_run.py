@@ -4,6 +4,7 @@ Run on a stand-in repository: the real .ci/run, with README commands and scripts
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -79,6 +80,8 @@ def test_the_parts_run_side_by_side_and_the_checks_see_the_tree_as_it_stands(tmp
     assert ran.returncode == 0, ran.stdout + ran.stderr
     out = ran.stdout
     assert "hosts installed" in out and "checks done" in out and out.rstrip().endswith("s")
+    # the machine's speed for this run, before the background jobs and after them (docs/speed.md, Round 8)
+    assert re.search(r"a fixed Python loop took \d+\.\d\d s of CPU at the start, \d+\.\d\d s at the end \(the fastest of three\)\n== \.ci/run passed", out)
     assert "edited, not committed\nadded, not committed" in out  # the copy is the tree as it stands
     assert f"checks in {repo}" not in out  # ... and a copy, not the tree itself
     assert out.index("README test command") < out.index("checks in") < out.index(".ci/run passed")
