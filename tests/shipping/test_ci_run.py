@@ -81,7 +81,8 @@ def test_the_parts_run_side_by_side_and_the_checks_see_the_tree_as_it_stands(tmp
     out = ran.stdout
     assert "hosts installed" in out and "checks done" in out and out.rstrip().endswith("s")
     # the machine's speed for this run, before the background jobs and after them (docs/speed.md, Round 8)
-    assert re.search(r"a fixed Python loop took \d+\.\d\d s of CPU at the start, \d+\.\d\d s at the end \(the fastest of three\)\n== \.ci/run passed", out)
+    assert re.search(r"yardstick \(a fixed Python loop, one start of python3 -S\): \d+\.\d\d s and \d+\.\d ms of CPU "
+                     r"at the start, \d+\.\d\d s and \d+\.\d ms at the end\n== \.ci/run passed", out)
     assert "edited, not committed\nadded, not committed" in out  # the copy is the tree as it stands
     assert f"checks in {repo}" not in out  # ... and a copy, not the tree itself
     assert out.index("README test command") < out.index("checks in") < out.index(".ci/run passed")
