@@ -127,18 +127,8 @@ def _read_bytes(path: str) -> bytes:
         os.close(fd)
 
 
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError:
-        return ""
-
-
 def _section(text: str, group: str) -> list[tuple[str, str]]:
     """``(name, value)`` pairs of the INI section ``[group]`` (entry_points.txt's format)."""
-    if f"[{group}]" not in text:
-        return []
     pairs, inside = [], False
     for raw in text.splitlines():
         line = raw.strip()
@@ -154,7 +144,7 @@ def _name_and_version(meta_dir: str, stem: str) -> tuple[str, str]:
     """The ``Name`` and ``Version`` headers of the distribution's metadata (the folder name's as fallback)."""
     headers = {}
     for file in ("METADATA", "PKG-INFO"):
-        text = _read(os.path.join(meta_dir, file))
+        text = _read_bytes(os.path.join(meta_dir, file)).decode("utf-8", "replace")
         for line in text.splitlines():
             if not line.strip():
                 break  # the headers end at the first blank line
