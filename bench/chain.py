@@ -122,12 +122,13 @@ def main() -> None:
 
 def measure(cline_dispatcher, runs: int, against: str | None = None, old_body: str | None = None) -> list:
     with tempfile.TemporaryDirectory() as tmp:
-        rows = chain_rows(cline_dispatcher, Path(tmp), chainsh.runner_text())
+        rows = chain_rows(cline_dispatcher, Path(tmp), chainsh.runner_text("claude"))
         if against:  # the twin of each sh and Cline row, on REV's sh text
             folder = Path(tmp) / "against"
             folder.mkdir()
             with mock.patch.object(shfacts, "body", lambda: old_body):
-                twins = chain_rows(cline_dispatcher, folder, shfacts.facts_text() + "\nhw_py=${0%.sh}.py\n" + old_body)
+                twins = chain_rows(cline_dispatcher, folder, shfacts.facts_text() + "\nhw_py=${0%.sh}.py\n"
+                               + old_body.replace(chainsh.SHAPES_HERE, shfacts.shapes()))  # as REV's install wrote it
             rows += [(f"{name} [{against}]", *rest) for name, *rest in twins if name.endswith(", sh") or "Cline" in name]
         times = timed_rows(rows, runs)
         return [(name, ms, fastest, cpu, base, target)

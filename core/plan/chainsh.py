@@ -5,10 +5,19 @@ file is one hookweave wrote.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from hookweave.core.formats.patch import sha256_text
-from hookweave.core.model.shfacts import SH_HOSTS, body, facts_text, shapes  # noqa: F401  (SH_HOSTS: chain, verify)
+from hookweave.core.model.shfacts import (  # noqa: F401  (SH_HOSTS: chain, verify)
+    SH_HOSTS,
+    bare,
+    body,
+    facts_text,
+    host_arms,
+    host_facts,
+    shapes,
+)
 
 HEAD = "#!/bin/sh\n# hookweave chain runner, sh fast path (`hooks install`); do not edit: `hooks verify` checks it.\n"
 KEY = "# key "
@@ -29,8 +38,16 @@ def _key(rest: str) -> str:
     return sha256_text(rest)[len("sha256:"):][:16]
 
 
-def runner_text() -> str:
-    rest = facts_text() + "\nhw_py=${0%.sh}.py\n" + body().replace(SHAPES_HERE, shapes())
+@functools.lru_cache(maxsize=4)
+def runner_text(protocol: str | None = None) -> str:
+    """The runner for the settings of a host whose answers ``protocol`` reads (``Host.answer_protocol``):
+    its facts and answers' table alone (every sh host's without one, as ``chain.runner_text``), then
+    the body, bare (``shfacts.bare``)."""
+    if protocol is None:
+        facts, table = facts_text(), shapes()
+    else:
+        facts, table = host_facts(protocol), host_arms(shapes(), protocol)
+    rest = facts + "\nhw_py=${0%.sh}.py\n" + bare(body().replace(SHAPES_HERE, table))
     return HEAD + KEY + _key(rest) + "\n" + rest
 
 

@@ -118,7 +118,7 @@ def _chain_runner(host: Host) -> str:
     from hookweave.core.formats.patch import sha256_text
     from hookweave.core.plan import chain, chainsh
 
-    texts = {chain.RUNNER_SUFFIX: chain.runner_text(host), chainsh.SUFFIX: chainsh.runner_text()}
+    texts = {chain.RUNNER_SUFFIX: chain.runner_text(host), chainsh.SUFFIX: chainsh.runner_text(host.answer_protocol())}
     folder = Path(tempfile.gettempdir()) / f"hookweave-check-{os.getuid() if hasattr(os, 'getuid') else 0}" / \
         sha256_text("".join(texts.values())).removeprefix("sha256:")[:16]
     for suffix, text in texts.items():

@@ -146,6 +146,183 @@ hw_seconds() {  # $1 a timeout word -> hw_lim: centiseconds to wait, rounded up,
   case $hw_rest in *[1-9]*) hw_lim=$((hw_lim + 1)) ;; esac
 }
 
+hw_last() {  # $1 the member just run, then the members' words: 0 when no later member's matcher takes
+  hw_j=$(($1 + 1))  # this payload (1 when one may, or only Python can tell)
+  while [ "$hw_j" -lt "$hw_count" ]; do
+    eval "hw_lm=\${$((hw_j * 4 + 4))}"
+    [ -n "$hw_lm" ] || return 1
+    hw_matches "$hw_lm"
+    [ $? -eq 1 ] || return 1
+    hw_j=$((hw_j + 1))
+  done
+}
+
+hw_act() {  # $1 table, $2 exit code -> hw_v: a (allow), b (block) or h (Python decides)
+  case $1 in *" $2="*) hw_v=${1#*" $2="} ;; *) hw_v=${1#*" *="} ;; esac
+  hw_v=${hw_v%% *}
+}
+
+hw_text() {  # whether $1 holds a visible ASCII character (text under every host's trim), each named:
+  while IFS= read -r hw_l || [ -n "$hw_l" ]; do  # [:punct:] in a UTF-8 locale (bash as sh) takes U+00A0
+    case $hw_l in *[abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\!\"\#\$%\&\'\(\)\*+,./:\;\<=\>?@\[\\\]^_\`{\|}~-]*) return 0 ;; esac
+  done <"$1"
+  return 1
+}
+
+hw_stop() {  # the host stops the chain: the running member and its tree go too
+  [ -z "${hw_pid-}" ] || hw_end "$hw_pid"  # the ticker removes the scratch files at its next tick
+  exit $((128 + $1))
+}
+trap 'hw_stop 15' TERM
+trap 'hw_stop 2' INT
+trap 'hw_stop 1' HUP
+
+hw_plain() {  # $1 a member's command: 0 when it is one simple command of plain words, which the
+  # host's shell would only split, expand and start: letters, digits, _./:=@%+,#- and blanks, quotes,
+  # $NAME and ${NAME} (no name bash sets itself); no redirection, pipe, list, glob, ~ or backslash
+  case $hw_shell in sh|dash|bash|/bin/sh|/bin/dash|/bin/bash|/usr/bin/bash) ;; *) return 1 ;; esac
+  case $1 in
+    *[!A-Za-z0-9_./:=@%+,#\ \"\'\$\{\}-]*|*\$[!A-Za-z{]*|*\$|\{*|*[!$]\{*) return 1 ;;
+  esac
+  hw_c=$1
+  while :; do
+    case $hw_c in
+      *'$'*) hw_c=${hw_c#*'$'} ;;
+      *) return 0 ;;
+    esac
+    case $hw_c in
+      \{*) hw_c=${hw_c#?}; hw_nm=${hw_c%%[!A-Za-z0-9_]*}
+           case $hw_c in "$hw_nm"\}*) hw_c=${hw_c#"$hw_nm"?} ;; *) return 1 ;; esac ;;
+      *) hw_nm=${hw_c%%[!A-Za-z0-9_]*} ;;
+    esac
+    case $hw_nm in ''|BASH*|RANDOM|SRANDOM|SECONDS|LINENO|EPOCH*|HOSTNAME|HOSTTYPE|OSTYPE|MACHTYPE|UID|EUID|GROUPS|\
+      SHLVL|SHELLOPTS|PIPESTATUS|FUNCNAME|HISTCMD|DIRSTACK|COLUMNS|LINES|PS4|IFS) return 1 ;;
+    esac
+  done
+}
+
+hw_program() {  # $1 the program a plain command starts: 0 when exec'ing it here does what the host's
+  # shell does: a file found as that shell finds it, and one the kernel starts itself (a shell runs a
+  # script without #! as a script of its own: bash and dash differ), so an interpreter or a #! script
+  case $1 in
+    */*) hw_f=$1 ;;
+    ''|*=*) return 1 ;;
+    *) hw_f= hw_r=${PATH-}:
+       [ -n "${PATH-}" ] || return 1
+       while [ -n "$hw_r" ]; do
+         hw_d=${hw_r%%:*} hw_r=${hw_r#*:}
+         if [ -f "${hw_d:-.}/$1" ] && [ -x "${hw_d:-.}/$1" ]; then hw_f=${hw_d:-.}/$1; break; fi
+       done ;;
+  esac
+  [ -f "$hw_f" ] && [ -x "$hw_f" ] || return 1
+  case ${hw_f##*/} in
+    python|python3|python3.[0-9]|python3.[0-9][0-9]|node|bun|deno|uv|uvx|npx|bunx|env|sh|dash|bash|ruby|perl|php|jq) return 0 ;;
+    *.sh|*.bash|*.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.pl)
+      hw_l=; IFS= read -r hw_l <"$hw_f" 2>/dev/null
+      case $hw_l in '#!'*) ;; *) return 1 ;; esac
+      hw_l=${hw_l#??}  # its interpreter must be a file that runs: a missing one, or a CR after it (a
+      hw_l=${hw_l#"${hw_l%%[!\ \	]*}"}  # CRLF script), is an error only the shell says as the host reads it
+      hw_l=${hw_l%%[\ \	]*}
+      case $hw_l in /*) ;; *) return 1 ;; esac
+      case $hw_l in *[!A-Za-z0-9_./+-]*) return 1 ;; esac
+      [ -f "$hw_l" ] && [ -x "$hw_l" ] && return 0 ;;
+  esac
+  return 1
+}
+
+hw_start() {  # (a subshell, which becomes the member) $1 a member's command: a plain one starts its
+  hw_cmd=$1   # program itself, as the host's shell would (bash takes a millisecond to start); else that shell
+  if hw_plain "$hw_cmd"; then
+    set +u
+    command eval "set -- $hw_cmd" 2>/dev/null || exec "$hw_shell" -c "$hw_cmd"  # an unbalanced quote: the shell says it
+    case ${1-} in true|false|:) "$@"; exit ;; esac
+    [ $# -eq 0 ] || ! hw_program "$1" || exec "$@"
+  fi
+  exec "$hw_shell" -c "$hw_cmd"
+}
+
+hw_runner=$$
+(exec </dev/null >/dev/null 2>&1; hw_tick) &  # exec: a redirection of the call would keep copies of the host's pipes open
+
+hw_handoff() {  # $1 members done, $2 exit code or -, $3 timed out (0 or 1); then the members' words
+  hw_have_py  # before the ticker hears of Python: it removes the scratch files once this shell is gone
+  printf 'python\n' >|"$hw_base.t"
+  hw_done=$1 hw_code=$2 hw_timed=$3
+  shift 3
+  exec python3 -S "$hw_py" --from-sh "$hw_done" "$hw_code" "$hw_timed" "$hw_base" -- "$hw_host" "$hw_event" "$@" \
+    <"$hw_base.in"
+}
+
+hw_members() {  # $1 the first member to run (those before it ran), then the members' words: exits, but for
+  hw_from=$1 hw_i=0 hw_n=0      # an answer sh may read itself (3: member hw_i's, hw_answer below), or
+  shift                         # 4: a matcher to test before any member runs (hw_matches, below too)
+  if [ -z "$hw_reader" ]; then
+    for hw_w do
+      case $((hw_n % 4)):$hw_w in 2:) ;; 2:*) return 4 ;; esac
+      hw_n=$((hw_n + 1))
+    done
+    hw_n=0
+  fi
+  for hw_w in "$@"; do
+  case $((hw_n % 4)) in
+    0) hw_id=$hw_w ;;
+    1) hw_to=$hw_w ;;
+    2) hw_mt=$hw_w ;;
+    3) if [ "$hw_i" -lt "$hw_from" ]; then hw_i=$((hw_i + 1)) hw_n=$((hw_n + 1)); continue; fi
+       hw_run=0
+       [ -z "$hw_mt" ] || hw_matches "$hw_mt" || hw_run=$?
+       [ "$hw_run" -ne 2 ] || hw_handoff "$hw_i" - 0 "$@"
+       if [ "$hw_run" -eq 0 ]; then
+         hw_seconds "$hw_to"
+         [ "$hw_lim" -ge 0 ] || hw_handoff "$hw_i" - 0 "$@"
+         hw_start "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
+         hw_pid=$!
+         hw_clock
+         printf '%s %s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" "$hw_now" >|"$hw_base.s"
+         hw_code=0
+         wait "$hw_pid" 2>/dev/null || hw_code=$?  # (dash says "Killed" of a member the ticker ended)
+         hw_pid=
+         printf -- '- - 0 -\n' >|"$hw_base.s"
+         read -r hw_t <"$hw_base.t" || hw_t=
+         [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" 137 1 "$@"
+         if [ "$hw_host" != cline ] && [ -z "$hw_errs$hw_kept" ] && hw_last "$hw_i" "$@"; then  # the host reads
+           [ ! -s "$hw_base.e$hw_i" ] || LC_ALL=C cat "$hw_base.e$hw_i" >&2  # it alone (chainrun.py's _last)
+           [ ! -s "$hw_base.o$hw_i" ] || LC_ALL=C cat "$hw_base.o$hw_i"
+           exit "$hw_code"
+         fi
+         if [ -s "$hw_base.o$hw_i" ]; then  # an answer: sh reads the shapes the protocol table gives it
+           [ "$hw_host" != cline ] && [ "$hw_code" -eq 0 ] && [ ! -s "$hw_base.e$hw_i" ] || hw_handoff "$hw_i" "$hw_code" 0 "$@"
+           return 3
+         elif [ -s "$hw_base.e$hw_i" ]; then
+           hw_text "$hw_base.e$hw_i" || hw_handoff "$hw_i" "$hw_code" 0 "$@"
+           hw_act "$hw_T" "$hw_code"
+           hw_errs="$hw_errs $hw_base.e$hw_i"
+         else
+           hw_act "$hw_E" "$hw_code"
+         fi
+         case $hw_v in
+           a) ;;
+           b) [ ! -s "$hw_base.e$hw_i" ] || LC_ALL=C cat "$hw_base.e$hw_i" >&2
+              exit "$hw_code" ;;
+           *) hw_handoff "$hw_i" "$hw_code" 0 "$@" ;;
+         esac
+       fi
+       hw_i=$((hw_i + 1)) ;;
+  esac
+  hw_n=$((hw_n + 1))
+  done
+  [ -z "$hw_errs" ] || LC_ALL=C cat $hw_errs >&2
+  printf '%s' "$hw_kept"  # the one answer kept, as chainanswer.answer writes it
+  exit 0  # the ticker removes the scratch files at its next tick
+}
+
+hw_errs= hw_kept= hw_reader=
+hw_members 0 "$@"
+hw_rc=$?
+# Past here only when a member has a matcher to test (4) or answered on stdout (3): the shell reads
+# (parses) a script's commands as it comes to them, so the matchers' reader, the answers' table and
+# its reader below cost the events that need none of them nothing (a third of the runner's parse).
+
 hw_query= hw_read= hw_lf='
 '
 hw_small() {  # hw_s: the payload, read by the shell itself (no tr to start) where that is exact: dd
@@ -196,6 +373,20 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
   hw_instr= hw_str= hw_was=
   for hw_f do
     hw_was=$hw_instr
+    case $hw_instr$hw_want$hw_f in  # the usual fields in one step each: a string with no escape or control
+      1*) case $hw_host:$hw_str$hw_f in cline:*|*[\\$hw_tnr]*) ;; *)  # character (off Cline), a : or a ,
+            hw_instr=  # (the general steps below do the same, in some twenty commands a field)
+            case $hw_want:$hw_stack in
+              [kK]:?) hw_key=$hw_f hw_want=: ;;
+              [kK]:*) hw_want=: ;;
+              *:?) [ "$hw_key" != "$hw_field" ] || hw_query=$hw_f; hw_want=c ;;
+              *) hw_want=c ;;
+            esac
+            continue ;;
+          esac ;;
+      ::|':: ') hw_want=v hw_instr=1; continue ;;
+      c,|'c, ') case $hw_stack in *'{') hw_want=K ;; *) hw_want=v ;; esac; hw_instr=1; continue ;;
+    esac
     case $hw_instr in x) return 1 ;; 1)  # a string where none may be; a string's text, up to a quote: an
       hw_str=$hw_str$hw_f  # escaped one (an odd run of backslashes before it) goes on with the next field
       hw_b=${hw_f##*[!\\]}
@@ -366,171 +557,8 @@ hw_exact() {  # $1 ^(a|b)$, ^(?:a|b)$ or ^a$ -> hw_nl the names, hw_mode exact; 
   hw_mode=exact
 }
 
-hw_last() {  # $1 the member just run, then the members' words: 0 when no later member's matcher takes
-  hw_j=$(($1 + 1))  # this payload (1 when one may, or only Python can tell)
-  while [ "$hw_j" -lt "$hw_count" ]; do
-    eval "hw_lm=\${$((hw_j * 4 + 4))}"
-    hw_matches "$hw_lm"
-    [ $? -eq 1 ] || return 1
-    hw_j=$((hw_j + 1))
-  done
-}
-
-hw_act() {  # $1 table, $2 exit code -> hw_v: a (allow), b (block) or h (Python decides)
-  case $1 in *" $2="*) hw_v=${1#*" $2="} ;; *) hw_v=${1#*" *="} ;; esac
-  hw_v=${hw_v%% *}
-}
-
-hw_text() {  # whether $1 holds a visible ASCII character (text under every host's trim), each named:
-  while IFS= read -r hw_l || [ -n "$hw_l" ]; do  # [:punct:] in a UTF-8 locale (bash as sh) takes U+00A0
-    case $hw_l in *[abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\!\"\#\$%\&\'\(\)\*+,./:\;\<=\>?@\[\\\]^_\`{\|}~-]*) return 0 ;; esac
-  done <"$1"
-  return 1
-}
-
-hw_stop() {  # the host stops the chain: the running member and its tree go too
-  [ -z "${hw_pid-}" ] || hw_end "$hw_pid"  # the ticker removes the scratch files at its next tick
-  exit $((128 + $1))
-}
-trap 'hw_stop 15' TERM
-trap 'hw_stop 2' INT
-trap 'hw_stop 1' HUP
-
-hw_plain() {  # $1 a member's command: 0 when it is one simple command of plain words, which the
-  # host's shell would only split, expand and start: letters, digits, _./:=@%+,#- and blanks, quotes,
-  # $NAME and ${NAME} (no name bash sets itself); no redirection, pipe, list, glob, ~ or backslash
-  case $hw_shell in sh|dash|bash|/bin/sh|/bin/dash|/bin/bash|/usr/bin/bash) ;; *) return 1 ;; esac
-  case $1 in
-    *[!A-Za-z0-9_./:=@%+,#\ \"\'\$\{\}-]*|*\$[!A-Za-z{]*|*\$|\{*|*[!$]\{*) return 1 ;;
-  esac
-  hw_c=$1
-  while :; do
-    case $hw_c in
-      *'$'*) hw_c=${hw_c#*'$'} ;;
-      *) return 0 ;;
-    esac
-    case $hw_c in
-      \{*) hw_c=${hw_c#?}; hw_nm=${hw_c%%[!A-Za-z0-9_]*}
-           case $hw_c in "$hw_nm"\}*) hw_c=${hw_c#"$hw_nm"?} ;; *) return 1 ;; esac ;;
-      *) hw_nm=${hw_c%%[!A-Za-z0-9_]*} ;;
-    esac
-    case $hw_nm in ''|BASH*|RANDOM|SRANDOM|SECONDS|LINENO|EPOCH*|HOSTNAME|HOSTTYPE|OSTYPE|MACHTYPE|UID|EUID|GROUPS|\
-      SHLVL|SHELLOPTS|PIPESTATUS|FUNCNAME|HISTCMD|DIRSTACK|COLUMNS|LINES|PS4|IFS) return 1 ;;
-    esac
-  done
-}
-
-hw_program() {  # $1 the program a plain command starts: 0 when exec'ing it here does what the host's
-  # shell does: a file found as that shell finds it, and one the kernel starts itself (a shell runs a
-  # script without #! as a script of its own: bash and dash differ), so an interpreter or a #! script
-  case $1 in
-    */*) hw_f=$1 ;;
-    ''|*=*) return 1 ;;
-    *) hw_f= hw_r=${PATH-}:
-       [ -n "${PATH-}" ] || return 1
-       while [ -n "$hw_r" ]; do
-         hw_d=${hw_r%%:*} hw_r=${hw_r#*:}
-         if [ -f "${hw_d:-.}/$1" ] && [ -x "${hw_d:-.}/$1" ]; then hw_f=${hw_d:-.}/$1; break; fi
-       done ;;
-  esac
-  [ -f "$hw_f" ] && [ -x "$hw_f" ] || return 1
-  case ${hw_f##*/} in
-    python|python3|python3.[0-9]|python3.[0-9][0-9]|node|bun|deno|uv|uvx|npx|bunx|env|sh|dash|bash|ruby|perl|php|jq) return 0 ;;
-    *.sh|*.bash|*.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.pl)
-      hw_l=; IFS= read -r hw_l <"$hw_f" 2>/dev/null
-      case $hw_l in '#!'*) ;; *) return 1 ;; esac
-      hw_l=${hw_l#??}  # its interpreter must be a file that runs: a missing one, or a CR after it (a
-      hw_l=${hw_l#"${hw_l%%[!\ \	]*}"}  # CRLF script), is an error only the shell says as the host reads it
-      hw_l=${hw_l%%[\ \	]*}
-      case $hw_l in /*) ;; *) return 1 ;; esac
-      case $hw_l in *[!A-Za-z0-9_./+-]*) return 1 ;; esac
-      [ -f "$hw_l" ] && [ -x "$hw_l" ] && return 0 ;;
-  esac
-  return 1
-}
-
-hw_start() {  # (a subshell, which becomes the member) $1 a member's command: a plain one starts its
-  hw_cmd=$1   # program itself, as the host's shell would (bash takes a millisecond to start); else that shell
-  if hw_plain "$hw_cmd"; then
-    set +u
-    command eval "set -- $hw_cmd" 2>/dev/null || exec "$hw_shell" -c "$hw_cmd"  # an unbalanced quote: the shell says it
-    case ${1-} in true|false|:) "$@"; exit ;; esac
-    [ $# -eq 0 ] || ! hw_program "$1" || exec "$@"
-  fi
-  exec "$hw_shell" -c "$hw_cmd"
-}
-
-hw_runner=$$
-(exec </dev/null >/dev/null 2>&1; hw_tick) &  # exec: a redirection of the call would keep copies of the host's pipes open
-
-hw_handoff() {  # $1 members done, $2 exit code or -, $3 timed out (0 or 1); then the members' words
-  hw_have_py  # before the ticker hears of Python: it removes the scratch files once this shell is gone
-  printf 'python\n' >|"$hw_base.t"
-  hw_done=$1 hw_code=$2 hw_timed=$3
-  shift 3
-  exec python3 -S "$hw_py" --from-sh "$hw_done" "$hw_code" "$hw_timed" "$hw_base" -- "$hw_host" "$hw_event" "$@" \
-    <"$hw_base.in"
-}
-
-hw_members() {  # $1 the first member to run (those before it ran), then the members' words: exits, but for
-  hw_from=$1 hw_i=0 hw_n=0      # an answer sh may read itself (3: member hw_i's, hw_answer below)
-  shift
-  for hw_w in "$@"; do
-  case $((hw_n % 4)) in
-    0) hw_id=$hw_w ;;
-    1) hw_to=$hw_w ;;
-    2) hw_mt=$hw_w ;;
-    3) if [ "$hw_i" -lt "$hw_from" ]; then hw_i=$((hw_i + 1)) hw_n=$((hw_n + 1)); continue; fi
-       hw_matches "$hw_mt" && hw_run=0 || hw_run=$?
-       [ "$hw_run" -ne 2 ] || hw_handoff "$hw_i" - 0 "$@"
-       if [ "$hw_run" -eq 0 ]; then
-         hw_seconds "$hw_to"
-         [ "$hw_lim" -ge 0 ] || hw_handoff "$hw_i" - 0 "$@"
-         hw_start "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
-         hw_pid=$!
-         hw_clock
-         printf '%s %s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" "$hw_now" >|"$hw_base.s"
-         hw_code=0
-         wait "$hw_pid" 2>/dev/null || hw_code=$?  # (dash says "Killed" of a member the ticker ended)
-         hw_pid=
-         printf -- '- - 0 -\n' >|"$hw_base.s"
-         read -r hw_t <"$hw_base.t" || hw_t=
-         [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" 137 1 "$@"
-         if [ "$hw_host" != cline ] && [ -z "$hw_errs$hw_kept" ] && hw_last "$hw_i" "$@"; then  # the host reads
-           [ ! -s "$hw_base.e$hw_i" ] || LC_ALL=C cat "$hw_base.e$hw_i" >&2  # it alone (chainrun.py's _last)
-           [ ! -s "$hw_base.o$hw_i" ] || LC_ALL=C cat "$hw_base.o$hw_i"
-           exit "$hw_code"
-         fi
-         if [ -s "$hw_base.o$hw_i" ]; then  # an answer: sh reads the shapes the protocol table gives it
-           [ "$hw_host" != cline ] && [ "$hw_code" -eq 0 ] && [ ! -s "$hw_base.e$hw_i" ] || hw_handoff "$hw_i" "$hw_code" 0 "$@"
-           return 3
-         elif [ -s "$hw_base.e$hw_i" ]; then
-           hw_text "$hw_base.e$hw_i" || hw_handoff "$hw_i" "$hw_code" 0 "$@"
-           hw_act "$hw_T" "$hw_code"
-           hw_errs="$hw_errs $hw_base.e$hw_i"
-         else
-           hw_act "$hw_E" "$hw_code"
-         fi
-         case $hw_v in
-           a) ;;
-           b) [ ! -s "$hw_base.e$hw_i" ] || LC_ALL=C cat "$hw_base.e$hw_i" >&2
-              exit "$hw_code" ;;
-           *) hw_handoff "$hw_i" "$hw_code" 0 "$@" ;;
-         esac
-       fi
-       hw_i=$((hw_i + 1)) ;;
-  esac
-  hw_n=$((hw_n + 1))
-  done
-  [ -z "$hw_errs" ] || LC_ALL=C cat $hw_errs >&2
-  printf '%s' "$hw_kept"  # the one answer kept, as chainanswer.answer writes it
-  exit 0  # the ticker removes the scratch files at its next tick
-}
-
-hw_errs= hw_kept=
-hw_members 0 "$@"
-# Past here only when a member answered on stdout: the shell reads (parses) a script's commands as it
-# comes to them, so the answers' table and reader below cost the events that print nothing nothing.
+hw_reader=1
+[ "$hw_rc" -ne 4 ] || hw_members 0 "$@"  # from the start: no member ran
 
 # @shapes: the answers' table (core/standalone/chainshapes.sh) goes here (core/plan/chainsh.py)
 

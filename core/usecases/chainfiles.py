@@ -47,7 +47,7 @@ def runner_plans(plans: list[FilePlan], bundle: str, *, force: bool) -> list[Fil
         )
 
         if t.host.name not in texts:
-            texts[t.host.name] = {"py": chain.runner_text(t.host), "sh": chainsh.runner_text()}
+            texts[t.host.name] = {"py": chain.runner_text(t.host), "sh": chainsh.runner_text(t.host.answer_protocol())}
         shipped = texts[t.host.name]
         kinds = [("py", chain.runner_path(t.path), chain.pristine)]
         if t.host.answer_protocol() in chainsh.SH_HOSTS:  # its fast path in sh, which hands over to the first

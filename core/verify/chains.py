@@ -112,7 +112,7 @@ def runtime_findings(host: Host, settings: Path, rec: Record) -> list[Finding]:
     out = []
     kinds = [(chain.runner_path(settings), chain.runner_text(host), chain.pristine)]
     if host.answer_protocol() in chainsh.SH_HOSTS:
-        kinds.append((chainsh.runner_path(settings), chainsh.runner_text(), chainsh.pristine))
+        kinds.append((chainsh.runner_path(settings), chainsh.runner_text(host.answer_protocol()), chainsh.pristine))
     for runner, shipped, pristine in kinds:
         shown = paths.display(runner)
         text = fileio.read_text(runner)
