@@ -195,7 +195,8 @@ def _verify(host: list[str] | None, scope: str | None, project: str | None, quie
 
     from hookweave.core.usecases import selection
 
-    hosts = selection.resolve(common.registry(), host or ["all"], project)
+    known = common.registry()
+    hosts = selection.resolve(known, host or ["all"], project)
     if scope == "project":  # verify's default is every scope, Kimi's user file too
         hosts, notes = selection.project_hosts(hosts, host or ["all"], scope, "hooks verify {hosts}")
         _notes(notes)
@@ -222,7 +223,9 @@ def _verify(host: list[str] | None, scope: str | None, project: str | None, quie
         if repo and not quiet:
             console.out(f"verify --repo: only the files in {paths.printable(project)} are judged; what this machine "
                         "decides (trust, switches, user settings) is a warning", "note")
-        every_host = {h.name for h in hosts} == set(common.registry().names())
+        # With no plugin installed the hosts are the built-in ones, whoever asks. With one, they are
+        # looked up again, as they always were here (a broken plugin's warning is said again).
+        every_host = {h.name for h in hosts} == set((known if known.built_in_only else common.registry()).names())
         verifytext.render(reports, quiet=quiet, verbose=verbose, complete=every_host and scope is None, where=where)
     if any(r.problems for r in reports):
         raise typer.Exit(1)
