@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hookweave.core.model.jsregex import js_regex_error
 
 GROUP = 'put it in a group ({"hooks": [it]})'
 
@@ -76,6 +75,8 @@ def bad_matchers(host: Any, doc: Any) -> list[tuple[str, str, Any, str]]:
     host's ``new RegExp(matcher)`` refuses (Auggie 0.36.0 checks each so, a non-string too), in file order."""
     if not host.bad_matchers:
         return []
+    from hookweave.core.model.jsregex import js_regex_error  # only for the hosts that check matchers (1 M to load)
+
     found = []
     for event, groups in _events(host, doc):
         for i, group in enumerate(groups if event in host.native_events and isinstance(groups, list) else []):
