@@ -7,13 +7,13 @@ hooks. The merge, order, env and removal logic is shared and lives in the pure c
 
 from __future__ import annotations
 
-import json
 from abc import abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
 from hookweave.core.contract.abstractness import mark
 from hookweave.core.errors import BadInput
+from hookweave.core.formats import jsonlite
 from hookweave.core.model.findings import Finding
 from hookweave.core.model.jsonkinds import event_groups as _groups, kind_of
 from hookweave.core.model.render import marker, portable_ref, shell_command, through_a_shell, through_sh
@@ -159,7 +159,7 @@ class Host:
             raise BadInput(f"{path}: /{self.env_key} must be an object; fix the file by hand")
         for name, value in env.items():
             if not isinstance(value, str):  # the host reads strings only, and so do env policies
-                raise BadInput(f"{path}: /{self.env_key}/{json.dumps(name, ensure_ascii=False)[1:-1]} must be a string, "
+                raise BadInput(f"{path}: /{self.env_key}/{jsonlite.dumps(name, ensure_ascii=False)[1:-1]} must be a string, "
                                f"not {kind_of(value)}; put the value in quotes")
 
     # -- registrations ---------------------------------------------------------------------
