@@ -43,8 +43,10 @@ def hookweave_run():
     from typer.testing import CliRunner
 
     import hookweave.core.cli.adopt  # noqa: F401 - commands the console entry point loads on demand
+    import hookweave.core.cli.changes  # noqa: F401
     import hookweave.core.cli.check  # noqa: F401
     import hookweave.core.cli.setup  # noqa: F401
+    import hookweave.core.cli.verifying  # noqa: F401
     from hookweave.core.cli.app import app
 
     runner = CliRunner()

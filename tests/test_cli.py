@@ -226,3 +226,17 @@ def test_a_failed_write_on_one_host_puts_the_others_back(run, project: Path, wri
 
 def _host(name: str):
     return registry().get(name)
+
+
+def test_verify_finds_the_hosts_once_with_no_plugin_installed(run, monkeypatch) -> None:
+    """Its report asks whether every host was verified: with the built-in hosts only, the registry
+    it began with answers (finding the plugins again was a registry of its own, ~1 M instructions)."""
+    from hookweave.core.contract import registry as plugins
+
+    made = []
+    real = plugins.HostRegistry.__init__
+    monkeypatch.setattr(plugins.HostRegistry, "__init__", lambda self, *a, **k: made.append(self) or real(self, *a, **k))
+    assert run("install", "example-guard", "--host", "claude").exit_code == 0
+    made.clear()
+    result = run("verify", "--host", "claude")
+    assert result.exit_code == 0 and len(made) == 1, result.output

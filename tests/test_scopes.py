@@ -20,3 +20,41 @@ def test_a_user_layer_that_is_the_project_layer_is_checked_once(run, project: Pa
         assert not any("installed at" in f["message"] for f in host["findings"])
     rows = json.loads(run("status", "--json").stdout)["installed"]
     assert sorted((r["host"], r["scope"]) for r in rows) == [("claude", "user"), ("codex", "user")]
+
+
+def test_only_a_scope_with_a_record_is_resolved(run, project: Path, monkeypatch) -> None:
+    """``installed`` resolves (``realpath``) a scope's file only when the scope has a record, and
+    then that scope and the ones before it, which it may be the same file as."""
+    import os
+
+    from hookweave.core.contract.registry import registry
+    from hookweave.core.reading import scopes
+
+    assert run("install", "example-guard", "--host", "claude", "--scope", "project").exit_code == 0
+    claude = registry().get("claude")
+    asked: list[str] = []
+    real = os.path.realpath
+    monkeypatch.setattr(os.path, "realpath", lambda p, *a, **k: asked.append(str(p)) or real(p, *a, **k))
+    found = scopes.installed(claude, project)
+    assert [scope for scope, _, _ in found] == ["project"]
+    before = claude.verify_scopes[: claude.verify_scopes.index("project") + 1]
+    assert sorted(asked) == sorted(str(claude.settings_path(s, project)) for s in before)
+    asked.clear()
+    assert scopes.installed(registry().get("gemini"), project) == [] and asked == []  # no record: nothing resolved
+
+
+def test_a_scope_that_is_a_link_to_an_earlier_one_is_read_once(run, project: Path, home: Path) -> None:
+    """A user settings file that is a symlink to the project's (their records apart): as before,
+    the later scope is the earlier one's file, passed over even with a record of its own."""
+    from hookweave.core.contract.registry import registry
+    from hookweave.core.reading import scopes
+
+    assert run("install", "example-guard", "--host", "claude", "--scope", "project").exit_code == 0
+    assert run("install", "example-guard", "--host", "claude", "--scope", "user").exit_code == 0
+    claude = registry().get("claude")
+    user = claude.settings_path("user", project)
+    user.unlink()
+    user.symlink_to(claude.settings_path("project", project))
+    aliases = scopes.same_file_scopes(claude, project)
+    found = [scope for scope, _, _ in scopes.installed(claude, project)]
+    assert found == [s for s in claude.verify_scopes if s in ("user", "project") and s not in aliases] == ["user"]

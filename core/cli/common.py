@@ -63,6 +63,12 @@ def choose_hosts(registry, hosts: list[str] | None, scope: str | None, command: 
     return interactive.choose_hosts(registry, hosts, scope, command, bundle)
 
 
+def notes(lines) -> None:
+    """The command's notes on stderr (hosts --host all left out: no project file, or nothing applies there)."""
+    for line in lines:
+        console.err(f"note: {line}")
+
+
 def patch_needs_dry_run(patch: bool, dry_run: bool) -> None:
     if patch and not dry_run:
         raise BadInput("--patch prints the JSON Patch of a dry run and nothing else: add --dry-run (--json always carries it)")

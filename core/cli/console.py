@@ -5,7 +5,6 @@ set and not empty turns it off, ``FORCE_COLOR`` set and not empty turns it on (a
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any
@@ -90,6 +89,8 @@ def progress(text: str | None) -> None:
 
 
 def json_out(data: Any) -> None:
+    import json  # --json alone: its indented encoder
+
     _echo(_safe(json.dumps(data, indent=2, ensure_ascii=False)), False)
 
 

@@ -12,10 +12,19 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
     """List the bundles installed per host and scope, from the records."""
     from hookweave.core.reading import scopes, standins
 
-    from hookweave.core.usecases import selection
+    known = registry()
+    where = projects.folder(project) if _every_built_in(known, host) else None
+    if where is not None and projects.notes_need_no_host(where, bool(project)):
+        # Only the hosts with a record, or reading a file of one that has (no other has a row):
+        # importing and making all sixteen, and looking at their files, was most of a status.
+        from hookweave.core.verify.builtin_records import holding
 
-    chosen = selection.resolve(registry(), host or ["all"], project)
-    folder = projects.folders(chosen, project)
+        chosen = [known.get(name) for name in holding(known.names(), where)]
+    else:
+        from hookweave.core.usecases import selection
+
+        chosen = selection.resolve(known, host or ["all"], project)
+    folder = dict.fromkeys([h.name for h in chosen], where) if where is not None else projects.folders(chosen, project)
     rows = []
     for h in chosen:
         for scope, shown, rec in scopes.installed(h, folder[h.name]):
@@ -42,6 +51,13 @@ def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt
     if not rows:
         hint = projects.root_hint(chosen, folder, bool(project), None, "status")
         console.out("nothing installed" + (f" here{hint}" if hint else ""))
+
+
+def _every_built_in(known, host: list[str] | None) -> bool:
+    """Every host asked for (``--host all``, the default) and every host built in (no plugin installed)."""
+    from hookweave.core.usecases.selection import wants_all
+
+    return known.built_in_only and wants_all(host or ["all"])
 
 
 @app.command()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from hookweave.core.contract.abstractness import mark, marked
 from hookweave.core.contract.description import DEDUP, NAME, RUNS, Description, check
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
@@ -42,6 +43,8 @@ def checked_description(description: Description) -> None:
 def checked(cls: type[Host]) -> type[Host]:
     """``cls``, when its facts hold (and those of the description it was built from, if any)."""
     where = f"host class {cls.__module__}.{cls.__qualname__}"
+    if not marked(cls):  # a base's __init_subclass__ did not call Host's: refused if abstract, as under abc.ABC
+        mark(cls)
     if isinstance(getattr(cls, "description", None), Description):
         checked_description(cls.description)  # type: ignore[attr-defined]
     if not cls.name:

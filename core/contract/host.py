@@ -7,12 +7,13 @@ hooks. The merge, order, env and removal logic is shared and lives in the pure c
 
 from __future__ import annotations
 
-import json
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
+from hookweave.core.contract.abstractness import mark
 from hookweave.core.errors import BadInput
+from hookweave.core.formats import jsonlite
 from hookweave.core.model.findings import Finding
 from hookweave.core.model.jsonkinds import event_groups as _groups, kind_of
 from hookweave.core.model.render import marker, portable_ref, shell_command, through_a_shell, through_sh
@@ -21,7 +22,8 @@ if TYPE_CHECKING:  # a bundle's data loads with the commands that render one
     from hookweave.core.model.bundle import Bundle, HookForHost
 
 
-class Host(ABC):
+@mark  # not instantiable itself, as under abc.ABC: its abstract methods are unimplemented
+class Host:
     """Base class of a host: the facts of one agent as class attributes, and the methods every command calls.
 
     A host is built from a ``Description`` (``describe.host_class``), which sets every fact below
@@ -94,6 +96,7 @@ class Host(ABC):
             cls.native_events = frozenset(native for native in cls.events.values() if native)
             derived.add("native_events")
         cls._derived = frozenset(derived)  # set here, not by the author: a subclass derives them again
+        mark(cls)  # abstract methods left unimplemented: not instantiable, as under abc.ABC (abstractness.py)
 
     # -- where -----------------------------------------------------------------------------
 
@@ -156,7 +159,7 @@ class Host(ABC):
             raise BadInput(f"{path}: /{self.env_key} must be an object; fix the file by hand")
         for name, value in env.items():
             if not isinstance(value, str):  # the host reads strings only, and so do env policies
-                raise BadInput(f"{path}: /{self.env_key}/{json.dumps(name, ensure_ascii=False)[1:-1]} must be a string, "
+                raise BadInput(f"{path}: /{self.env_key}/{jsonlite.dumps(name, ensure_ascii=False)[1:-1]} must be a string, "
                                f"not {kind_of(value)}; put the value in quotes")
 
     # -- registrations ---------------------------------------------------------------------

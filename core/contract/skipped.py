@@ -6,10 +6,10 @@ say about it. ``host`` is a ``NestedGroupsHost``; its ``loose_entries`` says wha
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from hookweave.core.model.jsregex import js_regex_error
+from hookweave.core.formats import jsonlite
+
 
 GROUP = 'put it in a group ({"hooks": [it]})'
 
@@ -76,6 +76,8 @@ def bad_matchers(host: Any, doc: Any) -> list[tuple[str, str, Any, str]]:
     host's ``new RegExp(matcher)`` refuses (Auggie 0.36.0 checks each so, a non-string too), in file order."""
     if not host.bad_matchers:
         return []
+    from hookweave.core.model.jsregex import js_regex_error  # only for the hosts that check matchers (1 M to load)
+
     found = []
     for event, groups in _events(host, doc):
         for i, group in enumerate(groups if event in host.native_events and isinstance(groups, list) else []):
@@ -89,7 +91,7 @@ def bad_matchers(host: Any, doc: Any) -> list[tuple[str, str, Any, str]]:
 
 
 def bad_matcher_says(host: Any, pointer: str, event: str, matcher: Any, cause: str, path: str = "") -> str:
-    what = f"{_shown(host, pointer, path)}: {json.dumps(matcher)} is not a regex {host.title} takes ({cause})"
+    what = f"{_shown(host, pointer, path)}: {jsonlite.dumps(matcher)} is not a regex {host.title} takes ({cause})"
     fix = 'write a JavaScript regex (".*" for every tool) or leave the matcher out'
     if host.bad_matchers == "refused":
         return f"{what}: it refuses the whole file for it and runs none of its hooks; {fix}"

@@ -7,13 +7,13 @@ JSON plus ``//`` and ``/* */`` comments, no trailing commas.
 
 from __future__ import annotations
 
-import json
 import re
 from itertools import chain, compress, repeat
 from operator import is_
 from typing import Any
 
 from hookweave.core.errors import ParseError
+from hookweave.core.formats import jsonlite
 from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.lazypattern import LazyPattern
 
@@ -149,7 +149,7 @@ def _load(text: str, path: str, comments: bool, comment_fix: str) -> Any:
     if comments and "/" in body:
         body = blank_comments(body)
     try:
-        value = json.loads(body, parse_constant=refuse_constant)  # NaN, Infinity: not JSON
+        value = jsonlite.loads(body, parse_constant=refuse_constant)  # NaN, Infinity: not JSON
         if _depth(value) <= MAX_DEPTH:
             return value
     except (ValueError, RecursionError):
@@ -257,7 +257,7 @@ class _Parser:
             return Node("string", start, end, self._string(raw, start))
         if kind == "number":
             try:
-                return Node("number", start, end, json.loads(raw))
+                return Node("number", start, end, jsonlite.loads(raw))
             except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
                 raise self.fail(start, f"a number of {end - start} characters", "shorten it") from None
         if kind == "literal":
@@ -269,6 +269,8 @@ class _Parser:
         raise self.fail(start, f"unexpected {raw!r}, expected a value")
 
     def _string(self, raw: str, start: int) -> str:
+        import json  # the exact parser runs only on a text the C decoder refused
+
         try:
             return json.loads(raw)
         except json.JSONDecodeError as exc:

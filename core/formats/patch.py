@@ -9,9 +9,10 @@ jsonpatch still applies the result to the data as an independent check (``check_
 from __future__ import annotations
 
 import difflib
-import json
 import operator
 from typing import Any
+
+from hookweave.core.formats import jsonlite
 
 try:  # the interpreter's own SHA-256: hashlib loads OpenSSL first, 3 ms of every command's start-up
     from _sha256 import sha256 as _new_sha256  # Python 3.10 and 3.11
@@ -23,7 +24,7 @@ except ImportError:
 
 
 def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return jsonlite.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def sha256(value: Any) -> str:

@@ -10,10 +10,10 @@ marketplace entry names, and any other from the copy ``installed_plugins.json`` 
 that folder.
 """
 
-import json
 import posixpath
 from typing import Any, Iterable
 
+from hookweave.core.formats import jsonlite
 from hookweave.core.formats.fieldtuple import FieldTuple
 
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
@@ -46,7 +46,7 @@ class PluginHook(FieldTuple):
 def loads(text: str | None) -> Any:
     """A plugin file's JSON, or ``None`` when it is missing or does not parse (the agent skips it too)."""
     try:
-        return json.loads(text) if text is not None else None
+        return jsonlite.loads(text) if text is not None else None
     except ValueError:
         return None
 

@@ -7,13 +7,12 @@ Every error is a ``BadInput`` (exit 2) naming the file, the key and the fix.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from hookweave.core.errors import BadInput
-from hookweave.core.formats import tomlplain
+from hookweave.core.formats import jsonlite, tomlplain
 
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # fullmatch: "$" would let a final newline in
 ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -58,7 +57,7 @@ class Checker:
 
 def key_path(key: str) -> str:
     """A TOML key as written in a dotted path: bare when it can be, else quoted (one line, always)."""
-    return key if tomlplain.bare_key(key) else json.dumps(key, ensure_ascii=False)
+    return key if tomlplain.bare_key(key) else jsonlite.dumps(key, ensure_ascii=False)
 
 
 def kind(value: Any) -> str:
@@ -69,7 +68,7 @@ def kind(value: Any) -> str:
 
 def check_order(check: Checker, value: Any, where: str) -> str:
     if value not in ORDERS:
-        shown = json.dumps(value) if isinstance(value, str) else kind(value)
+        shown = jsonlite.dumps(value) if isinstance(value, str) else kind(value)
         raise check.fail(where, f"unknown order {shown}", 'use "chain" (one after another, first block wins) or "alone"')
     return value
 

@@ -9,13 +9,12 @@ Unknown keys are ignored (a later hookweave of the same format may add some); ev
 hold what hookweave writes there, or nothing derived from it is used.
 """
 
-import json
 from pathlib import Path
 from typing import Any
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import display, printable
-from hookweave.core.formats import tomlplain
+from hookweave.core.formats import jsonlite, tomlplain
 from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.lazypattern import LazyPattern
 from hookweave.core.formats.textsafe import PRINTABLE, PrintableLine, escape_surrogates
@@ -87,7 +86,7 @@ def from_text(text: str | None, path: str) -> Record:
     if kept is not None:
         return kept
     try:
-        data = json.loads(text)
+        data = jsonlite.loads(text)
     except (ValueError, RecursionError) as exc:
         raise BadInput(f"{display(Path(path))}: not a hookweave record we can read ({printable(str(exc))}); {FIX}") from None
     version = data.get("hookweave_record") if isinstance(data, dict) else None
@@ -115,6 +114,7 @@ def to_text(record: Record, settings_name: str) -> str | None:
         "created_file": record.created_file,
         "created_folder": record.created_folder if record.created_folder > 1 else bool(record.created_folder),
     }
+    import json  # indented: json's own encoder (jsonlite writes one line)
     return escape_surrogates(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
@@ -263,7 +263,7 @@ def _env(raw: Any, where: str, name: str) -> RecordedEnv:
 
 def _decoded(text: str) -> Any:
     try:
-        return json.loads(text)
+        return jsonlite.loads(text)
     except ValueError:
         return None
 
@@ -310,11 +310,11 @@ def _kind(value: Any) -> str:
 def _show(value: Any) -> str:
     """A value as it stands in JSON, short and on one line."""
     try:
-        text = json.dumps(value, ensure_ascii=True)
+        text = jsonlite.dumps(value, ensure_ascii=True)
     except (ValueError, TypeError):
         text = _kind(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _key(key: str) -> str:
-    return key if tomlplain.bare_key(key) else json.dumps(key, ensure_ascii=True)
+    return key if tomlplain.bare_key(key) else jsonlite.dumps(key, ensure_ascii=True)

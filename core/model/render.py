@@ -8,7 +8,6 @@ our entry even after the operator changed something else in it.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 from hookweave.core.formats.lazypattern import LazyPattern
@@ -78,6 +77,8 @@ def through_sh(rendered: str) -> str:
 
 def unwrapped(command: str) -> str | None:
     """The script of a command ``through_sh`` wrote, without its marker; ``None`` when it is not one."""
+    import shlex  # here and in _quote: a command read or written, not every command's start (0.8 M)
+
     found = MARKER_RE.search(command)
     body = command[: found.start()] if found else command
     try:
@@ -127,6 +128,8 @@ def _quote(text: str) -> str:
     more) in the command text before its shell sees it, inside quotes too, with a quoted path that
     would end ours. ``\\$`` is the same ``$`` to every POSIX shell, and no such name follows it.
     """
+    import shlex
+
     word = shlex.quote(text).replace("$", "'\\$'")
     if len(word) > 2 and word.startswith("''"):  # an empty quoted piece before or after: drop it
         word = word[2:]

@@ -12,7 +12,6 @@ settings, so a teammate who clones the project runs the same chain.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -305,6 +304,8 @@ def runner_named(command: Any) -> str | None:
 
 
 def _words(command: str) -> tuple[list[str], int] | None:
+    import shlex  # a chain's command split: not loaded by commands that meet none (0.8 M)
+
     found = MARKER_RE.search(command)
     script = unwrapped(command)  # on an agent with no shell, the chain is the script of hookweave's ``sh -c``
     body = unguarded(script if script is not None else command[: found.start()] if found else command)

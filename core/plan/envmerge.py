@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Mapping
 
-from hookweave.core.model import hookenv
 from hookweave.core.model.record import RecordedEnv
 
 if TYPE_CHECKING:  # read by the record on every command; the manifest's data loads with install
@@ -158,6 +157,7 @@ _EXPANDED = re.compile(r"\$(?:\w|\{)")
 
 def hook_env_findings(host, bundle, exported: Mapping[str, str]) -> list:
     """What install says about a bundle's env on a host that puts it into each hook's ``env``."""
+    from hookweave.core.model import hookenv  # the hosts that give each hook its env (Gemini) only
     from hookweave.core.model.findings import Finding
 
     out = []

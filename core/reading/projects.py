@@ -72,8 +72,22 @@ def reads(host: Host, start: Path, project: Path) -> bool:
 
 def folders(hosts: list[Host], explicit: str | None) -> dict[str, Path]:
     """Per host name, its project folder: ``--project`` when given, else the one project of the rule."""
-    folder = paths.project_dir(explicit) if explicit else project_root(paths.project_dir(None))
-    return {h.name: folder for h in hosts}
+    return dict.fromkeys([h.name for h in hosts], folder(explicit))
+
+
+def folder(explicit: str | None) -> Path:
+    """The project folder of every host: ``--project`` when given, else the one project of the rule."""
+    return paths.project_dir(explicit) if explicit else project_root(paths.project_dir(None))
+
+
+def notes_need_no_host(project: Path, explicit: bool) -> bool:
+    """Whether ``location_note`` and ``root_hint`` say nothing, whichever the hosts: with
+    ``--project``, or when the project is the folder started in and no git root is above it
+    (every agent started here then reads it, whatever its ``project_lookup``)."""
+    if explicit:
+        return True
+    start = paths.project_dir(None)
+    return project == start and paths.git_root(start) in (None, start)
 
 
 def _why(project: Path) -> str:

@@ -110,17 +110,69 @@ def has_markers(host: Host, doc: object) -> bool:
 
 
 def installed(host: Host, project: Path, only: Iterable[str] | None = None) -> list[tuple[str, str, record.Record]]:
-    """``(scope, shown path, record)`` for every scope of ``host`` (of ``only``, when given) with something installed."""
+    """``(scope, shown path, record)`` for every scope of ``host`` (of ``only``, when given) with something installed.
+
+    A scope whose record file is not there holds nothing of ours and is passed over before its
+    settings file is resolved: the ``realpath`` of every scope (``same_file_scopes``) was a tenth of
+    a ``status``. Only a scope with a record is compared with the earlier scopes' files."""
+    import os
+
     out = []
-    aliases = same_file_scopes(host, project)
+    places = _settings_places(host, project)  # raises as same_file_scopes did: every scope's path first
+    real: dict[str, str | None] = {}
     for scope in host.verify_scopes:
-        if scope in aliases or (only is not None and scope not in only):
-            continue  # the same file as an earlier scope (CLAUDE_CONFIG_DIR pointing into the project)
+        if only is not None and scope not in only:
+            continue
         path = host.settings_path(scope, project)
-        rec = record.from_text(fileio.read_text(host.record_path(path)), str(host.record_path(path)))
+        rec_path = host.record_path(path)
+        try:
+            os.lstat(rec_path)
+        except FileNotFoundError:
+            continue  # read_text would read None: nothing installed, whatever file this scope shares
+        except (OSError, ValueError):
+            pass  # the read below says what is wrong, as before
+        if _same_as_earlier(scope, host.verify_scopes, places, real):
+            continue  # the same file as an earlier scope (CLAUDE_CONFIG_DIR pointing into the project)
+        rec = record.from_text(fileio.read_text(rec_path), str(rec_path))
         if not rec.empty:
             out.append((scope, paths.display(path), rec))
     return out
+
+
+def _settings_places(host: Host, project: Path) -> dict[str, Path]:
+    """Every scope's settings path, as ``same_file_scopes`` asks for them (one that fails is left out)."""
+    places: dict[str, Path] = {}
+    for scope in host.verify_scopes:
+        try:
+            places[scope] = host.settings_path(scope, project)
+        except (OSError, ValueError):
+            continue
+    return places
+
+
+def _same_as_earlier(scope: str, order: Iterable[str], places: dict[str, Path], real: dict[str, str | None]) -> bool:
+    """``same_file_scopes``' answer for ``scope``: its file is an earlier scope's (``real``: the
+    ``realpath`` of each scope asked so far, ``None`` where it failed)."""
+    mine = _real(scope, places, real)
+    if mine is None:
+        return False
+    for earlier in order:
+        if earlier == scope:
+            return False
+        if _real(earlier, places, real) == mine:
+            return True
+    return False
+
+
+def _real(scope: str, places: dict[str, Path], real: dict[str, str | None]) -> str | None:
+    import os
+
+    if scope not in real:
+        try:
+            real[scope] = os.path.realpath(places[scope]) if scope in places else None
+        except (OSError, ValueError):
+            real[scope] = None
+    return real[scope]
 
 
 def same_file_scopes(host: Host, project: Path) -> dict[str, str]:

@@ -32,6 +32,11 @@ def _names(requested) -> list[str]:
     return [part.strip() for value in requested for part in value.split(",") if part.strip()]
 
 
+def wants_all(requested) -> bool:
+    """Whether ``all`` is among the ``--host`` values: then every registered host, whatever else is named."""
+    return "all" in _names(requested)
+
+
 def broad(requested) -> bool:
     """Whether the hosts were chosen as a set (``all``, ``detected``) rather than named one by one."""
     return any(name in BROAD for name in _names(requested))

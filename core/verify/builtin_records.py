@@ -10,7 +10,15 @@ loads the host, which is asked as before.
 
 ``tests/test_crossreads_lazy.py`` holds this table equal to each host's ``record_path`` of its
 ``settings_path``, with the environment variables set and unset, and each candidate present.
+
+``holding`` answers from it for the cross-agent check and for ``hooks status``, which lists only
+what records hold: a host it passes over would have shown no row (tests/test_status_lazy.py).
 """
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
 
 RECORDS = {
     "claude": {
@@ -96,3 +104,42 @@ MOVED_BY = {
     "gemini": ("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
     "openhands": ("OPENHANDS_WORK_DIR",),
 }
+
+# Files a host reads to choose its settings file (``settings_path``), which may fail on them
+# (Factory's settings.json that is not UTF-8 stopped ``hooks status`` before any record was read):
+# one there loads the host, which then fails as it did.
+CHOSEN_BY = {
+    "factory": ("~/.factory/settings.json", "{project}/.factory/settings.json"),
+}
+
+
+def holding(names: list[str], project: Path, own: str | None = None, planned: dict | None = None) -> list[str]:
+    """``names`` less the built-in hosts that have no record of ours at any scope (``own`` is
+    kept) and read no file of a host that has one (``READS``). ``planned``: texts about to be
+    written (``None``: deleted), as for ``scopes.read_scope``. A place that cannot be looked at (a
+    link, a file for a folder, no permission) counts as a record: the host is loaded and says what
+    is wrong, as it always did; an unset HOME is said here, as the first host asked would say it."""
+    from hookweave.core.contract.describe import expand
+
+    planned = planned or {}
+
+    def there(template: str) -> bool:
+        path = expand(template, project)
+        if path in planned:
+            return planned[path] is not None
+        try:
+            os.lstat(path)
+        except FileNotFoundError:
+            return False
+        except (OSError, ValueError):
+            pass
+        return True
+
+    def has_records(name: str) -> bool:
+        if name not in RECORDS or any(os.environ.get(v) for v in MOVED_BY.get(name, ())):
+            return True  # its place is chosen at run time: load it and ask
+        places = [t for place in RECORDS[name].values() for t in (place if isinstance(place, tuple) else (place,))]
+        return any(there(template) for template in [*places, *CHOSEN_BY.get(name, ())])
+
+    held = {name for name in names if name == own or has_records(name)}
+    return [n for n in names if n in held or set(READS.get(n, ())) & held]

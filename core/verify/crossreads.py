@@ -32,28 +32,10 @@ def host_classes(host: Host | None = None, project: Path | None = None, planned:
     hosts = plugins.HostRegistry.current or plugins.registry()
     names = hosts.names()
     if host is not None and project is not None and hosts.built_in_only:
-        names = _worth_loading(names, host.name, project, planned or {})
+        from hookweave.core.verify.builtin_records import holding
+
+        names = holding(names, project, host.name, planned)
     return [hosts.info(name).cls for name in names]
-
-
-def _worth_loading(names: list[str], own: str, project: Path, planned: dict) -> list[str]:
-    """``names`` less the built-in hosts with no record of ours at any scope and no file they read
-    holding one (``READS``: who runs another host's files, held equal to ``also_reads`` by a test)."""
-    from hookweave.core.contract.describe import expand
-    from hookweave.core.verify.builtin_records import MOVED_BY, READS, RECORDS
-
-    def has_records(name: str) -> bool:
-        if name not in RECORDS or any(os.environ.get(v) for v in MOVED_BY.get(name, ())):
-            return True  # its place is chosen at run time: load it and ask
-        for place in RECORDS[name].values():
-            for template in place if isinstance(place, tuple) else (place,):  # the candidates of one scope
-                path = expand(template, project)
-                if planned.get(path) is not None or (path not in planned and os.path.exists(path)):
-                    return True
-        return False
-
-    holding = {name for name in names if name == own or has_records(name)}
-    return [n for n in names if n in holding or set(READS.get(n, ())) & holding]
 
 
 def places(hosts: Iterable[Host], project: Path, planned: dict | None = None, parsed: dict | None = None) -> dict:

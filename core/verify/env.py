@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Mapping
 
-from hookweave.core.model import hookenv
 from hookweave.core.model.findings import Finding
 from hookweave.core.plan import envmerge, merge
 
@@ -21,6 +20,8 @@ if TYPE_CHECKING:
 
 def hook_env_findings(host: Host, hooks: dict, name: str, bundle: RecordedBundle, exported: Mapping[str, str]) -> list[Finding]:
     """Exported variables our hooks' own ``env`` replaces (the hook's env wins on Gemini), once per variable."""
+    from hookweave.core.model import hookenv  # the hosts that give each hook its env only
+
     seen: dict[str, str] = {}
     for event in dict.fromkeys(h.event for h in bundle.hooks):
         entries = hooks.get(event) if isinstance(hooks.get(event), list) else []

@@ -6,7 +6,6 @@ one and refuse to edit a file that has one.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from hookweave.core.contract.describe import host_class
 from hookweave.core.contract.description import Description
 from hookweave.core.files import layerfiles
+from hookweave.core.formats import jsonlite
 from hookweave.core.model import names
 from hookweave.core.model.findings import Finding
 
@@ -83,10 +83,10 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
             return None
         kind = handler.get("type")
         if kind != "command":  # other types have keys of their own; never the same as a command's
-            return (event, kind, json.dumps(handler, sort_keys=True, default=str))
+            return (event, kind, jsonlite.dumps(handler, sort_keys=True, default=str))
         shell = handler.get("shell")  # JavaScript's ??: only a missing or null value takes the default
         shell = ("powershell" if os.name == "nt" and not shutil.which("bash") else "bash") if shell is None else shell
-        args = json.dumps(handler.get("args"), separators=(",", ":"), ensure_ascii=False, default=str)
+        args = jsonlite.dumps(handler.get("args"), separators=(",", ":"), ensure_ascii=False, default=str)
         condition = "" if handler.get("if") is None else handler.get("if")
         return (event, "command", _hashable(shell), handler.get("command"), args, _hashable(condition))
 
@@ -289,7 +289,7 @@ def claude_merge(lower: Any, upper: Any) -> Any:
 
 def _hashable(value: Any) -> Any:
     """A JSON value as part of a key (a list or object, which Claude would reject anyway, as its text)."""
-    return json.dumps(value, sort_keys=True, default=str) if isinstance(value, (list, dict)) else value
+    return jsonlite.dumps(value, sort_keys=True, default=str) if isinstance(value, (list, dict)) else value
 
 
 def hookweave_register_hosts(register) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.files import pluginfiles
 from hookweave.core.model import agentplugins as model
 from hookweave.core.model.agentplugins import PluginHook
 
@@ -19,7 +18,9 @@ def plugin_hooks(plugins: Path, docs: Mapping[str, Any], project: Path) -> list[
     plugins folder (installed_plugins.json, known_marketplaces.json, cache/)."""
     ids = model.enabled_plugins(docs.get(scope) for scope in SETTINGS_ORDER)
     if not ids:
-        return []
+        return []  # most settings turn no plugin on: nothing to read, so the reader is not loaded
+    from hookweave.core.files import pluginfiles
+
     known = model.loads(pluginfiles.read_quietly(plugins / "known_marketplaces.json"))
     installed = model.loads(pluginfiles.read_quietly(plugins / "installed_plugins.json"))
     out: list[PluginHook] = []
@@ -33,6 +34,8 @@ def plugin_hooks(plugins: Path, docs: Mapping[str, Any], project: Path) -> list[
 
 
 def _hooks_in(plugin_id: str, root: Path) -> list[PluginHook]:
+    from hookweave.core.files import pluginfiles
+
     manifest = model.loads(pluginfiles.read_quietly(root / model.MANIFEST))
     out: list[PluginHook] = []
     for name in model.hook_files(manifest):

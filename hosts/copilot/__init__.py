@@ -19,7 +19,6 @@ in a trusted folder.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
@@ -29,6 +28,7 @@ from hookweave.core.contract.description import Description
 from hookweave.core.contract.reads import Reads
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
+from hookweave.core.formats import jsonlite
 from hookweave.core.model import names
 from hookweave.core.model.findings import UNREAD, Finding
 from hookweave.core.model.render import marker
@@ -118,7 +118,7 @@ class CopilotHost(host_class(COPILOT)):  # type: ignore[misc]  # built like a pl
 
     def check_document(self, doc: Any, path: str) -> None:
         if isinstance(doc, dict) and "version" in doc and doc["version"] != 1:
-            raise BadInput(f"{path}: /version is {json.dumps(doc['version'])}, and Copilot reads only version 1; "
+            raise BadInput(f"{path}: /version is {jsonlite.dumps(doc['version'])}, and Copilot reads only version 1; "
                            "fix the file by hand")
         super().check_document(doc, path)
 

@@ -12,13 +12,13 @@ Copilot's moves the folder: ``HOOKWEAVE_COPILOT_POLICY_DIR`` is hookweave's, for
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from pathlib import Path
 from typing import Any
 
 from hookweave.core.files import layerfiles, paths
+from hookweave.core.formats import jsonlite
 from hookweave.core.model.findings import Finding
 
 POLICY_DIR_ENV = "HOOKWEAVE_COPILOT_POLICY_DIR"
@@ -52,7 +52,7 @@ def skipped_because(path: Path) -> str | None:
 def shape_problem(text: str) -> str | None:
     """Why Copilot would refuse a policy file's text (read strictly, as it does), or ``None``."""
     try:
-        doc = json.loads(text)
+        doc = jsonlite.loads(text)
     except ValueError:
         return "it is not strict JSON"
     if not isinstance(doc, dict) or doc.get("version") != 1 or doc["version"] is True:
