@@ -17,6 +17,9 @@ REPO = HERE.parent.parent
 HOSTS = REPO / os.environ.get("HOOKWEAVE_HOSTS_DIR", ".cache/hosts")
 BINARIES = {name: HOSTS / name / "node_modules" / ".bin" / name for name in ("claude", "codex", "gemini")}
 AGENT_TIMEOUT = 120
+# For the agents Node runs: WebAssembly on V8's first tier only (liftoff.cjs says why; docs/speed.md,
+# round 8, "The real agents, part D"): a Qwen start 3.7 s of CPU to 2.2, a Gemini start 1.9 to 1.3.
+NODE_LIFTOFF = {"NODE_OPTIONS": f'--require "{HERE / "liftoff.cjs"}"'}
 
 
 def agent_binary(name: str) -> Path:
@@ -111,7 +114,8 @@ def run_agent(argv: list[str], cwd: Path, env: dict[str, str], returncode: int =
               timeout: float = AGENT_TIMEOUT) -> subprocess.CompletedProcess:
     """Run an agent to completion (it must exit with ``returncode``); where strace exists, prove it
     connected to nothing but loopback."""
-    base = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "NO_COLOR": "1"}
+    base = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "NO_COLOR": "1",
+            **(NODE_LIFTOFF if _node_script(argv[0]) else {})}
     trace = cwd.parent / f"connect-{len(list(cwd.parent.glob('connect-*')))}.strace"
     # --seccomp-bpf stops the agent only at connect(), not at every system call: the same trace for
     # about 1.3 s less CPU per Qwen run (8.5 s, not 9.8; no strace at all: 8.7, load 5-6).
@@ -124,6 +128,16 @@ def run_agent(argv: list[str], cwd: Path, env: dict[str, str], returncode: int =
         outside = off_loopback(trace.read_text())
         assert not outside, f"{Path(argv[0]).name} tried to reach {outside}: only 127.0.0.1 is allowed"
     return result
+
+
+def _node_script(program: str) -> bool:
+    """Whether ``program`` is a script Node runs (``#!/usr/bin/env node``), not a compiled binary."""
+    try:
+        with open(os.path.realpath(program), "rb") as file:
+            first = file.readline(100)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"node" in first
 
 
 def off_loopback(strace_output: str) -> list[str]:
