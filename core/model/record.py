@@ -114,8 +114,7 @@ def to_text(record: Record, settings_name: str) -> str | None:
         "created_file": record.created_file,
         "created_folder": record.created_folder if record.created_folder > 1 else bool(record.created_folder),
     }
-    import json  # indented: json's own encoder (jsonlite writes one line)
-    return escape_surrogates(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+    return escape_surrogates(jsonlite.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def _bundle_json(b: RecordedBundle) -> dict:
