@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from hookweave.core.cli import console
@@ -70,6 +69,8 @@ def print_plans(plans: list[FilePlan], *, dry_run: bool, patch: bool = False, fo
                 console.out(line, _diff_style(line))
             if patch and plan.ops:
                 console.out(f"JSON Patch (RFC 6902) for {t.shown}:")
+                import json  # --patch alone: its indented encoder (a plan's ops may hold any value)
+
                 console.out(json.dumps(plan.ops, indent=2, ensure_ascii=False))
             verb = "removed" if plan.new_record is None else "written"
             if plan.old_record != plan.new_record and t.record_path is not None:

@@ -177,6 +177,30 @@ PROJECT_VARIABLE = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_
 
 DRIVE = LazyPattern(r"[A-Za-z]:/")  # a Windows path, in a per-platform template
 VARIABLE = LazyPattern(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")  # ${NAME:-default} in a path template
+_NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_REST = _NAME_FIRST | frozenset("0123456789")
+
+
+def variables(template: str) -> list[tuple[int, int, str, str]]:
+    """``(start, end, name, default)`` of each ``${NAME:-default}`` in ``template``, as
+    ``VARIABLE.finditer`` finds them: what every path a command looks at is expanded by, without
+    compiling the pattern (0.6 million instructions of every command that reads a host's files)."""
+    out = []
+    at = template.find("${")
+    while at != -1:
+        name_end = at + 2
+        if template[name_end:name_end + 1] in _NAME_FIRST:  # "" is in no set
+            name_end += 1
+            while template[name_end:name_end + 1] in _NAME_REST:
+                name_end += 1
+            if template.startswith(":-", name_end):
+                close = template.find("}", name_end + 2)
+                if close != -1:
+                    out.append((at, close + 1, template[at + 2:name_end], template[name_end + 2:close]))
+                    at = template.find("${", close + 1)
+                    continue
+        at = template.find("${", at + 1)
+    return out
 
 
 def template_problem(template: object, windows: bool = False) -> str | None:

@@ -8,6 +8,9 @@ value comes out the same. Whatever they refuse (a text that is not JSON, a value
 written, a byte-order mark, too deep a nesting), and an interpreter without ``_json``, goes to
 ``json`` itself, which raises what it always raised. ``tests/formats/test_jsonlite.py`` holds it
 to ``json`` on the repository's JSON files and on mutations of them.
+
+An indented ``dumps`` (a record's text) is ``json``'s Python encoder written again for the values a
+record holds, with the same C string quoting; any other value goes to ``json``.
 """
 
 from __future__ import annotations
@@ -59,8 +62,11 @@ def loads(text: str, parse_constant: Callable[[str], Any] | None = None) -> Any:
 
 
 def dumps(value: Any, *, ensure_ascii: bool = True, separators: tuple[str, str] = (", ", ": "),
-          sort_keys: bool = False, default: Callable[[Any], Any] | None = None) -> str:
-    """``json.dumps(value, ...)`` with these arguments (no ``indent``: that is ``json``'s Python encoder)."""
+          sort_keys: bool = False, default: Callable[[Any], Any] | None = None, indent: int | None = None) -> str:
+    """``json.dumps(value, ...)`` with these arguments; ``indent`` only with the others' defaults
+    but ``ensure_ascii`` (a record's text)."""
+    if indent is not None:
+        return _indented_dumps(value, indent, ensure_ascii)
     if _json is not None:
         quote = _json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring
         if type(value) is str:
@@ -80,3 +86,65 @@ def dumps(value: Any, *, ensure_ascii: bool = True, separators: tuple[str, str] 
 
 def _unwritable(value: Any) -> Any:
     raise TypeError(type(value).__name__)  # json.dumps, called next, says it in its words
+
+
+class _Refused(Exception):
+    """A value the indented writer leaves to ``json`` (a float, a subclass, a key not a string, a cycle)."""
+
+
+def _indented_dumps(value: Any, indent: int, ensure_ascii: bool) -> str:
+    """``json.dumps(value, indent=indent, ensure_ascii=ensure_ascii)``: ``json`` writes an indented
+    text with its Python encoder (``_make_iterencode``) and the C string quoting; this is that
+    encoder for the values a record holds (strings, whole numbers, true, false, null, lists and
+    objects with string keys), so writing a record loads no ``json`` (5 million instructions of an
+    install). Anything else, and every error, goes to ``json``."""
+    if _json is not None:
+        quote = _json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring
+        out: list[str] = []
+        try:
+            _write(value, quote, " " * indent, "\n", out, set())
+        except Exception:  # noqa: BLE001 - json writes it, or raises its own error
+            pass
+        else:
+            return "".join(out)
+    import json
+
+    return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii)
+
+
+def _write(value: Any, quote: Callable[[str], str], step: str, newline: str, out: list[str], open_ids: set) -> None:
+    kind = type(value)
+    if kind is str:
+        out.append(quote(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif kind is int:
+        out.append(int.__repr__(value))
+    elif kind is list or kind is tuple or kind is dict:
+        if not value:
+            out.append("{}" if kind is dict else "[]")
+            return
+        if id(value) in open_ids:
+            raise _Refused  # json's "Circular reference detected"
+        open_ids.add(id(value))
+        inner = newline + step
+        out.append("{" if kind is dict else "[")
+        first = True
+        for item in value:
+            out.append(inner if first else "," + inner)
+            first = False
+            if kind is dict:
+                if type(item) is not str:
+                    raise _Refused  # json's own key conversions (numbers, true, null) or its error
+                out.append(quote(item) + ": ")
+                _write(value[item], quote, step, inner, out, open_ids)
+            else:
+                _write(item, quote, step, inner, out, open_ids)
+        out.append(newline + ("}" if kind is dict else "]"))
+        open_ids.discard(id(value))
+    else:
+        raise _Refused

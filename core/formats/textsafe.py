@@ -32,10 +32,15 @@ class PrintableLine:
     no lone surrogate. Not one pattern: a class excluding the surrogates' range compiles into a
     table of the whole Basic Multilingual Plane (about 2 ms), on every command that reads a record."""
 
-    _no_control = LazyPattern("[^\x00-\x1f\x7f]+")
+    pattern = "[^\x00-\x1f\x7f]+"  # what it checks besides the surrogates, as a pattern would
 
     def fullmatch(self, text: str) -> bool:
-        return self._no_control.fullmatch(text) is not None and not has_surrogate(text)
+        # The control characters deleted leave the text as long as it was: no pattern to compile
+        # (0.2 million instructions on every command that reads a record).
+        return bool(text) and len(text.translate(_CONTROLS)) == len(text) and not has_surrogate(text)
+
+
+_CONTROLS = dict.fromkeys([*range(0x20), 0x7F])
 
 
 PRINTABLE = PrintableLine()

@@ -7,15 +7,14 @@ Every error is a ``BadInput`` (exit 2) naming the file, the key and the fix.
 from __future__ import annotations
 
 import difflib
-import re
 from pathlib import Path
 from typing import Any
 
 from hookweave.core.errors import BadInput
-from hookweave.core.formats import jsonlite, tomlplain
+from hookweave.core.formats import jsonlite, lazypattern, tomlplain
 
-NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # fullmatch: "$" would let a final newline in
-ENV_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+NAME_RE = lazypattern.NAME  # fullmatch of [a-z0-9][a-z0-9-]{0,63}: "$" would let a final newline in
+ENV_RE = lazypattern.ENV_NAME  # fullmatch of [A-Za-z_][A-Za-z0-9_]*
 ORDERS = ("alone", "chain")
 
 

@@ -16,8 +16,8 @@ from hookweave.core.errors import BadInput
 from hookweave.core.files.paths import display, printable
 from hookweave.core.formats import jsonlite, tomlplain
 from hookweave.core.formats.fieldtuple import FieldTuple
-from hookweave.core.formats.lazypattern import LazyPattern
-from hookweave.core.formats.textsafe import PRINTABLE, PrintableLine, escape_surrogates
+from hookweave.core.formats import lazypattern
+from hookweave.core.formats.textsafe import PRINTABLE, escape_surrogates
 from hookweave.core.model.names import POLICIES, POSITIONS
 
 FORMAT = 1
@@ -114,8 +114,7 @@ def to_text(record: Record, settings_name: str) -> str | None:
         "created_file": record.created_file,
         "created_folder": record.created_folder if record.created_folder > 1 else bool(record.created_folder),
     }
-    import json  # indented: json's own encoder (jsonlite writes one line)
-    return escape_surrogates(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
+    return escape_surrogates(jsonlite.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def _bundle_json(b: RecordedBundle) -> dict:
@@ -139,10 +138,10 @@ def _bundle_json(b: RecordedBundle) -> dict:
 
 # -- reading: every value checked, with its place -------------------------------------------
 
-NAME_RE = LazyPattern(r"[a-z0-9][a-z0-9-]{0,63}")  # bundle and hook ids, as the manifest allows them
-ENV_RE = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
-SHA_RE = LazyPattern(r"sha256:[0-9a-f]{64}")
-POINTER_RE = LazyPattern(r"(/([^/~]|~[01])*)+")
+NAME_RE = lazypattern.NAME  # bundle and hook ids, as the manifest allows them: [a-z0-9][a-z0-9-]{0,63}
+ENV_RE = lazypattern.ENV_NAME
+SHA_RE = lazypattern.SHA256
+POINTER_RE = lazypattern.POINTER
 
 
 class Bad(Exception):
@@ -274,7 +273,7 @@ def _object(value: Any, where: str) -> dict:
     return value
 
 
-def _string(raw: dict, key: str, where: str, pattern: LazyPattern | PrintableLine, what: str) -> str:
+def _string(raw: dict, key: str, where: str, pattern: object, what: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str):
         raise Bad(f"{where}.{key}", f"must be a string, not {_show(value)}" if key in raw else "missing")

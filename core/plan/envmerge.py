@@ -12,15 +12,21 @@ only when the agent starts from a shell that exports it, which verify (run in th
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Mapping
 
+from hookweave.core.formats.lazypattern import LazyPattern
 from hookweave.core.model.record import RecordedEnv
 
 if TYPE_CHECKING:  # read by the record on every command; the manifest's data loads with install
     from hookweave.core.model.bundle import EnvVar
 
-_INT = re.compile(r"^\s*-?[0-9]+\s*$")  # ASCII digits: what the hosts parse as a number
+
+def _whole_number(text: str) -> bool:
+    """``^\\s*-?[0-9]+\\s*$``, ASCII digits: what the hosts parse as a number (no pattern compiled on
+    every verify and install: ``strip`` takes the same whitespace as ``\\s``, ``str.isspace``'s)."""
+    digits = text.strip()
+    digits = digits[1:] if digits.startswith("-") else digits
+    return digits.isascii() and digits.isdigit()
 
 
 def _decide(var: EnvVar, baseline: str | None) -> tuple[bool, str]:
@@ -36,7 +42,7 @@ def keeps(policy: str, value: str, found: str | None) -> str:
         return ""
     if policy == "if-absent":
         return " (policy if-absent)"
-    if not _INT.match(found):
+    if not _whole_number(found):
         return ": not a whole number (policy at-least)"
     if _parts(found)[0] <= 0:
         return ": 0 or less means no limit (policy at-least)"
@@ -152,7 +158,7 @@ def _restore(env: dict[str, str], name: str, prior: str | None) -> None:
 
 # What Gemini's settings loader replaces from its environment in every settings string: $NAME,
 # ${NAME} and ${NAME:-default} (measured on 0.61: an exported value wins, else the default).
-_EXPANDED = re.compile(r"\$(?:\w|\{)")
+_EXPANDED = LazyPattern(r"\$(?:\w|\{)")  # compiled for a host that expands settings (Gemini) only
 
 
 def hook_env_findings(host, bundle, exported: Mapping[str, str]) -> list:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping
 
 from hookweave.core.contract.host import Host
 from hookweave.core.errors import BadInput
 from hookweave.core.files import paths
-from hookweave.core.formats import patch
+from hookweave.core.formats import jsonlite, patch
 from hookweave.core.formats.fieldtuple import FieldTuple
 from hookweave.core.formats.patch import escape, sha256
 from hookweave.core.model import record
@@ -78,7 +77,7 @@ def _check_created(rec: record.Record, target: Target) -> None:
         if pointer in allowed or (pointer.startswith(hooks + "/") and pointer.count("/") == 2):
             continue
         raise BadInput(
-            f"{paths.display(target.record_path)}: created[{i}]: {json.dumps(pointer)} is not a place hookweave "
+            f"{paths.display(target.record_path)}: created[{i}]: {jsonlite.dumps(pointer)} is not a place hookweave "
             f"creates in a {host.title} file; {record.FIX}"
         )
 

@@ -8,10 +8,10 @@ operator's value) hands the editor that text with the operation.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from hookweave.core.contract.host import Host
+from hookweave.core.formats import jsonlite
 from hookweave.core.formats.patch import escape
 
 
@@ -28,7 +28,7 @@ def spelled_priors(env_record: dict, text: str | None, doc: Any, host: Host) -> 
         from hookweave.core.formats import jsonspans  # only here: a no-op install never needs spans
 
         spelled = jsonspans.value_text(text, host.comments, [host.env_key, name])
-        if spelled is not None and spelled != json.dumps(entry.prior, ensure_ascii=False):
+        if spelled is not None and spelled != jsonlite.dumps(entry.prior, ensure_ascii=False):
             out[name] = entry._replace(prior_text=spelled)
     return out
 
@@ -47,5 +47,5 @@ def spelled(ops: list[dict], spellings: dict[str, str]) -> list[dict]:
     if not spellings:
         return ops
     return [{**op, "spelling": spellings[op["path"]]}
-            if op["op"] in ("add", "replace") and op["path"] in spellings and json.loads(spellings[op["path"]]) == op.get("value")
+            if op["op"] in ("add", "replace") and op["path"] in spellings and jsonlite.loads(spellings[op["path"]]) == op.get("value")
             else op for op in ops]

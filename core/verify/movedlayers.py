@@ -16,7 +16,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from hookweave.core.contract.description import VARIABLE
+from hookweave.core.contract.description import variables
 from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
 
@@ -34,10 +34,10 @@ def findings(host: Host, installed: set[str]) -> list[Finding]:
         template = files.get(scope)
         if not isinstance(template, str) and template is not None:
             template = template.get({"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux"))
-        found = VARIABLE.match(template) if isinstance(template, str) else None
-        if found is None or not found.group(1).startswith(OWN_PREFIX):
+        found = variables(template)[:1] if isinstance(template, str) else []  # VARIABLE.match's, if any
+        if not found or found[0][0] != 0 or not found[0][2].startswith(OWN_PREFIX):
             continue
-        variable, fixed = found.groups()
+        _, _, variable, fixed = found[0]
         value = os.environ.get(variable)
         if not value or os.path.normpath(value) == os.path.normpath(fixed):
             continue

@@ -69,3 +69,15 @@ def test_dumps_is_json_dumps(kwargs) -> None:
         assert outcome(jsonlite.dumps, value, **kwargs) == outcome(json.dumps, value, **kwargs), repr(value)[:200]
     after = {"a": [1, 2]}
     assert jsonlite.dumps([after, after], **kwargs) == json.dumps([after, after], **kwargs)  # no stale marker
+
+
+@pytest.mark.parametrize("kwargs", [{"indent": 2, "ensure_ascii": False}, {"indent": 2}, {"indent": 0}, {"indent": 4}])
+def test_indented_dumps_is_json_dumps(kwargs) -> None:
+    """A record's text (``indent=2, ensure_ascii=False``): the same text as json's, or json's error."""
+    circular: dict = {}
+    circular["a"] = [circular]
+    shared = {"a": [1, 2]}
+    extra = [circular, [shared, shared], {"k": (1, "t")}, {1: "int key"}, {True: 1, None: 2}, {"f": 1.5}, [float("nan")],
+             {"s": "\ud800 é \u2028"}, [[], {}, [[]], {"a": {}}], True, 10 ** 30, {"b": object()}]
+    for value in [*VALUES, *extra, *(outcome_value for outcome_value in map(_parsed, TEXTS) if outcome_value is not None)]:
+        assert outcome(jsonlite.dumps, value, **kwargs) == outcome(json.dumps, value, **kwargs), repr(value)[:200]
