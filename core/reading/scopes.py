@@ -118,7 +118,7 @@ def installed(host: Host, project: Path, only: Iterable[str] | None = None) -> l
     import os
 
     out = []
-    places = _settings_places(host, project)  # raises as same_file_scopes did: every scope's path first
+    places = _settings_places(host, project)  # every scope's path first: one that raises, raises here
     real: dict[str, str | None] = {}
     for scope in host.verify_scopes:
         if only is not None and scope not in only:
@@ -131,7 +131,7 @@ def installed(host: Host, project: Path, only: Iterable[str] | None = None) -> l
             continue  # read_text would read None: nothing installed, whatever file this scope shares
         except (OSError, ValueError):
             pass  # the read below says what is wrong, as before
-        if _same_as_earlier(scope, host.verify_scopes, places, real):
+        if _earlier_same(scope, host.verify_scopes, places, real) is not None:
             continue  # the same file as an earlier scope (CLAUDE_CONFIG_DIR pointing into the project)
         rec = record.from_text(fileio.read_text(rec_path), str(rec_path))
         if not rec.empty:
@@ -150,18 +150,18 @@ def _settings_places(host: Host, project: Path) -> dict[str, Path]:
     return places
 
 
-def _same_as_earlier(scope: str, order: Iterable[str], places: dict[str, Path], real: dict[str, str | None]) -> bool:
-    """``same_file_scopes``' answer for ``scope``: its file is an earlier scope's (``real``: the
-    ``realpath`` of each scope asked so far, ``None`` where it failed)."""
+def _earlier_same(scope: str, order: Iterable[str], places: dict[str, Path], real: dict[str, str | None]) -> str | None:
+    """The first scope before ``scope`` in ``order`` whose settings file is ``scope``'s (``real``:
+    the ``realpath`` of each scope asked so far, ``None`` where it failed), or None."""
     mine = _real(scope, places, real)
     if mine is None:
-        return False
+        return None
     for earlier in order:
         if earlier == scope:
-            return False
+            return None
         if _real(earlier, places, real) == mine:
-            return True
-    return False
+            return earlier
+    return None
 
 
 def _real(scope: str, places: dict[str, Path], real: dict[str, str | None]) -> str | None:
@@ -178,17 +178,10 @@ def _real(scope: str, places: dict[str, Path], real: dict[str, str | None]) -> s
 def same_file_scopes(host: Host, project: Path) -> dict[str, str]:
     """``{scope: earlier scope}`` for scopes whose settings file is an earlier scope's file (a user
     folder variable pointing into the project): one file, read and reported once."""
-    import os
-
-    seen: dict[str, str] = {}
+    places, real = _settings_places(host, project), {}
     aliases: dict[str, str] = {}
     for scope in host.verify_scopes:
-        try:
-            where = os.path.realpath(host.settings_path(scope, project))
-        except (OSError, ValueError):
-            continue
-        if where in seen:
-            aliases[scope] = seen[where]
-        else:
-            seen[where] = scope
+        earlier = _earlier_same(scope, host.verify_scopes, places, real)
+        if earlier is not None:
+            aliases[scope] = earlier
     return aliases
