@@ -454,8 +454,8 @@ hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's js
   # sh cannot tell it as the Python runner would: the payload must be one JSON object as Python's
   # strict scanner reads it (a trailing comma, a NUL, a raw control character in a string, a number it
   # refuses: Python runs every member, so hand over), at most 64 KiB and nested at most 200 deep
-  if [ "$hw_sm" = 1 ] || { [ -z "$hw_sm" ] && hw_small; }; then
-    hw_ws=" $hw_lf" hw_tnr=$hw_lf  # no tab, CR or other control character in it (hw_small)
+  if [ "$hw_sm" = 1 ] || { [ -z "$hw_sm" ] && hw_small; }; then  # (hw_fast's read serves once: the scan
+    hw_sm= hw_ws=" $hw_lf" hw_tnr=$hw_lf  # eats hw_s) no tab, CR or other control character in it (hw_small)
   else
     hw_s=$(printf ' \t\n\r|\t\n\r|\001\002\003\004\005\006\007\010\013\014\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\377|'
            LC_ALL=C exec tr '\000' '\377' <"$hw_base.in") || return 1  # (trailing newlines dropped: blanks to JSON)

@@ -22,7 +22,7 @@ from tests.runner.test_chainrun_sh_matchers import EVENT, REAL_PYTHON, folder, r
 
 SHELLS = {"dash": ["sh"], "bash": ["bash", "--posix"]}
 MEMBERS = {"all Bash": ["Bash", "^(Bash|Write)$", "Read|Bash"], "mixed": ["Bash", "^(Read|Write)$", ""],
-           "Read": ["Read"]}
+           "Read": ["Read"], "any first": ["", "Write", "Bash"]}  # (any first: the scan is asked twice)
 ADVERSARIAL = [  # where a cut without the scan could read the wrong field
     b'{"tool_input": {"tool_name": "Bash"}, "tool_name": "Read"}',  # nested before the top-level key
     b'{"tool_input": {"tool_name": "Read"}, "tool_name": "Bash"}',
