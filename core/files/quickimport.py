@@ -18,7 +18,9 @@ spec and code to what Python's machinery gives.
 import marshal
 import os
 import sys
-from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, SourceFileLoader
+from importlib.machinery import (
+    EXTENSION_SUFFIXES, BuiltinImporter, FrozenImporter, ModuleSpec, PathFinder, SourceFileLoader,
+)
 from importlib.util import MAGIC_NUMBER
 
 import _imp
@@ -28,14 +30,16 @@ _NOT_SOURCE = tuple(EXTENSION_SUFFIXES) + (".pyc",)  # what the path finder woul
 
 
 class OwnLoader(SourceFileLoader):
-    """``SourceFileLoader`` with a short way through a current bytecode file."""
+    """``SourceFileLoader`` with a short way through a current bytecode file (``bytecode``, where
+    the general rules put it, or ``None``: those rules)."""
+
+    bytecode: str | None = None
 
     def get_code(self, fullname):
-        if sys.flags.optimize or sys.pycache_prefix is not None:
-            return super().get_code(fullname)  # another bytecode file name: the general rules
-        folder, _, file = self.path.rpartition(os.sep)
+        if self.bytecode is None:
+            return super().get_code(fullname)
         try:
-            with open(f"{folder}{os.sep}__pycache__{os.sep}{file[:-3]}.{sys.implementation.cache_tag}.pyc", "rb") as f:
+            with open(self.bytecode, "rb") as f:
                 data = f.read()
             source = os.stat(self.path)
         except OSError:
@@ -50,7 +54,7 @@ class OwnLoader(SourceFileLoader):
 
 
 class OwnModules:
-    """The finder, first on ``sys.meta_path``; ``None`` (ask the next finder) for anything unsure."""
+    """The finder, before Python's on ``sys.meta_path``; ``None`` (ask the next one) for anything unsure."""
 
     _folders: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # folder: (modules, names listed)
 
@@ -61,17 +65,21 @@ class OwnModules:
         folder, tail = path[0], name.rpartition(".")[2]
         modules, listed = cls._folders.get(folder) or cls._list(folder)
         if tail in listed:  # a folder (a package, as the path finder prefers it), or something odd
-            init = f"{folder}{os.sep}{tail}{os.sep}__init__.py"
-            if not os.path.isfile(init):
+            where, file = f"{folder}{os.sep}{tail}", "__init__"
+            if not os.path.isfile(f"{where}{os.sep}__init__.py"):
                 return None
-            spec = ModuleSpec(name, OwnLoader(name, init), origin=init, is_package=True)
-            spec.submodule_search_locations = [f"{folder}{os.sep}{tail}"]
         elif tail in modules:
-            origin = f"{folder}{os.sep}{tail}.py"
-            spec = ModuleSpec(name, OwnLoader(name, origin), origin=origin)
+            where, file = folder, tail
         else:
             return None
+        origin = f"{where}{os.sep}{file}.py"
+        loader = OwnLoader(name, origin)
+        spec = ModuleSpec(name, loader, origin=origin, is_package=file == "__init__")
+        if file == "__init__":
+            spec.submodule_search_locations = [where]
         spec.has_location = True  # sets __file__ and __cached__, as the path finder's specs do
+        if not sys.flags.optimize and sys.pycache_prefix is None and sys.implementation.cache_tag:  # else: the general rules
+            spec.cached = loader.bytecode = f"{where}{os.sep}__pycache__{os.sep}{file}.{sys.implementation.cache_tag}.pyc"
         return spec
 
     @classmethod
@@ -93,5 +101,9 @@ class OwnModules:
 
 
 def install() -> None:
-    if OwnModules not in sys.meta_path:
-        sys.meta_path.insert(0, OwnModules)
+    """Put ``OwnModules`` before Python's own finders, after any finder put first on purpose (a
+    ``sitecustomize``'s, a tool's), which keeps its say over our modules."""
+    if OwnModules in sys.meta_path:
+        return
+    python = (BuiltinImporter, FrozenImporter, PathFinder)
+    sys.meta_path.insert(next((i for i, f in enumerate(sys.meta_path) if f in python), len(sys.meta_path)), OwnModules)

@@ -4,12 +4,14 @@ and every case it is not sure of left to them."""
 
 from __future__ import annotations
 
+import compileall
 import importlib
 import importlib.machinery
 import importlib.util
 import os
 import pkgutil
 import py_compile
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -55,20 +57,44 @@ def test_every_module_gets_the_code_python_reads(tmp_path):
         assert ours == python and ours.co_filename == python.co_filename == spec.origin, name
 
 
+def test_every_module_read_from_its_bytecode_is_its_source_compiled(tmp_path, monkeypatch):
+    """Each module's current bytecode file, read the short way (``SourceFileLoader`` is not asked),
+    gives the code its source compiles to, named by its file."""
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    for package in PACKAGES:
+        source = Path(importlib.import_module(package).__path__[0])
+        copy = tmp_path / package.rpartition(".")[2]
+        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        assert compileall.compile_dir(str(copy), quiet=2)
+    monkeypatch.setattr(importlib.machinery.SourceFileLoader, "get_code", lambda self, name: pytest.fail(name))
+    monkeypatch.setattr(OwnModules, "_folders", {})
+    files = [f for f in sorted(tmp_path.rglob("*.py")) if (f.parent if f.name == "__init__.py" else f).stem.isidentifier()]
+    assert len(files) > 150
+    for file in files:
+        package = file.name == "__init__.py"
+        spec = OwnModules.find_spec(f"hookweave.copy.{(file.parent if package else file).stem}",
+                                    [str(file.parent.parent if package else file.parent)])
+        assert spec.origin == str(file) and spec.cached == importlib.util.cache_from_source(str(file)), file
+        code = spec.loader.get_code(spec.name)
+        assert code == compile(file.read_bytes(), str(file), "exec", dont_inherit=True), file
+        assert code.co_filename == str(file)
+
+
 def test_a_running_command_loads_ours_through_it(tmp_path):
     probe = ("import sys; sys.argv = ['hooks', '--version']\n"
              "from hookweave.core.cli.entry import main\n"
              "import atexit, json\n"
              "from hookweave.core.files.quickimport import OwnLoader\n"
              f"atexit.register(lambda: open({str(tmp_path / 'out')!r}, 'w').write(json.dumps(["
-             "sys.meta_path[0].__name__, sorted(m for m, v in sys.modules.items() if m.startswith('hookweave.') "
+             "[f.__name__ for f in sys.meta_path if isinstance(f, type)], sorted(m for m, v in sys.modules.items() if m.startswith('hookweave.') "
              "and not isinstance(getattr(v, '__spec__', None) and v.__spec__.loader, OwnLoader))])))\n"
              "main()\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    first, not_ours = __import__("json").loads((tmp_path / "out").read_text())
+    finders, not_ours = __import__("json").loads((tmp_path / "out").read_text())
     # hookweave.core itself and the finder's module load before it is there; every other one through it
-    assert first == "OwnModules" and not_ours == ["hookweave.core", "hookweave.core.files", "hookweave.core.files.quickimport"]
+    assert finders[:4] == ["OwnModules", "BuiltinImporter", "FrozenImporter", "PathFinder"] and not_ours == ["hookweave.core", "hookweave.core.files", "hookweave.core.files.quickimport"]
 
 
 @pytest.fixture
@@ -164,8 +190,11 @@ def test_a_module_made_later_is_found_after_invalidate_caches(folder):
     assert spec_of("late", folder).origin == str(folder / "late.py")
 
 
-def test_it_is_on_the_meta_path_once():
+def test_it_goes_before_python_s_finders_and_after_one_put_first(monkeypatch):
     from hookweave.core.files import quickimport
 
+    first = object()
+    monkeypatch.setattr(sys, "meta_path", [first, importlib.machinery.BuiltinImporter, importlib.machinery.PathFinder])
     quickimport.install()
-    assert sys.meta_path.count(OwnModules) == 1
+    quickimport.install()
+    assert sys.meta_path == [first, OwnModules, importlib.machinery.BuiltinImporter, importlib.machinery.PathFinder]
