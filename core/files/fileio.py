@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files import filecheck, readcontext
-from hookweave.core.files.readcontext import confined, forget_reads, one_read_per_file
+from hookweave.core.files.readcontext import confined, forget_reads, one_read_per_file, realpath
 from hookweave.core.files.filelock import (
     STALE_TEMP_SECONDS,
     TEMP_SUFFIX,
@@ -31,7 +31,7 @@ from hookweave.core.files.paths import display, printable
 
 __all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "owner_and_mode",
            "give_owner_and_mode", "check_writable", "write_text", "missing_folders", "remove_empty_dir",
-           "remove_empty_dirs", "confined", "one_read_per_file", "forget_reads"]
+           "remove_empty_dirs", "confined", "one_read_per_file", "forget_reads", "realpath"]
 
 _OPEN_FLAGS = os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO swapped in after our look cannot block the open
 

@@ -94,7 +94,7 @@ def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = Fa
     if not repo:  # the agent's own plugins live in this machine's folders
         read = getattr(host, "plugin_hooks", None)  # optional (docs/host-reference.md): most agents have none
         report.plugin_hooks = read(docs, project) if read is not None else []
-        if report.files:
+        if report.files and report.plugin_hooks:
             from hookweave.core.verify import plugins
 
             report.findings += plugins.findings(host, report.plugin_hooks, docs, records, project)
