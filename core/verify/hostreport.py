@@ -59,10 +59,8 @@ def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = Fa
         if scope in scopes and (not rec.empty or has_markers(host, doc)):
             shown = paths.display(host.settings_path(scope, project))
             report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
-            if not rec.empty:
-                from hookweave.core.verify import (
-                    chains as chainverify,  # a chain needs a record; most files have none
-                )
+            if any(h.members for b in rec.bundles.values() for h in b.hooks):  # a chain: most files have none
+                from hookweave.core.verify import chains as chainverify
 
                 report.files[-1].findings += chainverify.runtime_findings(host, host.settings_path(scope, project), rec)
                 report.files[-1].findings += chainverify.runner_paths(host, scope, doc, rec)
