@@ -62,9 +62,11 @@ def holds(target: Path, expected: bytes | None) -> bool:
     try:
         if expected is None or not stat.S_ISREG(os.fstat(fd).st_mode):
             return False
-        view, at = memoryview(expected), 0
+        at = 0
         while chunk := os.read(fd, CHUNK):
-            if view[at : at + len(chunk)] != chunk:
+            # ``startswith`` at an offset compares with memcmp and copies nothing; a memoryview's
+            # slice compared with bytes goes item by item (13 million instructions for 0.5 MB).
+            if not expected.startswith(chunk, at):
                 return False
             at += len(chunk)
         return at == len(expected)
