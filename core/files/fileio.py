@@ -223,8 +223,6 @@ def remove_empty_dirs(folders: list[Path]) -> None:
 
 def _write(shown: Path, target: Path, text: str | None, expected: str | None, like: Path | None,
            fixed: int | None = None) -> None:
-    import tempfile
-
     from hookweave.core.files import fileowners, fileswap
 
     # Bytes, compared a slice at a time with the file (``fileswap.holds``): a big file's text is
@@ -256,7 +254,7 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
         if text.startswith("#!"):  # a script we create (Cline's dispatcher) runs: execute wherever it reads
             mode |= (mode & 0o444) >> 2
     data = text.encode("utf-8")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
+    fd, tmp = fileswap.new_temp(target)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
