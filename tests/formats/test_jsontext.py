@@ -168,6 +168,9 @@ LOAD_CASES = [
     ("[" * MAX_DEPTH + "]" * MAX_DEPTH, False), ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), False),
     ("[" * MAX_DEPTH + "1" + "]" * MAX_DEPTH, False), ("[" * (MAX_DEPTH + 1) + "1" + "]" * (MAX_DEPTH + 1), False),
     ('{"k":' * 3000 + "0" + "}" * 3000, False), ('"' + "[" * 400 + '"', False), ("/* [[[[ */ [1]", True),
+    # long lists of strings (asked as a whole whether anything in them is deeper) at the deepest levels
+    *(("[" * (MAX_DEPTH + extra) + tail + "]" * (MAX_DEPTH + extra - 1), False) for extra in (0, 1)
+      for tail in ('"s", ' * 99 + '"s"]', '"s", ' * 99 + '[]]', '"s", ' * 99 + '["t"]]', '"s", ' * 99 + '7]')),
 ]
 
 
