@@ -128,9 +128,10 @@ class NestedGroupsHost(Host):
             if not isinstance(groups, list):
                 raise BadInput(f"{where} must be a list of hook groups, not {kind_of(groups)}; fix the file by hand")
             for i, group in enumerate(groups):
-                if self.is_loose(group) and self.loose_entries == "skipped":
+                loose = self.is_loose(group)  # asked once: a big event has thousands of groups
+                if loose and self.loose_entries == "skipped":
                     continue  # the host skips it; we leave it as it is, and verify and install say so
-                if self.is_loose(group):
+                if loose:
                     raise BadInput(f"{path}: {self.loose_entry_says(f'/{self.hooks_key}/{_escape(event)}/{i}', path, group)}")
                 if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
                     raise BadInput(f'{where}/{i} must be an object with a "hooks" list; fix the file by hand')

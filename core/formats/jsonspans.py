@@ -191,7 +191,7 @@ class LazyNode:
         """The members' spans. A member ``trie`` leads to (every one of a key met twice) is read the
         same way at once; the others are skipped by the decoder. A container read with no end yet
         (its parent's walk) gets it here. One pass of few calls a member: 1,000 hook groups."""
-        text, gap, is_object = self.text, self._gap, self.kind == "object"
+        text, gap, is_object, scan = self.text, self._gap, self.kind == "object", _SCAN
         children: list = []
         keys, key_spans, commas = self._keys, self._key_spans, self._commas = [], [], []
         close = "}" if is_object else "]"
@@ -212,7 +212,11 @@ class LazyNode:
             if ch == "{" or ch == "[":
                 kind = "object" if ch == "{" else "array"
                 if below is None:
-                    child = LazyNode(text, kind, pos, container_end(text, pos), gap)
+                    try:
+                        end = scan(text, pos)[1]  # container_end's first try, without its call
+                    except (StopIteration, ValueError, RecursionError):
+                        end = container_end(text, pos)
+                    child = LazyNode(text, kind, pos, end, gap)
                 else:
                     child = LazyNode(text, kind, pos, None, gap)
                     child._read(below)
