@@ -31,9 +31,12 @@ def drop_hand_written(host: Host, scope: str, event: str, entries: list, regs: l
             # for nearly every entry of a big event
             if entry is handler or not isinstance(entry, dict) or entry.get("matcher") != matcher:
                 continue
-            handlers = entry.get("hooks") if isinstance(entry.get("hooks"), list) else [entry]
-            if not any(isinstance(h, dict) and h.get("command") == command for h in handlers):
-                continue
+            handlers = entry.get("hooks")
+            for h in handlers if isinstance(handlers, list) else [entry]:
+                if isinstance(h, dict) and h.get("command") == command:
+                    break
+            else:
+                continue  # no handler runs this command
             if host.owner(entry) is not None:
                 continue
             drop.add(i)
