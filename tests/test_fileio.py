@@ -519,3 +519,28 @@ def test_a_temp_name_already_taken_is_drawn_again(tmp_path: Path, monkeypatch) -
         os.close(fd)
     assert Path(first[1]).name == ".settings.json.aaaaaaaa.hookweave-tmp"
     assert Path(second[1]).name == ".settings.json.bbbbbbbb.hookweave-tmp"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2 is Linux's")
+@pytest.mark.parametrize("parts", ["_ctypes", "changed"])
+def test_renameat2_from_ctypes_parts_exchanges_and_keeps_errno(tmp_path, monkeypatch, parts):
+    """``fileswap._renameat2`` made from ``_ctypes``' parts behaves as ``ctypes.CDLL`` gives it: the
+    two files exchanged, and a failure's errno kept; where those parts changed shape, ``ctypes``'."""
+    from hookweave.core.files import fileswap
+
+    fileswap._renameat2.cache_clear()
+    monkeypatch.setattr(fileswap, "_renameat2", fileswap._renameat2.__wrapped__)
+    if parts == "changed":
+        monkeypatch.setattr(fileswap, "_from_ctypes_parts", lambda: (_ for _ in ()).throw(TypeError("changed")))
+    if fileswap._renameat2() is None:
+        pytest.skip("this libc has no renameat2")
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("A")
+    b.write_text("B")
+    assert fileswap._rename2(str(a), b, fileswap._RENAME_EXCHANGE) in (True, False)
+    if a.read_text() == "B":  # the file system can exchange
+        assert b.read_text() == "A"
+    with pytest.raises(FileNotFoundError):
+        fileswap._rename2(str(tmp_path / "missing"), b, fileswap._RENAME_NOREPLACE)
+    with pytest.raises(FileExistsError):
+        fileswap._rename2(str(a), b, fileswap._RENAME_NOREPLACE)

@@ -119,13 +119,24 @@ def _rename2(src: str, dst: Path, flags: int) -> bool:
 def _renameat2():
     """glibc's ``renameat2`` (2.28 and later) as ``ctypes.CDLL(None, use_errno=True).renameat2``
     gives it, made from the same parts of ``_ctypes``: the ``ctypes`` package itself defines every C
-    type and loads ``struct`` on import (7.4 million instructions of a write; these, 1.2)."""
+    type and loads ``struct`` on import (7.4 million instructions of a write; these, 1.2). Should
+    those private parts ever change shape, ``ctypes`` itself gives it, as it did before."""
     if not sys.platform.startswith("linux"):
         return None
     try:
-        import _ctypes
+        return _from_ctypes_parts()
     except ImportError:  # an interpreter built without ctypes: the portable path
         return None
+    except OSError:  # no such symbol in this libc
+        return None
+    except Exception:  # noqa: BLE001 - _ctypes' private parts not as in CPython 3.10-3.13
+        import ctypes
+
+        return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+
+
+def _from_ctypes_parts():
+    import _ctypes
 
     class _Int(_ctypes._SimpleCData):  # ctypes.c_int: what a foreign function returns by default
         _type_ = "i"
@@ -134,10 +145,7 @@ def _renameat2():
         _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
         _restype_ = _Int
 
-    try:
-        return _Function(_ctypes.dlsym(_ctypes.dlopen(None), "renameat2"))
-    except OSError:  # no such symbol in this libc
-        return None
+    return _Function(_ctypes.dlsym(_ctypes.dlopen(None), "renameat2"))
 
 
 _NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # tempfile's, which filelock._temp_of recognizes
