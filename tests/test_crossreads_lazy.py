@@ -5,6 +5,7 @@ and is held equal to the hosts here."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from hookweave.core.contract.builtin import BUILT_IN
 from hookweave.core.contract.describe import expand
 from hookweave.core.contract.registry import HostRegistry
-from hookweave.core.verify.builtin_records import MOVED_BY, READS, RECORDS
+from hookweave.core.verify.builtin_records import IN_USE_FOLDERS, MOVED_BY, PROGRAMS, READS, RECORDS, _here
 from tests.shipping.test_startup_imports import installed, loaded  # noqa: F401 - the fixture
 
 MOVED = {"gemini"}  # the test set-up names Gemini's system files by its variables (MOVED_BY)
@@ -26,29 +27,91 @@ def hosts_loaded(project: Path, tmp_path: Path, *argv: str) -> set[str]:
 
 
 def test_verify_of_claude_loads_only_the_hosts_that_can_run_its_hooks(installed, tmp_path):  # noqa: F811
+    """Cursor and Copilot run Claude's files, but neither is in use here (no folder of theirs, no
+    program on PATH, no copy of ours installed for them): no finding could name them."""
+    assert hosts_loaded(installed, tmp_path, "verify", "--host", "claude") == {"claude", *MOVED}
+
+
+def test_a_reader_that_may_be_in_use_is_loaded(run, installed, tmp_path, home, monkeypatch):  # noqa: F811
+    (home / ".cursor").mkdir()  # Cursor's user folder
+    assert hosts_loaded(installed, tmp_path, "verify", "--host", "claude") == {"claude", "cursor", *MOVED}
+    (installed / ".github" / "hooks").mkdir(parents=True)  # where Copilot's project file lives
     assert hosts_loaded(installed, tmp_path, "verify", "--host", "claude") == {"claude", "cursor", "copilot", *MOVED}
 
 
-@pytest.mark.parametrize("argv", [["verify", "--host", "claude"], ["install", "example-guard", "--host", "claude"]])
-def test_no_host_is_loaded_for_its_paths_alone(installed, tmp_path, monkeypatch, argv):  # noqa: F811
-    """Codex, Factory, OpenHands and Gemini choose their files at run time; their records' places
-    are known all the same (every candidate's), so a Claude-only project loads none of them."""
-    for variable in (v for moved in MOVED_BY.values() for v in moved):
-        monkeypatch.delenv(variable, raising=False)
-    assert hosts_loaded(installed, tmp_path, *argv) == {"claude", "cursor", "copilot"}
+def test_a_reader_whose_program_is_on_path_is_loaded(installed, tmp_path, monkeypatch):  # noqa: F811
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "copilot").write_text("#!/bin/sh\n")
+    (bin_dir / "copilot").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    assert hosts_loaded(installed, tmp_path, "verify", "--host", "claude") == {"claude", "copilot", *MOVED}
 
 
-def test_a_variable_that_moves_a_hosts_files_loads_it(installed, tmp_path, monkeypatch):  # noqa: F811
-    monkeypatch.setenv("OPENHANDS_WORK_DIR", str(tmp_path / "elsewhere"))
-    assert hosts_loaded(installed, tmp_path, "verify", "--host", "claude") == {"claude", "cursor", "copilot", "openhands",
-                                                                               *MOVED}
+def test_a_reader_with_a_copy_installed_for_it_is_loaded(run, project, tmp_path):
+    """Copilot runs Claude's project file: an install for both writes Copilot's share there only
+    (``runs_for`` in Claude's record), and no folder of Copilot's is made."""
+    assert run("install", "example-guard", "--host", "claude", "--host", "copilot").exit_code == 0
+    assert not (project / ".github").exists()
+    assert hosts_loaded(project, tmp_path, "verify", "--host", "claude") == {"claude", "copilot", *MOVED}
 
 
-@pytest.mark.parametrize("host", ["qwen", "codex", "factory", "openhands"])
-def test_a_host_with_our_record_is_loaded_and_checked(run, installed, tmp_path, host):  # noqa: F811
-    assert run("install", "example-guard", "--host", host).exit_code == 0
-    assert hosts_loaded(installed, tmp_path, "verify", "--host", "claude") == {"claude", "cursor", "copilot", host,
-                                                                               *MOVED}
+SETUPS = ["nothing", "cursor folder", "copilot folder", "copilot program", "copy for copilot", "managed folder"]
+
+
+@pytest.mark.parametrize("setup", SETUPS)
+def test_the_cross_agent_findings_are_those_of_every_host_loaded(run, project, home, tmp_path, monkeypatch, setup):
+    """What ``in_use`` leaves unloaded changes no finding: the same as with all sixteen hosts asked."""
+    from hookweave.core.contract import registry as plugins
+    from hookweave.core.verify import crossreads
+
+    hosts = ["claude", "copilot"] if setup == "copy for copilot" else ["claude"]
+    assert run("install", "example-guard", *[w for h in hosts for w in ("--host", h)]).exit_code == 0
+    if setup == "cursor folder":
+        (project / ".cursor").mkdir()
+    elif setup == "copilot folder":
+        (home / ".copilot").mkdir()
+    elif setup == "copilot program":
+        (tmp_path / "bin").mkdir()
+        (tmp_path / "bin" / "copilot").write_text("#!/bin/sh\n")
+        (tmp_path / "bin" / "copilot").chmod(0o755)
+        monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    elif setup == "managed folder":
+        monkeypatch.setenv("HOOKWEAVE_CURSOR_MANAGED_DIR", str(tmp_path / "etc-cursor"))
+        (tmp_path / "etc-cursor").mkdir()
+    registry = plugins.registry()
+    claude = registry.get("claude")
+    every = [registry.info(name).cls for name in registry.names()]
+    assert crossreads.findings(claude, project) == crossreads.findings(claude, project, classes=every)
+    lazy = {cls.name for cls in crossreads.host_classes(claude, project)}
+    assert ("cursor" in lazy) == (setup in ("cursor folder", "managed folder"))
+    assert ("copilot" in lazy) == (setup in ("copilot folder", "copilot program", "copy for copilot"))
+
+
+@pytest.mark.parametrize("env", [False, True])
+def test_a_readers_in_use_signs_are_in_the_table(tmp_path, monkeypatch, env):
+    """``IN_USE_FOLDERS`` are the folders ``crossreads.in_use`` looks at for a reader (its settings
+    files' folders) and the one its ``detect`` does; ``PROGRAMS`` are what ``detect`` looks for on
+    PATH: without them, ``detect`` says no, and with any of them, yes."""
+    registry = HostRegistry()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert set(IN_USE_FOLDERS) == set(PROGRAMS) == set(READS)
+    for name in READS:
+        host = registry.get(name)
+        assert PROGRAMS[name] == tuple(host.description.programs), name
+        if env:
+            for template in IN_USE_FOLDERS[name]:
+                for variable in __import__("re").findall(r"\$\{(\w+):-", str(template)):
+                    monkeypatch.setenv(variable, str(tmp_path / variable.lower()))
+        folders = [expand(_here(t), tmp_path / "project") for t in IN_USE_FOLDERS[name]]
+        settings = {host.settings_path(scope, tmp_path / "project").parent for scope in host.verify_scopes}
+        assert settings <= set(folders), name
+        assert not any(f.exists() for f in folders) and not host.detect(), name
+        for folder in folders:  # the one not a settings folder is detect's
+            folder.mkdir(parents=True)
+            assert host.detect() or folder in settings, (name, folder)
+            __import__("shutil").rmtree(tmp_path / "home" if str(folder).startswith(str(tmp_path / "home")) else folder)
 
 
 @pytest.mark.parametrize("env", [False, True])

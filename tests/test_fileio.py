@@ -480,3 +480,67 @@ def test_a_user_is_told_when_replacing_a_file_would_change_its_owner_or_group(ru
     assert run("install", BUNDLE, "--host", "claude").exit_code == 0
     info = settings.stat()
     assert (settings.read_text(encoding="utf-8"), info.st_ino, info.st_uid, info.st_gid) == (AFTER, inode, 1000, 4321)
+
+
+def test_temp_files_are_named_and_made_as_tempfile_makes_them(tmp_path: Path) -> None:
+    """``fileswap.new_temp`` stands in for ``tempfile.mkstemp``: its names are the ones the sweep of a
+    killed run's temp files knows (``filelock._temp_of``), the file is new (never one already
+    there) and only its owner may read it, whatever the umask."""
+    import stat
+
+    from hookweave.core.files import filelock, fileswap
+
+    target = tmp_path / "settings.json"
+    made = set()
+    for _ in range(50):
+        fd, name = fileswap.new_temp(target)
+        os.close(fd)
+        assert Path(name).parent == tmp_path and Path(name).is_absolute()
+        assert filelock._temp_of(Path(name).name, ".settings.json.")
+        assert stat.S_IMODE(os.stat(name).st_mode) == 0o600
+        made.add(name)
+    assert len(made) == 50
+    taken = sorted(made)[0]
+    with pytest.raises(FileExistsError):
+        os.open(taken, fileswap._TEMP_FLAGS, 0o600)  # O_EXCL: a name drawn twice is drawn again
+    os.symlink(tmp_path / "elsewhere", tmp_path / "link")
+    with pytest.raises(FileExistsError):  # a symlink planted under a name is not followed
+        os.open(tmp_path / "link", fileswap._TEMP_FLAGS, 0o600)
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_temp_name_already_taken_is_drawn_again(tmp_path: Path, monkeypatch) -> None:
+    from hookweave.core.files import fileswap
+
+    draws = iter([b"\x00" * 8, b"\x00" * 8, b"\x01" * 8])
+    monkeypatch.setattr(os, "urandom", lambda n: next(draws))
+    first, second = fileswap.new_temp(tmp_path / "settings.json"), fileswap.new_temp(tmp_path / "settings.json")
+    for fd, _ in (first, second):
+        os.close(fd)
+    assert Path(first[1]).name == ".settings.json.aaaaaaaa.hookweave-tmp"
+    assert Path(second[1]).name == ".settings.json.bbbbbbbb.hookweave-tmp"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2 is Linux's")
+@pytest.mark.parametrize("parts", ["_ctypes", "changed"])
+def test_renameat2_from_ctypes_parts_exchanges_and_keeps_errno(tmp_path, monkeypatch, parts):
+    """``fileswap._renameat2`` made from ``_ctypes``' parts behaves as ``ctypes.CDLL`` gives it: the
+    two files exchanged, and a failure's errno kept; where those parts changed shape, ``ctypes``'."""
+    from hookweave.core.files import fileswap
+
+    fileswap._renameat2.cache_clear()
+    monkeypatch.setattr(fileswap, "_renameat2", fileswap._renameat2.__wrapped__)
+    if parts == "changed":
+        monkeypatch.setattr(fileswap, "_from_ctypes_parts", lambda: (_ for _ in ()).throw(TypeError("changed")))
+    if fileswap._renameat2() is None:
+        pytest.skip("this libc has no renameat2")
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("A")
+    b.write_text("B")
+    assert fileswap._rename2(str(a), b, fileswap._RENAME_EXCHANGE) in (True, False)
+    if a.read_text() == "B":  # the file system can exchange
+        assert b.read_text() == "A"
+    with pytest.raises(FileNotFoundError):
+        fileswap._rename2(str(tmp_path / "missing"), b, fileswap._RENAME_NOREPLACE)
+    with pytest.raises(FileExistsError):
+        fileswap._rename2(str(a), b, fileswap._RENAME_NOREPLACE)

@@ -110,3 +110,34 @@ def test_within_a_command_an_edited_file_is_read_again(tmp_path: Path) -> None:
         ours = edited.replace('"opus"   ,', '"opus",')
         fileio.write_text(path, ours, expected=edited)
         assert fileio.read_text(path) == ours and path.read_text(encoding="utf-8") == ours
+
+
+def test_a_realpath_is_asked_once_per_command_and_again_after_a_write(tmp_path, monkeypatch):
+    """``readcontext.realpath``: kept within one command (``one_read_per_file``), forgotten with the
+    texts (``forget_reads``, a write of ours) and at the command's end; outside one, asked each time."""
+    from hookweave.core.files import readcontext
+
+    (tmp_path / "a").mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "a")
+    asked = []
+    real = os.path.realpath
+    monkeypatch.setattr(os.path, "realpath", lambda p: asked.append(p) or real(p))
+    assert readcontext.realpath(link / "f") == str(tmp_path / "a" / "f") and len(asked) == 1
+    readcontext.realpath(link / "f")
+    assert len(asked) == 2  # no command: not kept
+    with readcontext.one_read_per_file():
+        for _ in range(3):
+            assert readcontext.realpath(link / "f") == str(tmp_path / "a" / "f")
+        assert len(asked) == 3
+        link.unlink()
+        (tmp_path / "b").mkdir()
+        link.symlink_to(tmp_path / "b")
+        readcontext.forget_reads()
+        assert readcontext.realpath(str(link / "f")) == str(tmp_path / "b" / "f") and len(asked) == 4
+        with readcontext.one_read_per_file():  # a nested command keeps the outer's
+            readcontext.realpath(link / "f")
+        readcontext.realpath(link / "f")
+        assert len(asked) == 4
+    readcontext.realpath(link / "f")
+    assert len(asked) == 5

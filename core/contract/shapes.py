@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from hookweave.core.contract import skipped
 from hookweave.core.contract.host import Host, kind_of
 from hookweave.core.errors import BadInput
-from hookweave.core.model.render import marker_in
+from hookweave.core.model.render import MARK, marker_in
 
 if TYPE_CHECKING:
     from hookweave.core.model.bundle import Bundle, HookForHost
@@ -85,12 +85,17 @@ class NestedGroupsHost(Host):
         return group
 
     def owner(self, entry: Any) -> tuple[str, str] | None:
-        if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
+        handlers = entry.get("hooks") if isinstance(entry, dict) else None
+        if not isinstance(handlers, list):
             return None
-        for handler in entry["hooks"]:
-            found = marker_in(handler.get("command")) if isinstance(handler, dict) else None
-            if found:
-                return found
+        for handler in handlers:
+            # marker_in's own first look, made here: asked of every group of a 10,000-entry file a few
+            # times a command, its call cost more than the look
+            command = handler.get("command") if isinstance(handler, dict) else None
+            if isinstance(command, str) and MARK in command:
+                found = marker_in(command)
+                if found:
+                    return found
         return None
 
     def handler_of(self, entry: Any) -> dict | None:
@@ -123,9 +128,10 @@ class NestedGroupsHost(Host):
             if not isinstance(groups, list):
                 raise BadInput(f"{where} must be a list of hook groups, not {kind_of(groups)}; fix the file by hand")
             for i, group in enumerate(groups):
-                if self.is_loose(group) and self.loose_entries == "skipped":
+                loose = self.is_loose(group)  # asked once: a big event has thousands of groups
+                if loose and self.loose_entries == "skipped":
                     continue  # the host skips it; we leave it as it is, and verify and install say so
-                if self.is_loose(group):
+                if loose:
                     raise BadInput(f"{path}: {self.loose_entry_says(f'/{self.hooks_key}/{_escape(event)}/{i}', path, group)}")
                 if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
                     raise BadInput(f'{where}/{i} must be an object with a "hooks" list; fix the file by hand')

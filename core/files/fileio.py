@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hookweave.core.errors import BadInput
 from hookweave.core.files import filecheck, readcontext
-from hookweave.core.files.readcontext import confined, forget_reads, one_read_per_file
+from hookweave.core.files.readcontext import confined, forget_reads, one_read_per_file, realpath
 from hookweave.core.files.filelock import (
     STALE_TEMP_SECONDS,
     TEMP_SUFFIX,
@@ -31,7 +31,7 @@ from hookweave.core.files.paths import display, printable
 
 __all__ = ["STALE_TEMP_SECONDS", "TEMP_SUFFIX", "locked", "remove_stale_temps", "read_text", "owner_and_mode",
            "give_owner_and_mode", "check_writable", "write_text", "missing_folders", "remove_empty_dir",
-           "remove_empty_dirs", "confined", "one_read_per_file", "forget_reads"]
+           "remove_empty_dirs", "confined", "one_read_per_file", "forget_reads", "realpath"]
 
 _OPEN_FLAGS = os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO swapped in after our look cannot block the open
 
@@ -174,7 +174,7 @@ def _file_for_folder(path: Path) -> BadInput:
 
 
 def write_text(path: Path, text: str | None, expected: str | None, *, like: Path | None = None,
-               mode: int | None = None) -> None:
+               mode: int | None = None, data: bytes | None = None) -> None:
     """Replace ``path`` with ``text`` (``None`` deletes it) if it still holds ``expected``.
 
     A file that exists keeps its mode, owner and group; a new one gets the mode of ``like`` (the
@@ -190,11 +190,12 @@ def write_text(path: Path, text: str | None, expected: str | None, *, like: Path
     old one atomically and what comes out is checked: not the text we planned from means a host
     saved in between, and its file is put back (``Conflict``: we plan again).
 
-    An ``OSError`` names ``path``, never the temp file it came from.
+    An ``OSError`` names ``path``, never the temp file it came from. ``data``: ``text`` encoded as
+    UTF-8 already (a caller that checked it can encode), so a big file is not encoded twice.
     """
     forget_reads()  # before and whatever comes of it: the file is ours to read again
     try:
-        _write(path, real(path), text, expected, like, mode)
+        _write(path, real(path), text, expected, like, mode, data)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, str(path)) from None
 
@@ -222,9 +223,7 @@ def remove_empty_dirs(folders: list[Path]) -> None:
 
 
 def _write(shown: Path, target: Path, text: str | None, expected: str | None, like: Path | None,
-           fixed: int | None = None) -> None:
-    import tempfile
-
+           fixed: int | None = None, data: bytes | None = None) -> None:
     from hookweave.core.files import fileowners, fileswap
 
     # Bytes, compared a slice at a time with the file (``fileswap.holds``): a big file's text is
@@ -255,8 +254,9 @@ def _write(shown: Path, target: Path, text: str | None, expected: str | None, li
             mode, owner = fixed, (os.geteuid(), os.getegid()) if hasattr(os, "geteuid") else owner
         if text.startswith("#!"):  # a script we create (Cline's dispatcher) runs: execute wherever it reads
             mode |= (mode & 0o444) >> 2
-    data = text.encode("utf-8")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
+    if data is None:
+        data = text.encode("utf-8")
+    fd, tmp = fileswap.new_temp(target)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -17,6 +17,7 @@ from pathlib import Path
 from hookweave.core.files.paths import within
 
 _kept: dict[Path, tuple[tuple, str]] | None = None  # within ``one_read_per_file``: path -> (signature, text)
+_real: dict[str, str] = {}  # within ``one_read_per_file``: path -> its ``realpath``
 _confined: list[Path] = []  # the folders ``confined`` holds reads to, innermost last
 
 
@@ -47,12 +48,28 @@ def one_read_per_file():
         yield
     finally:
         _kept = outer
+        if outer is None:
+            _real.clear()
 
 
 def forget_reads() -> None:
     """Read every file afresh from now on (a write of ours, or a host's save that made us plan again)."""
     if _kept:
         _kept.clear()
+    _real.clear()
+
+
+def realpath(path: Path | str) -> str:
+    """``os.path.realpath(path)``, once per path in a command (``one_read_per_file``; outside one,
+    every time): verify and install ask which scopes share a file up to four times for each host, a
+    ``realpath`` costing a system call per folder of the path and more in Python."""
+    key = os.fspath(path)
+    if _kept is None:
+        return os.path.realpath(key)
+    found = _real.get(key)
+    if found is None:
+        found = _real[key] = os.path.realpath(key)
+    return found
 
 
 def kept_text(path: Path, info: os.stat_result) -> str | None:

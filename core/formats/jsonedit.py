@@ -29,7 +29,9 @@ def apply_ops(text: str, ops: list[dict], path: str, *, comments: bool = False) 
     runs = _runs(ops)
     checked = False  # the text as given is checked once; later rounds read our own splices
     while runs:
-        editor = Editor(text, jsonspans.root(text, path, comments=comments, checked=checked))
+        root = jsonspans.root(text, path, comments=comments, checked=checked)
+        jsonspans.along(root, *(split_pointer(run[0]["path"])[:-1] for run in runs))  # what the runs edit
+        editor = Editor(text, root)
         checked = True
         splices: list[Splice] = []
         touched: list[tuple[list[str], set[str] | None]] = []

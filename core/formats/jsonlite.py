@@ -11,10 +11,15 @@ to ``json`` on the repository's JSON files and on mutations of them.
 
 An indented ``dumps`` (a record's text) is ``json``'s Python encoder written again for the values a
 record holds, with the same C string quoting; any other value goes to ``json``.
+
+``depth`` says how deeply a value ``loads`` gave is nested, which the C decoder does not limit as the
+hosts' parsers (and ``jsontext``'s) do.
 """
 
 from __future__ import annotations
 
+from itertools import chain, compress, repeat
+from operator import is_
 from typing import Any, Callable
 
 try:
@@ -148,3 +153,38 @@ def _write(value: Any, quote: Callable[[str], str], step: str, newline: str, out
         open_ids.discard(id(value))
     else:
         raise _Refused
+
+
+def depth(value: Any) -> int:
+    """How deep the deepest value of ``loads`` sits (the top one at 0), as ``jsontext``'s span
+    parser counts it (it refuses more than 256 levels; the C decoder takes more).
+
+    One level at a time, and each level's work is done by C iterators (types, filters, chains):
+    a 10,000-entry file has thousands of containers, and a Python step for each cost 4 ms."""
+    deepest, here = 0, 0
+    level = [value] if type(value) in _CONTAINERS else []
+    while level:
+        kinds = list(map(type, level))
+        dicts = compress(level, map(is_, kinds, repeat(dict)))
+        lists = list(compress(level, map(is_, kinds, repeat(list))))
+        deep = [items for items in lists if len(items) < _LONG or not _strings_only(items)]
+        children = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(deep)))
+        if children or len(deep) < len(lists):
+            deepest = here + 1
+        level = list(compress(children, map(_CONTAINERS.__contains__, map(type, children))))
+        here += 1
+    return deepest
+
+
+_CONTAINERS = frozenset((dict, list))  # what json.loads makes; no subclasses come out of it
+_LONG = 64  # a list this long is first asked whether it holds only strings
+
+
+def _strings_only(items: list) -> bool:
+    """Whether every member is a string (so none is deeper): ``str.join`` asks it of each in C, where
+    the levels above take four steps a member (10,000 permission rules: 6.8 million instructions)."""
+    try:
+        "".join(items)
+    except TypeError:
+        return False
+    return True

@@ -14,7 +14,7 @@ from typing import Any
 
 from hookweave.core.formats.jsonlayout import Style, has_comment, indent_of, inline, line_end, style
 from hookweave.core.formats.jsonremove import Removals, Splice
-from hookweave.core.formats.jsonspans import break_outside_comments
+from hookweave.core.formats.jsonspans import along, break_outside_comments
 from hookweave.core.formats.jsontext import Node, split_pointer
 from hookweave.core.formats.textsafe import escape_surrogates
 
@@ -45,6 +45,7 @@ class Editor(Removals):
         raise ValueError(f"unsupported operation {kind!r}")
 
     def _resolve(self, tokens: list[str]) -> list[Node]:
+        along(self.root, tokens)
         chain = [self.root]
         for token in tokens:
             found = chain[-1].child(token)

@@ -8,8 +8,6 @@ JSON plus ``//`` and ``/* */`` comments, no trailing commas.
 from __future__ import annotations
 
 import re
-from itertools import chain, compress, repeat
-from operator import is_
 from typing import Any
 
 from hookweave.core.errors import ParseError
@@ -150,7 +148,7 @@ def _load(text: str, path: str, comments: bool, comment_fix: str) -> Any:
         body = blank_comments(body)
     try:
         value = jsonlite.loads(body, parse_constant=refuse_constant)  # NaN, Infinity: not JSON
-        if _depth(value) <= MAX_DEPTH:
+        if jsonlite.depth(value) <= MAX_DEPTH:  # the C decoder takes deeper nesting than the hosts
             return value
     except (ValueError, RecursionError):
         pass
@@ -172,28 +170,6 @@ def _blank_comment(match: re.Match) -> str:
 def refuse_constant(name: str) -> Any:
     """``parse_constant`` for ``json.loads``: NaN and Infinity are not JSON."""
     raise ValueError(name)
-
-
-def _depth(value: Any) -> int:
-    """How deep the deepest value sits (the top one at 0), as ``_Parser.value`` counts it.
-
-    One level at a time, and each level's work is done by C iterators (types, filters, chains):
-    a 10,000-entry file has thousands of containers, and a Python step for each cost 4 ms."""
-    deepest, depth = 0, 0
-    level = [value] if type(value) in _CONTAINERS else []
-    while level:
-        kinds = list(map(type, level))
-        dicts = compress(level, map(is_, kinds, repeat(dict)))
-        lists = compress(level, map(is_, kinds, repeat(list)))
-        children = list(chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists)))
-        if children:
-            deepest = depth + 1
-        level = list(compress(children, map(_CONTAINERS.__contains__, map(type, children))))
-        depth += 1
-    return deepest
-
-
-_CONTAINERS = frozenset((dict, list))  # what json.loads makes; no subclasses come out of it
 
 
 class _Parser:

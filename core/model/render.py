@@ -19,9 +19,12 @@ def marker(bundle: str, hook_id: str) -> str:
     return f"# hookweave:{bundle}/{hook_id}"
 
 
+MARK = "# hookweave:"  # in every command of ours; most operator commands lack it, so no search is made
+
+
 def marker_in(command: object) -> tuple[str, str] | None:
     """``(bundle, hook id)`` when ``command`` ends in our marker."""
-    if not isinstance(command, str) or "# hookweave:" not in command:  # most operator hooks: no search
+    if not isinstance(command, str) or MARK not in command:  # most operator hooks: no search
         return None
     m = MARKER_RE.search(command)
     return (m.group(1), m.group(2)) if m else None

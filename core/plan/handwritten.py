@@ -25,12 +25,19 @@ def drop_hand_written(host: Host, scope: str, event: str, entries: list, regs: l
         if reg.id in known or handler is None or not isinstance(handler.get("command"), str):
             continue  # installed before (the record decides), or a dialect without `command` (Copilot's own file)
         command = without_marker(handler["command"], host.runs)  # as the operator would have written it
+        matcher = reg.entry.get("matcher")
         for i, entry in enumerate(entries):
-            theirs = entry if entry is not handler and isinstance(entry, dict) and host.owner(entry) is None else None
-            if theirs is None or theirs.get("matcher") != reg.entry.get("matcher"):
+            # Not ours (no marker) is asked last: the other questions are cheaper, and they answer
+            # for nearly every entry of a big event
+            if entry is handler or not isinstance(entry, dict) or entry.get("matcher") != matcher:
                 continue
-            handlers = theirs.get("hooks") if isinstance(theirs.get("hooks"), list) else [theirs]
-            if not any(isinstance(h, dict) and h.get("command") == command for h in handlers):
+            handlers = entry.get("hooks")
+            for h in handlers if isinstance(handlers, list) else [entry]:
+                if isinstance(h, dict) and h.get("command") == command:
+                    break
+            else:
+                continue  # no handler runs this command
+            if host.owner(entry) is not None:
                 continue
             drop.add(i)
             where = f"/{escape(host.hooks_key)}/{escape(event)}/{i}"

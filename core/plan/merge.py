@@ -203,7 +203,9 @@ def _adopt(items: list[Item], bundle: str, regs: list[Registration], known: set[
     for reg in regs:
         if reg.id in known:
             continue
-        marked = [item for item in items if item.hook_id is None and owner(item.entry) == (bundle, reg.id)]
+        # ``foreign``: no marker (``classify`` asked each entry's owner once): no need to ask again
+        marked = [item for item in items if item.hook_id is None and not item.foreign
+                  and owner(item.entry) == (bundle, reg.id)]
         same = next((item for item in marked if sha256(item.entry) == sha256(reg.entry)), None)
         if same is not None:
             same.hook_id, same.foreign = reg.id, False

@@ -165,11 +165,9 @@ def _earlier_same(scope: str, order: Iterable[str], places: dict[str, Path], rea
 
 
 def _real(scope: str, places: dict[str, Path], real: dict[str, str | None]) -> str | None:
-    import os
-
     if scope not in real:
         try:
-            real[scope] = os.path.realpath(places[scope]) if scope in places else None
+            real[scope] = fileio.realpath(places[scope]) if scope in places else None
         except (OSError, ValueError):
             real[scope] = None
     return real[scope]

@@ -122,9 +122,9 @@ def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
     if not host.env_key or t.scope not in host.verify_scopes:
         return out
     order = list(host.verify_scopes)
-    own = os.path.realpath(t.path)
+    own = fileio.realpath(t.path)
     for lower in order[: order.index(t.scope)]:
-        if os.path.realpath(host.settings_path(lower, project)) == own:
+        if fileio.realpath(host.settings_path(lower, project)) == own:
             continue  # a user folder variable pointing into the project: the same file
         doc = read_scope(host, lower, project)[0]
         env = doc.get(host.env_key) if isinstance(doc, dict) else None

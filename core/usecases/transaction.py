@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Callable
 
 from hookweave.core.errors import BadInput, Conflict, Edited, HooksError, WriteFailed
 from hookweave.core.files import fileio, paths
-from hookweave.core.formats import textsafe
 from hookweave.core.model import record
 from hookweave.core.model.findings import Finding
 
@@ -149,9 +148,11 @@ def _write_all(plans: list[FilePlan]) -> None:
     written: list[tuple[Path, str | None, str | None]] = []
     with interrupt.held() as arrived:
         try:
-            _check_steps(steps)
+            encoded = _check_steps(steps)
             for path, old, new, like in steps:
-                fileio.write_text(path, new, old, like=like, mode=modes.get(path))  # a new record: as open as its file
+                done = encoded.pop(path, None)  # the bytes of this very text, or none
+                fileio.write_text(path, new, old, like=like, mode=modes.get(path),  # a new record: as open as its file
+                                  data=done[1] if done is not None and done[0] is new else None)
                 written.append((path, old, new))
             signum = arrived()
             if signum is not None:
@@ -229,18 +230,23 @@ def _put_back(written: list[tuple[Path, str | None, str | None]], made: list[Pat
     return kept
 
 
-def _check_steps(steps: list[tuple[Path, str | None, str | None, Path]]) -> None:
-    """What would fail half-way, checked before the first byte is written (under the locks)."""
+def _check_steps(steps: list[tuple[Path, str | None, str | None, Path]]) -> dict[Path, tuple[str, bytes]]:
+    """What would fail half-way, checked before the first byte is written (under the locks). Gives
+    the bytes of each new text that is not ASCII, encoded for the check: its write needs them too."""
+    encoded: dict[Path, tuple[str, bytes]] = {}
     for path, _, new, _ in steps:
         fileio.check_writable(path)
         if new is not None:
             try:
-                if textsafe.has_surrogate(new):
-                    new.encode("utf-8")
+                # The encoder finds a lone surrogate at C speed (6 million instructions for 0.5 MB,
+                # where ``textsafe.has_surrogate``'s pattern takes 24 million); ASCII holds none.
+                if not new.isascii():
+                    encoded[path] = new, new.encode("utf-8")
             except UnicodeEncodeError as exc:
                 near = paths.printable(exc.object[max(exc.start - 20, 0):exc.end])
                 raise BadInput(f"{paths.display(path)}: the new text would hold a name that is not UTF-8 "
                                f"(near \"{near}\"); rename that folder (the project's, likely) to UTF-8") from None
+    return encoded
 
 
 def _steps(plans: list[FilePlan]) -> list[tuple[Path, str | None, str | None, Path]]:

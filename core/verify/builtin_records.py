@@ -18,6 +18,7 @@ what records hold: a host it passes over would have shown no row (tests/test_sta
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -101,6 +102,24 @@ READS = {
 
 # Set, these move a host's files where the templates above cannot follow: the host is loaded and
 # asked (Gemini's name its system files themselves, records beside them; OpenHands' is its project).
+# What says a reader (``READS``) is in use here, as ``crossreads.in_use`` asks it: the folders of
+# its settings files at every scope, the folder its ``detect`` looks at, and the programs ``detect``
+# looks for on PATH (its description's ``programs``).
+IN_USE_FOLDERS = {
+    "cursor": ("~/.cursor", "{project}/.cursor",
+               {"linux": "${HOOKWEAVE_CURSOR_MANAGED_DIR:-/etc/cursor}",
+                "macos": "${HOOKWEAVE_CURSOR_MANAGED_DIR:-/Library/Application Support/Cursor}",
+                "windows": "${HOOKWEAVE_CURSOR_MANAGED_DIR:-C:/ProgramData/Cursor}"}),
+    "copilot": ("${COPILOT_HOME:-~/.copilot}", "${COPILOT_HOME:-~/.copilot}/hooks", "{project}/.github/hooks",
+                {"linux": "${HOOKWEAVE_COPILOT_POLICY_DIR:-/etc/github-copilot/policy.d}",
+                 "macos": "${HOOKWEAVE_COPILOT_POLICY_DIR:-/etc/github-copilot/policy.d}",
+                 "windows": "${HOOKWEAVE_COPILOT_POLICY_DIR:-C:/ProgramData/GitHub/Copilot/policy.d}"}),
+}
+PROGRAMS = {
+    "cursor": ("cursor-agent",),
+    "copilot": ("copilot",),
+}
+
 MOVED_BY = {
     "gemini": ("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
     "openhands": ("OPENHANDS_WORK_DIR",),
@@ -114,12 +133,18 @@ CHOSEN_BY = {
 }
 
 
-def holding(names: list[str], project: Path, own: str | None = None, planned: dict | None = None) -> list[str]:
+def holding(names: list[str], project: Path, own: str | None = None, planned: dict | None = None, *,
+            in_use: bool = False) -> list[str]:
     """``names`` less the built-in hosts that have no record of ours at any scope (``own`` is
     kept) and read no file of a host that has one (``READS``). ``planned``: texts about to be
     written (``None``: deleted), as for ``scopes.read_scope``. A place that cannot be looked at (a
     link, a file for a folder, no permission) counts as a record: the host is loaded and says what
-    is wrong, as it always did; an unset HOME is said here, as the first host asked would say it."""
+    is wrong, as it always did; an unset HOME is said here, as the first host asked would say it.
+
+    ``in_use`` (the cross-agent check): a host kept only because it reads a held host's files is
+    kept only when it may be in use here (``may_be_in_use``), since the check names no agent that
+    is not (``crossreads.in_use``): Cursor and Copilot cost a Claude-only ``verify`` 4 million
+    instructions to find that."""
     from hookweave.core.contract.describe import expand_text
 
     # Text, not ``Path``s, and the environment read once: about fifty places on every verify.
@@ -127,9 +152,9 @@ def holding(names: list[str], project: Path, own: str | None = None, planned: di
     environ, where = dict(os.environ), str(project)
 
     def there(template: str | dict) -> bool:
-        if not isinstance(template, str):
-            template = template[{"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux")]
-        path = expand_text(template, where, environ)
+        return exists(expand_text(_here(template), where, environ))
+
+    def exists(path: str) -> bool:
         if path in planned:
             return planned[path] is not None
         try:
@@ -143,8 +168,60 @@ def holding(names: list[str], project: Path, own: str | None = None, planned: di
     def has_records(name: str) -> bool:
         if name not in RECORDS or any(environ.get(v) for v in MOVED_BY.get(name, ())):
             return True  # its place is chosen at run time: load it and ask
-        places = [t for place in RECORDS[name].values() for t in (place if isinstance(place, tuple) else (place,))]
-        return any(there(template) for template in [*places, *CHOSEN_BY.get(name, ())])
+        return any(there(template) for template in [*templates(name), *CHOSEN_BY.get(name, ())])
+
+    read: dict[str, list] = {}
+
+    def texts(name: str) -> list:  # each record's text; "" for none, None for one that cannot be read
+        if name not in read:
+            found = [expand_text(_here(template), where, environ) for template in templates(name)]
+            read[name] = [planned[path] if path in planned else _read(path) for path in found
+                          if exists(path)]
+        return read[name]
+
+    def may_be_in_use(reader: str) -> bool:
+        """As ``crossreads.in_use`` judges a reader with no record of its own: a folder of its there
+        (``IN_USE_FOLDERS``), a program of its on PATH (``detect``), or a copy installed for it in
+        the file of a host it reads (the record's ``runs_for``, which ``standins.borrowed`` reads)."""
+        if any(os.path.isdir(expand_text(_here(folder), where, environ)) for folder in IN_USE_FOLDERS[reader]):
+            return True
+        if any(text is None or f'"{reader}"' in text for source in READS[reader] for text in texts(source)):
+            return True
+        return any(_on_path(program) for program in PROGRAMS[reader])  # last: a look in every PATH folder
 
     held = {name for name in names if name == own or has_records(name)}
-    return [n for n in names if n in held or set(READS.get(n, ())) & held]
+    return [n for n in names if n in held or set(READS.get(n, ())) & held and (not in_use or may_be_in_use(n))]
+
+
+def _on_path(program: str) -> bool:
+    """``shutil.which(program)`` finds it (``detect``'s test). A folder where ``program`` is not an
+    executable is passed over with one ``access`` (``which`` makes a few calls more of each of the
+    ten-odd), and ``which`` itself answers from the first folder that may hold it."""
+    folders = os.environ.get("PATH")
+    if os.name == "posix" and folders is not None and not any(
+            os.access(f"{folder}/{program}" if folder else program, os.X_OK) for folder in folders.split(os.pathsep)):
+        return False
+    return shutil.which(program) is not None
+
+
+def templates(name: str) -> list:
+    """Every record place of a built-in host, each candidate of a scope that has several."""
+    return [t for place in RECORDS[name].values() for t in (place if isinstance(place, tuple) else (place,))]
+
+
+def _here(template: str | dict) -> str:
+    return template if isinstance(template, str) else \
+        template[{"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux")]
+
+
+def _read(path: str) -> str | None:
+    """A record's text through ``fileio`` (read once per command, as ``scopes`` reads it after);
+    ``""`` when it is missing, ``None`` when it cannot be read (the host is loaded and says why)."""
+    from hookweave.core.errors import BadInput
+    from hookweave.core.files import fileio
+
+    try:
+        text = fileio.read_text(Path(path))
+    except (BadInput, OSError, ValueError):
+        return None
+    return "" if text is None else text

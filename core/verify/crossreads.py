@@ -26,7 +26,8 @@ def host_classes(host: Host | None = None, project: Path | None = None, planned:
     hooks: the running command's registry when there is one (finding the plugins again costs more
     than the whole check). With ``host`` and ``project``, and no plugin installed, a built-in host
     whose records (``builtin_records``) are all missing, and that reads no file of a host that has
-    one, is left unloaded: it holds no hook of ours and runs none."""
+    one, is left unloaded: it holds no hook of ours and runs none; nor is one that only reads such a
+    file and is not in use here (``builtin_records.holding``'s ``in_use``): no finding names it."""
     from hookweave.core.contract import registry as plugins
 
     hosts = plugins.HostRegistry.current or plugins.registry()
@@ -34,7 +35,7 @@ def host_classes(host: Host | None = None, project: Path | None = None, planned:
     if host is not None and project is not None and hosts.built_in_only:
         from hookweave.core.verify.builtin_records import holding
 
-        names = holding(names, project, host.name, planned)
+        names = holding(names, project, host.name, planned, in_use=True)
     return [hosts.info(name).cls for name in names]
 
 

@@ -59,10 +59,8 @@ def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = Fa
         if scope in scopes and (not rec.empty or has_markers(host, doc)):
             shown = paths.display(host.settings_path(scope, project))
             report.files.append(verify.verify_file(host, scope, shown, doc if doc is not None else {}, rec))
-            if not rec.empty:
-                from hookweave.core.verify import (
-                    chains as chainverify,  # a chain needs a record; most files have none
-                )
+            if any(h.members for b in rec.bundles.values() for h in b.hooks):  # a chain: most files have none
+                from hookweave.core.verify import chains as chainverify
 
                 report.files[-1].findings += chainverify.runtime_findings(host, host.settings_path(scope, project), rec)
                 report.files[-1].findings += chainverify.runner_paths(host, scope, doc, rec)
@@ -94,7 +92,7 @@ def verify_host(host: Host, scopes: list[str], project: Path, *, repo: bool = Fa
     if not repo:  # the agent's own plugins live in this machine's folders
         read = getattr(host, "plugin_hooks", None)  # optional (docs/host-reference.md): most agents have none
         report.plugin_hooks = read(docs, project) if read is not None else []
-        if report.files:
+        if report.files and report.plugin_hooks:
             from hookweave.core.verify import plugins
 
             report.findings += plugins.findings(host, report.plugin_hooks, docs, records, project)

@@ -118,6 +118,9 @@ class ClaudeCodeHost(host_class(CLAUDE)):  # type: ignore[misc]  # built like a 
 
     def plugin_hooks(self, docs: Mapping[str, Any], project: Path) -> list[PluginHook]:
         """The hooks of the enabled plugins (measured on 2.1.332: tests/e2e/test_plugins_real.py)."""
+        if not any(isinstance(doc, dict) and isinstance(doc.get("enabledPlugins"), dict) and doc["enabledPlugins"]
+                   for doc in docs.values()):
+            return []  # most settings turn no plugin on: the reader and its rules are not loaded
         from hookweave.hosts.claude import plugins as claude_plugins  # read only by verify
 
         return claude_plugins.plugin_hooks(self.settings_path("user", project).parent / "plugins", docs, project)

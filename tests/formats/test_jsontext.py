@@ -168,6 +168,9 @@ LOAD_CASES = [
     ("[" * MAX_DEPTH + "]" * MAX_DEPTH, False), ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), False),
     ("[" * MAX_DEPTH + "1" + "]" * MAX_DEPTH, False), ("[" * (MAX_DEPTH + 1) + "1" + "]" * (MAX_DEPTH + 1), False),
     ('{"k":' * 3000 + "0" + "}" * 3000, False), ('"' + "[" * 400 + '"', False), ("/* [[[[ */ [1]", True),
+    # long lists of strings (asked as a whole whether anything in them is deeper) at the deepest levels
+    *(("[" * (MAX_DEPTH + extra) + tail + "]" * (MAX_DEPTH + extra - 1), False) for extra in (0, 1)
+      for tail in ('"s", ' * 99 + '"s"]', '"s", ' * 99 + '[]]', '"s", ' * 99 + '["t"]]', '"s", ' * 99 + '7]')),
 ]
 
 
@@ -206,3 +209,33 @@ def test_lazy_spans_are_the_spans_of_the_span_parser(seed):
     text = ("\ufeff" if rng.random() < 0.2 else "") + render({"k": random_value(rng, 0)}, rng, style)
     full = jsontext.parse(text, PATH, comments=style["comments"]).root
     assert _same_spans(full, jsonspans.root(text, PATH, comments=style["comments"])) >= 2
+
+
+def _container_paths(node, tokens, out) -> None:
+    """Every container's pointer tokens under ``node`` (a full parse), the last of a duplicated key's."""
+    if node.kind not in ("object", "array"):
+        return
+    out.append(tokens)
+    names = node.keys if node.kind == "object" else [str(i) for i in range(len(node.children))]
+    for name, child in zip(names, node.children):
+        _container_paths(child, tokens + [name], out)
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_spans_read_along_paths_are_the_spans_of_the_span_parser(seed):
+    """Containers walked on the way to an edit (``jsonspans.along``) end where the decoder says."""
+    import random
+
+    from hookweave.core.formats import jsonspans
+    from tests.formats.test_jsonedit import random_value, render
+
+    rng = random.Random(seed)
+    style = {"comments": rng.random() < 0.5, "nl": rng.choice(["\n", "\r\n"]),
+             "unit": rng.choice(["  ", "\t"]), "sep": rng.choice([": ", ":"])}
+    text = ("\ufeff" if rng.random() < 0.2 else "") + render({"k": random_value(rng, 0), "z": [1]}, rng, style)
+    full = jsontext.parse(text, PATH, comments=style["comments"]).root
+    paths: list[list[str]] = []
+    _container_paths(full, [], paths)
+    lazy = jsonspans.root(text, PATH, comments=style["comments"])
+    jsonspans.along(lazy, *rng.sample(paths, min(len(paths), rng.randint(1, 3))))
+    assert _same_spans(full, lazy) >= 2
