@@ -256,19 +256,19 @@ hw_handoff() {  # $1 members done, $2 exit code or -, $3 timed out (0 or 1); the
 hw_members() {  # $1 the first member to run (those before it ran), then the members' words: exits, but for
   hw_from=$1 hw_i=0 hw_n=0      # an answer sh may read itself (3: member hw_i's, hw_answer below), or
   shift                         # 4: a matcher to test before any member runs (hw_matches, below too)
-  if [ -z "$hw_reader" ]; then
+  if [ -z "$hw_reader" ]; then  # (one case a word, the word's place in its member kept in hw_n: no sum)
     for hw_w do
-      case $((hw_n % 4)):$hw_w in 2:) ;; 2:*) return 4 ;; esac
-      hw_n=$((hw_n + 1))
+      case $hw_n$hw_w in 2) hw_n=3 ;; 2*) return 4 ;; 0*) hw_n=1 ;; 1*) hw_n=2 ;; *) hw_n=0 ;; esac
     done
     hw_n=0
   fi
   for hw_w in "$@"; do
-  case $((hw_n % 4)) in
-    0) hw_id=$hw_w ;;
-    1) hw_to=$hw_w ;;
-    2) hw_mt=$hw_w ;;
-    3) if [ "$hw_i" -lt "$hw_from" ]; then hw_i=$((hw_i + 1)) hw_n=$((hw_n + 1)); continue; fi
+  case $hw_n in
+    0) hw_id=$hw_w hw_n=1 ;;
+    1) hw_to=$hw_w hw_n=2 ;;
+    2) hw_mt=$hw_w hw_n=3 ;;
+    *) hw_n=0
+       if [ "$hw_i" -lt "$hw_from" ]; then hw_i=$((hw_i + 1)); continue; fi
        hw_run=0
        [ -z "$hw_mt" ] || hw_matches "$hw_mt" || hw_run=$?
        [ "$hw_run" -ne 2 ] || hw_handoff "$hw_i" - 0 "$@"
@@ -309,7 +309,6 @@ hw_members() {  # $1 the first member to run (those before it ran), then the mem
        fi
        hw_i=$((hw_i + 1)) ;;
   esac
-  hw_n=$((hw_n + 1))
   done
   [ -z "$hw_errs" ] || LC_ALL=C cat $hw_errs >&2
   printf '%s' "$hw_kept"  # the one answer kept, as chainanswer.answer writes it
@@ -321,9 +320,11 @@ hw_members 0 "$@"
 hw_rc=$?
 # Past here only when a member has a matcher to test (4) or answered on stdout (3): the shell reads
 # (parses) a script's commands as it comes to them, so the matchers' reader, the answers' table and
-# its reader below cost the events that need none of them nothing (a third of the runner's parse).
+# its reader below cost the events that need none of them nothing (a third of the runner's parse);
+# and the scan that proves a payload JSON (hw_read_query) is parsed only when the field cannot be cut
+# out of it and proven without it (hw_fast, hw_sure).
 
-hw_query= hw_read= hw_lf='
+hw_query= hw_read= hw_sm= hw_mm= hw_lf='
 '
 hw_small() {  # hw_s: the payload, read by the shell itself (no tr to start) where that is exact: dd
   # copied at most 1 KiB (the shell reads a byte per system call), no line of it holds a control
@@ -344,12 +345,117 @@ hw_small() {  # hw_s: the payload, read by the shell itself (no tr to start) whe
   [ ${#hw_s} -eq "$hw_size" ]
 }
 
+hw_fast() {  # hw_query: the payload's top-level $hw_field, cut out of it without the scan below, where
+  # the text proves it is that field should the payload be a JSON object; else 1 (hw_sm: 1 when the shell
+  # read the payload, hw_s, 0 when it could not). Proven: the field's text, "name", is in the payload
+  # once, after a { that starts it and text with no {, [, ], } or backslash (so no quote before it is
+  # escaped, the quote before name opens a string: a quote closing one could not be followed by a
+  # letter, and it is a key of the top object: after { or a comma, at depth 1); its value is a string
+  # with no backslash; no \u anywhere (the only escape that could spell the name in another key).
+  # Whether the payload is JSON at all is not read here: hw_sure holds the field to the members'
+  # matchers, and where each takes it, every member runs as Python runs every member for a payload
+  # that is no JSON object; a matcher that would skip a member needs the scan's proof (hw_read_query).
+  case $hw_host:$hw_field in cline:*|*:|*:-|*:*[!A-Za-z0-9_]*) return 1 ;; esac
+  hw_small || { hw_sm=0; return 1; }
+  hw_sm=1 hw_b=" $hw_lf" hw_q="\"$hw_field\""  # (quoted in the patterns, each character would be tried
+  case $hw_s in *\\u*|*$hw_q*$hw_q*) return 1 ;; esac  # at every place: a " from $hw_q skips to the next)
+  hw_p=${hw_s%%$hw_q*}
+  case $hw_p in [!{]*|?*{*|*\[*|*\\*) return 1 ;; esac
+  case $- in *f*) hw_glob= ;; *) hw_glob=1; set -f ;; esac
+  hw_ifs=$IFS IFS='"'
+  set -- $hw_p
+  hw_k=$#
+  set -- $hw_s
+  IFS=$hw_ifs
+  [ -z "$hw_glob" ] || set +f
+  [ $# -ge $((hw_k + 4)) ] || return 1  # the name, what is between it and its value, the value, a quote after it
+  eval "hw_o=\${$hw_k} hw_n=\${$((hw_k + 1))} hw_c=\${$((hw_k + 2))} hw_v=\${$((hw_k + 3))}"
+  [ "$hw_n" = "$hw_field" ] || return 1
+  hw_o=${hw_o%"${hw_o##*[!$hw_b]}"}
+  case $hw_o in *,|'{') ;; *) return 1 ;; esac
+  case $hw_c in *:*:*|*[!:$hw_b]*) return 1 ;; *:*) ;; *) return 1 ;; esac
+  case $hw_v in *\\*) return 1 ;; esac
+  hw_query=$hw_v hw_read=1
+}
+
+hw_sure() {  # the members' words: 0 when no matcher skips a member for hw_query (each runs it, or hands over)
+  while [ $# -gt 0 ]; do
+    [ -z "$3" ] || { hw_matches "$3"; [ $? -ne 1 ] || return 1; }
+    shift 4
+  done
+}
+
+hw_has() {  # $1 matcher (plain names), $2 query, $3 exact|part|some: whether a name is it or in it
+  hw_m="$1|"
+  while [ -n "$hw_m" ]; do
+    hw_t=${hw_m%%|*} hw_m=${hw_m#*|}
+    case $3:$hw_t in
+      exact:*) [ "$hw_t" != "$2" ] || return 0 ;;
+      some:) ;;  # Qwen drops the empty names of a list
+      *) case $2 in *"$hw_t"*) return 0 ;; esac ;;
+    esac
+  done
+  return 1
+}
+
+hw_matches() {  # $1 matcher: 0 runs, 1 skips, 2 needs Python; the last answer read kept (hw_mm, hw_mr):
+  [ "$1" != "$hw_mm" ] || return "$hw_mr"  # a bundle's hooks often share a matcher, tested again by hw_last
+  hw_match "$1"
+  hw_mr=$?
+  [ -z "$hw_read" ] || hw_mm=$1
+  return "$hw_mr"
+}
+
+hw_match() {
+  case $hw_host:$1 in
+    *:) return 0 ;;
+    cline:*[!A-Za-z0-9_\|]*) return 2 ;;  # Cline's dispatcher takes "*" or any other word as a tool name
+    cline:*) if [ -z "$hw_read" ]; then hw_read_query || return 2; hw_read=1; fi
+             [ -n "$hw_qs" ] || return 0  # no call, or no toolName in it: every member runs
+             hw_has "$1" "$hw_query" exact; return ;;  # its tool is one of the names split on "|"
+    *:'*') return 0 ;;
+  esac
+  hw_nl=$1 hw_mode=
+  case $1 in  # a regex that is exactly a list of names, anchored (^(a|b)$): the name equals one of them
+    '^'*'$') hw_exact "$1" || return 2 ;;
+    *[!A-Za-z0-9_\|]*) return 2 ;;
+  esac
+  [ -n "$hw_field" ] || return 0
+  [ "$hw_field" != - ] || return 2
+  if [ -z "$hw_read" ]; then hw_read_query || return 2; hw_read=1; fi
+  case $hw_host in
+    claude|cursor|copilot) hw_has "$hw_nl" "$hw_query" exact ;;
+    gemini) case $hw_event in BeforeTool|AfterTool) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;
+              *) [ "$1" = "$hw_query" ] ;; esac ;;
+    codex) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" || { [ "$hw_query" = apply_patch ] &&
+             { hw_has "$hw_nl" Write "${hw_mode:-part}" || hw_has "$hw_nl" Edit "${hw_mode:-part}"; }; } ;;
+    qwen) [ "$1" = "$hw_query" ] || hw_has "$hw_nl" "$hw_query" "${hw_mode:-some}" ;;
+    factory) [ "$1" = "$hw_query" ] || hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;
+    auggie) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;  # a regex search only (a plain list: the same)
+    *) return 2 ;;
+  esac
+}
+
+hw_exact() {  # $1 ^(a|b)$, ^(?:a|b)$ or ^a$ -> hw_nl the names, hw_mode exact; 1 for any other regex.
+  hw_nl=${1#^} hw_nl=${hw_nl%?}  # Names are letters, digits and _, none empty: each is itself in every
+  case $hw_nl in                 # regex dialect, and a name read here has no newline for $ to stop before
+    '(?:'*')') hw_nl=${hw_nl#???} hw_nl=${hw_nl%?} ;;
+    '('*')') hw_nl=${hw_nl#?} hw_nl=${hw_nl%?} ;;
+    *'|'*) return 1 ;;  # ^a|b$ is ^a or b$, no list
+  esac
+  case $hw_nl in ''|*[!A-Za-z0-9_\|]*|'|'*|*'|'|*'||'*) return 1 ;; esac
+  hw_mode=exact
+}
+
+hw_reader=1
+if [ "$hw_rc" -eq 4 ] && hw_fast && hw_sure "$@"; then hw_members 0 "$@"; hw_rc=$?; fi
+
 hw_read_query() {  # the payload's top-level $hw_field (the last, as Python's json reads a duplicate); 1 when
   # sh cannot tell it as the Python runner would: the payload must be one JSON object as Python's
   # strict scanner reads it (a trailing comma, a NUL, a raw control character in a string, a number it
   # refuses: Python runs every member, so hand over), at most 64 KiB and nested at most 200 deep
-  if hw_small; then
-    hw_ws=" $hw_lf" hw_tnr=$hw_lf  # no tab, CR or other control character in it (hw_small)
+  if [ "$hw_sm" = 1 ] || { [ -z "$hw_sm" ] && hw_small; }; then  # (hw_fast's read serves once: the scan
+    hw_sm= hw_ws=" $hw_lf" hw_tnr=$hw_lf  # eats hw_s) no tab, CR or other control character in it (hw_small)
   else
     hw_s=$(printf ' \t\n\r|\t\n\r|\001\002\003\004\005\006\007\010\013\014\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\377|'
            LC_ALL=C exec tr '\000' '\377' <"$hw_base.in") || return 1  # (trailing newlines dropped: blanks to JSON)
@@ -503,62 +609,7 @@ hw_scalar() {  # $1 escaped, $2 s (a string, in hw_str) or the token: Cline's ca
   esac
 }
 
-hw_has() {  # $1 matcher (plain names), $2 query, $3 exact|part|some: whether a name is it or in it
-  hw_m="$1|"
-  while [ -n "$hw_m" ]; do
-    hw_t=${hw_m%%|*} hw_m=${hw_m#*|}
-    case $3:$hw_t in
-      exact:*) [ "$hw_t" != "$2" ] || return 0 ;;
-      some:) ;;  # Qwen drops the empty names of a list
-      *) case $2 in *"$hw_t"*) return 0 ;; esac ;;
-    esac
-  done
-  return 1
-}
-
-hw_matches() {  # $1 matcher: 0 runs, 1 skips, 2 needs Python
-  case $hw_host:$1 in
-    *:) return 0 ;;
-    cline:*[!A-Za-z0-9_\|]*) return 2 ;;  # Cline's dispatcher takes "*" or any other word as a tool name
-    cline:*) if [ -z "$hw_read" ]; then hw_read_query || return 2; hw_read=1; fi
-             [ -n "$hw_qs" ] || return 0  # no call, or no toolName in it: every member runs
-             hw_has "$1" "$hw_query" exact; return ;;  # its tool is one of the names split on "|"
-    *:'*') return 0 ;;
-  esac
-  hw_nl=$1 hw_mode=
-  case $1 in  # a regex that is exactly a list of names, anchored (^(a|b)$): the name equals one of them
-    '^'*'$') hw_exact "$1" || return 2 ;;
-    *[!A-Za-z0-9_\|]*) return 2 ;;
-  esac
-  [ -n "$hw_field" ] || return 0
-  [ "$hw_field" != - ] || return 2
-  if [ -z "$hw_read" ]; then hw_read_query || return 2; hw_read=1; fi
-  case $hw_host in
-    claude|cursor|copilot) hw_has "$hw_nl" "$hw_query" exact ;;
-    gemini) case $hw_event in BeforeTool|AfterTool) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;
-              *) [ "$1" = "$hw_query" ] ;; esac ;;
-    codex) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" || { [ "$hw_query" = apply_patch ] &&
-             { hw_has "$hw_nl" Write "${hw_mode:-part}" || hw_has "$hw_nl" Edit "${hw_mode:-part}"; }; } ;;
-    qwen) [ "$1" = "$hw_query" ] || hw_has "$hw_nl" "$hw_query" "${hw_mode:-some}" ;;
-    factory) [ "$1" = "$hw_query" ] || hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;
-    auggie) hw_has "$hw_nl" "$hw_query" "${hw_mode:-part}" ;;  # a regex search only (a plain list: the same)
-    *) return 2 ;;
-  esac
-}
-
-hw_exact() {  # $1 ^(a|b)$, ^(?:a|b)$ or ^a$ -> hw_nl the names, hw_mode exact; 1 for any other regex.
-  hw_nl=${1#^} hw_nl=${hw_nl%?}  # Names are letters, digits and _, none empty: each is itself in every
-  case $hw_nl in                 # regex dialect, and a name read here has no newline for $ to stop before
-    '(?:'*')') hw_nl=${hw_nl#???} hw_nl=${hw_nl%?} ;;
-    '('*')') hw_nl=${hw_nl#?} hw_nl=${hw_nl%?} ;;
-    *'|'*) return 1 ;;  # ^a|b$ is ^a or b$, no list
-  esac
-  case $hw_nl in ''|*[!A-Za-z0-9_\|]*|'|'*|*'|'|*'||'*) return 1 ;; esac
-  hw_mode=exact
-}
-
-hw_reader=1
-[ "$hw_rc" -ne 4 ] || hw_members 0 "$@"  # from the start: no member ran
+[ "$hw_rc" -ne 4 ] || { hw_read= hw_query= hw_mm=; hw_members 0 "$@"; }  # from the start: no member ran
 
 # @shapes: the answers' table (core/standalone/chainshapes.sh) goes here (core/plan/chainsh.py)
 

@@ -246,7 +246,8 @@ def test_member_words_survive_install_quoting_and_the_hosts_shell(tmp_path: Path
 
 def mutated_payload(rng: random.Random, tool: str) -> bytes:
     """A payload as a host sends one, then maybe bent: a duplicate or escaped key, a trailing comma, a
-    NUL, a raw control character, a number JSON refuses, data after the object, deep nesting; laid over
+    NUL, a raw control character, a number JSON refuses, data after the object, deep nesting, the name
+    nested, in a string or as a value before the top-level key; laid over
     lines (LF or CRLF), a raw DEL in a string, or padded to around 1 KiB, where the sh path stops reading
     the payload with the shell's own `read` and starts `tr` (issue 38)."""
     fields = [("session_id", "s"), ("hook_event_name", "PreToolUse"), ("tool_name", tool),
@@ -255,7 +256,7 @@ def mutated_payload(rng: random.Random, tool: str) -> bytes:
     text = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=rng.random() < 0.5)}"
                            for k, v in fields) + "}"
     bend = rng.choice(["none", "none", "dup", "comma", "nul", "tab", "number", "after", "escaped-key", "deep",
-                       "literal", "blank", "lines", "crlf", "del", "kib"])
+                       "literal", "blank", "lines", "crlf", "del", "kib", "nested", "in-string", "as-value"])
     other = rng.choice(TOOLS)
     if bend == "dup":
         text = text[:-1] + f', "tool_name": "{other}"}}'
@@ -284,6 +285,12 @@ def mutated_payload(rng: random.Random, tool: str) -> bytes:
         text = text.replace("\n", "\r\n") if bend == "crlf" else text + rng.choice(["", "\n", "\n\n"])
     elif bend == "del":
         text = text[:-1] + ', "x": "a\x7fb"}'
+    elif bend == "nested":  # where the sh path cuts the field out without its scan (issue 38): the name
+        text = '{"x": {"tool_name": "' + other + '"}, ' + text[1:]  # nested before the top-level key,
+    elif bend == "in-string":  # in a string, as a value
+        text = '{"x": "\\"tool_name\\": \\"' + other + '\\"", ' + text[1:]
+    elif bend == "as-value":
+        text = '{"x": "tool_name", "y": "' + other + '", ' + text[1:]
     elif bend == "kib":  # the shell reads at most 1 KiB itself: either side of it
         pad = rng.randint(1010, 1040) - len(text.encode("utf-8", "surrogatepass")) - len(', "pad": ""')
         text = text[:-1] + ', "pad": "' + "x" * max(pad, 0) + '"}'
