@@ -26,6 +26,7 @@ Every reason holds ``reason-<name>``, so a test finds what the model was told. A
 """
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -35,7 +36,17 @@ raw = sys.stdin.read()
 payload = json.loads(raw)
 event = payload.get("hook_event_name") or payload.get("hookName") or payload.get("event_type") or (sys.argv[3] if len(sys.argv) > 3 else "unknown")
 folder.mkdir(parents=True, exist_ok=True)
-(folder / f"payload-{event}-{len(list(folder.glob(f'payload-{event}-*')))}.json").write_text(raw)
+# Each run its own file, made with O_EXCL: two runs for one event at once (seen twice under load on
+# Qwen and Gemini) counted the same number and wrote one file together, a payload cut into another.
+number = len(list(folder.glob(f"payload-{event}-*")))
+while True:
+    try:
+        saved = os.open(folder / f"payload-{event}-{number}.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        break
+    except FileExistsError:
+        number += 1
+os.write(saved, raw.encode())
+os.close(saved)
 call = payload.get("tool_input") or payload.get("toolArgs") or (payload.get("preToolUse") or {}).get("parameters") or {}
 prompt = payload.get("prompt", (payload.get("userPromptSubmit") or {}).get("prompt"))  # Cline: userPromptSubmit
 if host == "openhands" and event == "UserPromptSubmit":
