@@ -15,7 +15,7 @@ import pytest
 from hookweave.core.contract.builtin import BUILT_IN
 from hookweave.core.contract.describe import expand
 from hookweave.core.contract.registry import HostRegistry
-from hookweave.core.verify.builtin_records import IN_USE_FOLDERS, MOVED_BY, PROGRAMS, READS, RECORDS, _here
+from hookweave.core.verify.builtin_records import IN_USE_FOLDERS, MOVED_BY, PROGRAMS, READS, RECORDS
 from tests.shipping.test_startup_imports import installed, loaded  # noqa: F401 - the fixture
 
 MOVED = {"gemini"}  # the test set-up names Gemini's system files by its variables (MOVED_BY)
@@ -104,7 +104,7 @@ def test_a_readers_in_use_signs_are_in_the_table(tmp_path, monkeypatch, env):
             for template in IN_USE_FOLDERS[name]:
                 for variable in __import__("re").findall(r"\$\{(\w+):-", str(template)):
                     monkeypatch.setenv(variable, str(tmp_path / variable.lower()))
-        folders = [expand(_here(t), tmp_path / "project") for t in IN_USE_FOLDERS[name]]
+        folders = [expand(t, tmp_path / "project") for t in IN_USE_FOLDERS[name]]
         settings = {host.settings_path(scope, tmp_path / "project").parent for scope in host.verify_scopes}
         assert settings <= set(folders), name
         assert not any(f.exists() for f in folders) and not host.detect(), name

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from hookweave.core.contract.description import Description, variables
+from hookweave.core.contract.description import Description, this_system, variables
 from hookweave.core.contract.host import Host
 from hookweave.core.contract.shapes import FlatHost, NestedGroupsHost, TopLevelEvents
 from hookweave.core.contract.yamlfile import YamlFile
@@ -33,8 +32,7 @@ def expand(template: str | Mapping[str, str], project: Path) -> Path:
     per-platform template, this platform's. Normalised: a variable holding ``a/../b`` names one file
     for every command (the kernel cannot walk through an ``a`` that does not exist: install made it
     on its way, status and uninstall then found nothing)."""
-    if not isinstance(template, str):
-        template = template[{"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux")]
+    template = this_system(template)
     values = tuple(os.environ.get(name) for name in _variables(template))
     return _expanded(template, str(project), os.environ.get("HOME"), values)
 

@@ -9,6 +9,7 @@ Paths are templates: ``~`` is the home folder, ``{project}`` the project folder,
 
 from __future__ import annotations
 
+import sys
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -179,6 +180,13 @@ DRIVE = LazyPattern(r"[A-Za-z]:/")  # a Windows path, in a per-platform template
 VARIABLE = LazyPattern(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")  # ${NAME:-default} in a path template
 _NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _NAME_REST = _NAME_FIRST | frozenset("0123456789")
+
+
+def this_system(template: str | Mapping[str, str]) -> str:
+    """A path template as this system uses it: a per-platform one's ``linux``, ``macos`` or ``windows``."""
+    if isinstance(template, str):
+        return template
+    return template[{"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux")]
 
 
 def variables(template: str) -> list[tuple[int, int, str, str]]:

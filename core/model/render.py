@@ -15,11 +15,11 @@ from hookweave.core.formats.lazypattern import LazyPattern
 MARKER_RE = LazyPattern(r"(?:^|\s)# hookweave:([a-z0-9][a-z0-9-]*)/([a-z0-9][a-z0-9-]*)[ \t]*$")
 
 
-def marker(bundle: str, hook_id: str) -> str:
-    return f"# hookweave:{bundle}/{hook_id}"
-
-
 MARK = "# hookweave:"  # in every command of ours; most operator commands lack it, so no search is made
+
+
+def marker(bundle: str, hook_id: str) -> str:
+    return f"{MARK}{bundle}/{hook_id}"
 
 
 def marker_in(command: object) -> tuple[str, str] | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
 RECORDS = {
@@ -146,13 +145,14 @@ def holding(names: list[str], project: Path, own: str | None = None, planned: di
     is not (``crossreads.in_use``): Cursor and Copilot cost a Claude-only ``verify`` 4 million
     instructions to find that."""
     from hookweave.core.contract.describe import expand_text
+    from hookweave.core.contract.description import this_system
 
     # Text, not ``Path``s, and the environment read once: about fifty places on every verify.
     planned = {str(path): text for path, text in (planned or {}).items()}
     environ, where = dict(os.environ), str(project)
 
     def there(template: str | dict) -> bool:
-        return exists(expand_text(_here(template), where, environ))
+        return exists(expand_text(this_system(template), where, environ))
 
     def exists(path: str) -> bool:
         if path in planned:
@@ -174,7 +174,7 @@ def holding(names: list[str], project: Path, own: str | None = None, planned: di
 
     def texts(name: str) -> list:  # each record's text; "" for none, None for one that cannot be read
         if name not in read:
-            found = [expand_text(_here(template), where, environ) for template in templates(name)]
+            found = [expand_text(this_system(template), where, environ) for template in templates(name)]
             read[name] = [planned[path] if path in planned else _read(path) for path in found
                           if exists(path)]
         return read[name]
@@ -183,7 +183,7 @@ def holding(names: list[str], project: Path, own: str | None = None, planned: di
         """As ``crossreads.in_use`` judges a reader with no record of its own: a folder of its there
         (``IN_USE_FOLDERS``), a program of its on PATH (``detect``), or a copy installed for it in
         the file of a host it reads (the record's ``runs_for``, which ``standins.borrowed`` reads)."""
-        if any(os.path.isdir(expand_text(_here(folder), where, environ)) for folder in IN_USE_FOLDERS[reader]):
+        if any(os.path.isdir(expand_text(this_system(folder), where, environ)) for folder in IN_USE_FOLDERS[reader]):
             return True
         if any(text is None or f'"{reader}"' in text for source in READS[reader] for text in texts(source)):
             return True
@@ -207,11 +207,6 @@ def _on_path(program: str) -> bool:
 def templates(name: str) -> list:
     """Every record place of a built-in host, each candidate of a scope that has several."""
     return [t for place in RECORDS[name].values() for t in (place if isinstance(place, tuple) else (place,))]
-
-
-def _here(template: str | dict) -> str:
-    return template if isinstance(template, str) else \
-        template[{"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux")]
 
 
 def _read(path: str) -> str | None:

@@ -13,10 +13,9 @@ nothing to say.
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING
 
-from hookweave.core.contract.description import variables
+from hookweave.core.contract.description import this_system, variables
 from hookweave.core.files import paths
 from hookweave.core.model.findings import Finding
 
@@ -32,8 +31,7 @@ def findings(host: Host, installed: set[str]) -> list[Finding]:
     out = []
     for scope in (s for s in host.verify_scopes if s in installed):
         template = files.get(scope)
-        if not isinstance(template, str) and template is not None:
-            template = template.get({"darwin": "macos", "win32": "windows"}.get(sys.platform, "linux"))
+        template = this_system(template) if template is not None else None
         found = variables(template)[:1] if isinstance(template, str) else []  # VARIABLE.match's, if any
         if not found or found[0][0] != 0 or not found[0][2].startswith(OWN_PREFIX):
             continue
