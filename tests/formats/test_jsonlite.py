@@ -81,3 +81,37 @@ def test_indented_dumps_is_json_dumps(kwargs) -> None:
              {"s": "\ud800 é \u2028"}, [[], {}, [[]], {"a": {}}], True, 10 ** 30, {"b": object()}]
     for value in [*VALUES, *extra, *(outcome_value for outcome_value in map(_parsed, TEXTS) if outcome_value is not None)]:
         assert outcome(jsonlite.dumps, value, **kwargs) == outcome(json.dumps, value, **kwargs), repr(value)[:200]
+
+
+# -- depth: how deep the deepest value sits, as the span parser counts levels -----------------------
+
+def _depth_by_recursion(value) -> int:
+    members = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
+    return 1 + max(map(_depth_by_recursion, members)) if members else 0
+
+
+DEPTH_CASES = ["0", '"s"', "[]", "{}", "[[]]", '{"a": {}}', '[1, [2, [3]]]', '{"a": [{"b": "c"}], "d": 1}',
+               '[[], [[], [[]]], "x"]', '{"k": ' * 300 + "1" + "}" * 300, '[' * 400 + ']' * 400,
+               '["s", ' * 50 + '"t"' + "]" * 50, '{"1": 1, "2": {"3": [true, null, 1.5, {"4": "x"}]}}',
+               '[' + ", ".join(['"s"'] * 1000) + ', [[1]]]', '{"a": "[[[[", "b": {"c": "{{{"}}']
+
+
+@pytest.mark.parametrize("text", DEPTH_CASES + [t for t in TEXTS if _parsed(t) is not None][:100])
+def test_depth_is_the_deepest_level(text) -> None:
+    value = json.loads(text)
+    assert jsonlite.depth(value) == _depth_by_recursion(value)
+
+
+def test_depth_of_random_values() -> None:
+    rng = random.Random(38)
+
+    def grow(level: int):
+        if level > 6 or rng.random() < 0.3:
+            return rng.choice([1, "s", None, True, 2.5, [], {}])
+        if rng.random() < 0.5:
+            return [grow(level + 1) for _ in range(rng.randrange(4))]
+        return {f"k{i}": grow(level + 1) for i in range(rng.randrange(4))}
+
+    for _ in range(500):
+        value = json.loads(json.dumps(grow(0)))
+        assert jsonlite.depth(value) == _depth_by_recursion(value)
