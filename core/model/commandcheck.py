@@ -19,10 +19,22 @@ LOOKALIKE = LazyPattern(r"(bundle|project)[-_ ]?(dir|directory|folder|path|root)
 WINDOWS = LazyPattern(r"(?<![\w\\])[A-Za-z]:\\")
 
 
+def _only_placeholders(word: str) -> bool:
+    """Whether ``BRACED`` can find nothing but the two placeholders written right: every brace is in
+    one, with no ``$`` before it (compiling the pattern costs 0.7 million instructions, and nearly
+    every command passes here; ``tests/formats/test_lazypattern.py`` holds this to the pattern)."""
+    if "{" not in word:
+        return True
+    rest = word.replace("{bundle_dir}", "").replace("{project_dir}", "")
+    return "{" not in rest and "}" not in rest and "${" not in word
+
+
 def mistake(command: str | tuple[str, ...]) -> tuple[str, str] | None:
     """``(what, fix)`` for the first mistake in ``command``, or ``None``."""
     words = (command,) if isinstance(command, str) else command
     for word in words:
+        if _only_placeholders(word):
+            continue
         for found in BRACED.finditer(word):
             text, name = found.group(0), found.group(1)
             if text in ("{bundle_dir}", "{project_dir}") or not LOOKALIKE.fullmatch(name):

@@ -77,3 +77,46 @@ def test_template_variables_on_edges(template, environment, monkeypatch):
         monkeypatch.setenv(name, value)
     substituted = re.sub(VARIABLE.pattern, lambda m: os.environ.get(m.group(1)) or m.group(2), template)
     assert expand(template, Path("/p")) == Path(os.path.normpath(substituted.replace("{project}", "/p")))
+
+
+# -- our marker and the placeholders, read with string methods where the patterns cost a compile ----
+
+MARKER_TEXTS = st.lists(st.sampled_from(["# hookweave:", "#hookweave:", "a", "b-1", "-", "/", " ", "\t", "\n", "\u00a0",
+                                         "\x1c", "A", "é", "x", "'", ";", ":", "#", "0"]), max_size=14).map("".join)
+MARKER_EDGES = ["# hookweave:a/b", "x # hookweave:a/b", "x # hookweave:a/b \t", "x # hookweave:a/b\n", "x # hookweave:a/b \n",
+                "x # hookweave:a/b\n\n", "x # hookweave:a/b\n ", "x\u00a0# hookweave:a/b", "x\x1c# hookweave:a/b",
+                "x# hookweave:a/b", "x # hookweave:-a/b", "x # hookweave:a/-b", "x # hookweave:a-/b-", "x # hookweave:/b",
+                "x # hookweave:a/", "x # hookweave:a/b/c", "x # hookweave:A/b", "x # hookweave:a/b # hookweave:c/d",
+                "x # hookweave:a/b #hookweave:c/d", "# hookweave:a/b\r", "# hookweave:a/b\x0b", "# hookweave:", "# hookweave:\n"]
+
+
+@pytest.mark.parametrize("command", MARKER_EDGES)
+def test_marker_read_as_its_pattern_reads_it(command):
+    _same_marker(command)
+
+
+@given(MARKER_TEXTS)
+def test_marker_read_as_its_pattern_reads_it_on_any_text(command):
+    _same_marker(command)
+
+
+def _same_marker(command: str) -> None:
+    from hookweave.core.model.render import MARKER_RE, marker_in
+
+    found = re.search(MARKER_RE.pattern, command)
+    assert marker_in(command) == ((found.group(1), found.group(2)) if found else None), command
+
+
+PLACEHOLDER_TEXTS = st.lists(st.sampled_from(["{bundle_dir}", "{project_dir}", "{", "}", "$", "${", "bundle", "_dir", "dir",
+                                              " ", "x", "BUNDLE_DIR", "project-dir", "{{", "}}", "/"]), max_size=10).map("".join)
+
+
+@given(PLACEHOLDER_TEXTS)
+def test_a_command_passed_without_the_placeholder_pattern_holds_only_placeholders(word):
+    """Where ``_only_placeholders`` spares the pattern, all it would find is the two placeholders."""
+    from hookweave.core.model.commandcheck import BRACED, _only_placeholders
+
+    if _only_placeholders(word):
+        assert {m.group(0) for m in re.finditer(BRACED.pattern, word)} <= {"{bundle_dir}", "{project_dir}"}, word
+    else:
+        assert "{" in word

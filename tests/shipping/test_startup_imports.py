@@ -198,10 +198,14 @@ def test_an_install_beside_many_operator_hooks_searches_only_commands_that_may_b
 @pytest.mark.parametrize("argv", [["verify", "--host", "claude"], ["status"],
                                   ["install", "example-guard", "--host", "claude"]])
 def test_everyday_commands_compile_no_pattern_a_string_method_answers(installed, tmp_path, argv):
-    """A pattern costs a quarter of a million instructions to compile: a distribution's name
-    normalized, a bare TOML key, a whole number and our temp files' names are checked with string
-    methods (``entrypoints._normalize``, ``tomlplain.bare_key``, ``filelock._temp_of``)."""
+    """A pattern costs a quarter of a million instructions to compile (our marker's, 0.9 million): a
+    distribution's name normalized, a bare TOML key, a whole number, our temp files' names, our
+    marker and a command holding only the placeholders written right are checked with string
+    methods (``entrypoints._normalize``, ``tomlplain.bare_key``, ``filelock._temp_of``,
+    ``render.marker_in``, ``commandcheck._only_placeholders``)."""
+    from hookweave.core.model import commandcheck, render
+
     compiled = compiled_patterns(installed, tmp_path, *argv)
     assert compiled  # the probe saw patterns compiled (json's, as it loads)
-    simple = {r"[-_.]+", r"[A-Za-z0-9_-]+", r"-?[0-9]+"}
+    simple = {r"[-_.]+", r"[A-Za-z0-9_-]+", r"-?[0-9]+", render.MARKER_RE.pattern, commandcheck.BRACED.pattern}
     assert [p for p in compiled if p in simple or p.endswith(r"\.hookweave\-tmp")] == []
