@@ -27,6 +27,7 @@ _running_as_command = False  # set where ^C is given back to KeyboardInterrupt; 
 def main() -> None:
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
+        _preload(sys.argv[1:])
         from hookweave.core.cli.app import main as run_command
     except KeyboardInterrupt:
         sys.stderr.write("hooks: stopped; nothing written\n")
@@ -45,6 +46,19 @@ def main() -> None:
         closed(sys.stdout)
         finish(0)
     finish(0)
+
+
+def _preload(argv: list[str]) -> None:
+    """Load the modules the command will import, in one step each (``quickimport.preload``): 5
+    million instructions of a no-op install's 35 past the typer import. The command is the first
+    word naming one (``app`` parses the line; a wrong guess costs time, never a result)."""
+    from hookweave.core.cli.loadorder import ORDER
+
+    names = next((ORDER[word] for word in argv if word in ORDER), None)
+    if names:
+        from hookweave.core.files.quickimport import preload
+
+        preload([f"hookweave.{name}" for name in names.split()])
 
 
 def _interrupts_raise() -> None:
