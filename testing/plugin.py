@@ -42,12 +42,12 @@ def hookweave_run():
     result (``exit_code``, ``stdout``, ``stderr``); an exception is raised, never swallowed."""
     from typer.testing import CliRunner
 
-    import hookweave.core.cli.adopt  # noqa: F401 - commands the console entry point loads on demand
-    import hookweave.core.cli.changes  # noqa: F401
-    import hookweave.core.cli.check  # noqa: F401
-    import hookweave.core.cli.setup  # noqa: F401
-    import hookweave.core.cli.verifying  # noqa: F401
-    from hookweave.core.cli.app import app
+    import importlib
+
+    from hookweave.core.cli.app import COMMAND_MODULES, app
+
+    for module in dict.fromkeys(COMMAND_MODULES.values()):  # the console entry point loads each on demand
+        importlib.import_module(module)
 
     runner = CliRunner()
     return lambda *args: runner.invoke(app, [str(a) for a in args], catch_exceptions=False)

@@ -12,11 +12,12 @@ import pytest
 from typer.testing import CliRunner
 
 import hookweave.core.cli.adopt  # noqa: F401 - main() loads these commands on demand; tests call app directly
-import hookweave.core.cli.changes  # noqa: F401
 import hookweave.core.cli.check  # noqa: F401
+import hookweave.core.cli.installing  # noqa: F401
 import hookweave.core.cli.listing  # noqa: F401
 import hookweave.core.cli.setup  # noqa: F401
 import hookweave.core.cli.team  # noqa: F401
+import hookweave.core.cli.uninstalling  # noqa: F401
 import hookweave.core.cli.verifying  # noqa: F401
 from hookweave.core.cli.app import app
 from hookweave.core.runtime import latency

@@ -77,8 +77,8 @@ def _root(
 # The commands, each in a module that registers it on ``app`` when imported: loaded only when
 # named, or for help and did-you-mean, so each adds nothing to the other commands' start-up.
 COMMAND_MODULES = {
-    "install": "hookweave.core.cli.changes",
-    "uninstall": "hookweave.core.cli.changes",
+    "install": "hookweave.core.cli.installing",
+    "uninstall": "hookweave.core.cli.uninstalling",
     "verify": "hookweave.core.cli.verifying",
     "status": "hookweave.core.cli.listing",
     "hosts": "hookweave.core.cli.listing",

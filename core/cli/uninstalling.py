@@ -1,61 +1,16 @@
-"""``hooks install`` and ``hooks uninstall``: thin typer commands over ``api`` and ``installer``,
-registered on ``app`` when named (``app.COMMAND_MODULES``): a command's definition (typer's
-options, evaluated as it is defined) costs the other commands nothing."""
+"""``hooks uninstall``: a thin typer command over ``api`` and ``installer``, registered on ``app``
+when named (``app.COMMAND_MODULES``), as the other commands' modules are."""
 
 import functools
 from typing import Annotated, Optional
 
 import typer
 
-from hookweave.core.cli import common, console
+from hookweave.core.cli import common
 from hookweave.core.cli.app import DryRunOpt, HostOpt, JsonOpt, PatchOpt, ProjectOpt, ScopeOpt, app
 from hookweave.core.cli.common import handled
 from hookweave.core.cli.group import complete_bundles
 from hookweave.core.reading import projects
-
-
-@app.command()
-@handled
-def install(
-    bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
-    *,
-    host: HostOpt = None,
-    scope: ScopeOpt = None,
-    project: ProjectOpt = None,
-    dry_run: DryRunOpt = False,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace entries of this bundle that the operator edited.")] = False,
-    trust: Annotated[bool, typer.Option("--trust", help="Codex: mark the installed hooks trusted in ~/.codex/config.toml.")] = False,
-    patch: PatchOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
-    from hookweave.core.model import loading as bundles
-    from hookweave.core.usecases import api
-
-    common.patch_needs_dry_run(patch, dry_run)
-    registry = common.registry()
-    loaded = bundles.load_bundle(bundle, registry.names())
-    hosts, chosen_scope, asked = common.choose_hosts(registry, host, scope, "install", as_json=as_json, project=project)
-    run = functools.partial(api.install, loaded, host or [h.name for h in hosts], scope=chosen_scope,
-                            project=project, force=force, registry=registry)
-    if asked and not yes and not dry_run:
-        from hookweave.core.cli import interactive
-
-        trust = trust or interactive.ask_trust(hosts)
-        preview = run(dry_run=True, trust=trust)
-        common.notes(preview.notes)
-        if not interactive.confirmed(preview.plans, "Write these changes?"):
-            return interactive.nothing_written()
-    done = run(dry_run=dry_run, trust=trust)
-    if not (asked and not yes and not dry_run):
-        common.notes(done.notes)
-    hosts = done.hosts
-    common.show("install", done.plans, dry_run, as_json, patch, notes=done.notes)
-    if trust and not any(h.needs_trust for h in hosts):  # said once the install stands: it changed nothing
-        trusting = [h.name for h in registry.resolve(["all"]) if h.needs_trust]
-        console.err(f"warning: --trust: {', '.join(h.name for h in hosts)} {'has' if len(hosts) == 1 else 'have'} no "
-                    f"hook trust (only {', '.join(trusting) or 'no registered host'}), so --trust changed nothing; drop it")
 
 
 @app.command()
