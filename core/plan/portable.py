@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookweave.core.files import paths
+from hookweave.core.files import fileio, paths
 from hookweave.core.model.findings import Finding
 from hookweave.core.model.runnable import EVERY_PROJECT
 
@@ -32,7 +32,7 @@ def uses_bundle_dir(bundle: Bundle) -> bool:
 
 def inside(folder: Path, project: Path) -> str | None:
     """``folder`` relative to ``project`` as a POSIX path when it lies inside it (symlinks followed)."""
-    real_folder, real_project = os.path.realpath(folder), os.path.realpath(project)
+    real_folder, real_project = fileio.realpath(folder), fileio.realpath(project)
     try:
         if os.path.commonpath([real_folder, real_project]) != real_project:
             return None
