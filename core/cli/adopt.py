@@ -1,6 +1,6 @@
 """``hooks adopt``: a thin typer command over ``adopt_run``, registered on the same ``app`` as cli.py's."""
 
-from typing import Annotated, Optional
+from typing import Optional
 
 import typer
 
@@ -22,17 +22,17 @@ from hookweave.core.files import paths
 @handled
 def adopt(
     *,
-    host: HostOpt = None,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="user, project (default) or local.")] = None,
-    project: ProjectOpt = None,
-    event: Annotated[Optional[str], typer.Option("--event", "-e", help="Only this event (neutral or the host's name).")] = None,
-    name: Annotated[str, typer.Option("--name", help="Name of the bundle to write.")] = "adopted",
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Folder of the hookweave.toml to write (default: current folder).")] = None,
-    undo: Annotated[Optional[str], typer.Option("--undo", help="Give bundle NAME's hooks back: hand-written again.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing hookweave.toml in --out.")] = False,
-    trust: Annotated[bool, typer.Option("--trust", help="Codex: trust the adopted hooks (trusted ones stay trusted anyway).")] = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    host: Optional[list[str]] = HostOpt,
+    scope: Optional[str] = typer.Option(None, "--scope", "-s", help="user, project (default) or local."),
+    project: Optional[str] = ProjectOpt,
+    event: Optional[str] = typer.Option(None, "--event", "-e", help="Only this event (neutral or the host's name)."),
+    name: str = typer.Option("adopted", "--name", help="Name of the bundle to write."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", help="Folder of the hookweave.toml to write (default: current folder)."),
+    undo: Optional[str] = typer.Option(None, "--undo", help="Give bundle NAME's hooks back: hand-written again."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing hookweave.toml in --out."),
+    trust: bool = typer.Option(False, "--trust", help="Codex: trust the adopted hooks (trusted ones stay trusted anyway)."),
+    dry_run: bool = DryRunOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Take the hand-written hooks of a settings file (or one --event) into a bundle, or give them back (--undo)."""
     from hookweave.core.usecases import adopt as adopt_run

@@ -2,7 +2,7 @@
 this module), kept apart so cli.py stays small. The logic is in checking and checkreport."""
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Optional
 
 import typer
 
@@ -17,21 +17,20 @@ from hookweave.core.files import paths
 @app.command()
 @handled
 def check(
-    bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
+    bundle: Optional[str] = typer.Argument(None, help="Manifest path, bundle folder or template name (default ./hookweave.toml)."),
     *,
-    host: Annotated[Optional[list[str]], typer.Option(
-        "--host", "-H", autocompletion=complete_hosts,
-        help="Host name or 'all'; repeat for several (default: the agents used here, all where none is).")] = None,
-    installed: Annotated[bool, typer.Option("--installed", help="Check the bundles installed here instead of a manifest.")] = False,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="With --installed: only this scope.")] = None,
-    payload: Annotated[Optional[list[str]], typer.Option("--payload", metavar="JSON|FILE|-", help="Your own stdin payload instead of the shipped ones: inline JSON ('{\"hook_event_name\": \"PreToolUse\", ...}'), a JSON file, or - for stdin; the object names its hook_event_name; repeat for several.")] = None,
-    hand_written: Annotated[Optional[str], typer.Option("--hand-written", help="Check this command of yours instead (it runs for real: it may have side effects).")] = None,
-    event: Annotated[Optional[str], typer.Option("--event", help="With --hand-written: its event (neutral or host name).")] = None,
-    matcher: Annotated[Optional[str], typer.Option("--matcher", help="With --hand-written: its host-native matcher.")] = None,
-    runs: Annotated[int, typer.Option("--runs", min=1, help="Timed runs per hook and payload (the first is the judged one).")] = 5,
-    budget_ms: Annotated[Optional[float], typer.Option("--budget-ms", min=0.001, help="Warn of a hook slower than this, on every event (default: per event, 100 on tool calls).")] = None,
-    project: ProjectOpt = None,
-    as_json: JsonOpt = False,
+    host: Optional[list[str]] = typer.Option(None, "--host", "-H", autocompletion=complete_hosts,
+        help="Host name or 'all'; repeat for several (default: the agents used here, all where none is)."),
+    installed: bool = typer.Option(False, "--installed", help="Check the bundles installed here instead of a manifest."),
+    scope: Optional[str] = typer.Option(None, "--scope", "-s", help="With --installed: only this scope."),
+    payload: Optional[list[str]] = typer.Option(None, "--payload", metavar="JSON|FILE|-", help="Your own stdin payload instead of the shipped ones: inline JSON ('{\"hook_event_name\": \"PreToolUse\", ...}'), a JSON file, or - for stdin; the object names its hook_event_name; repeat for several."),
+    hand_written: Optional[str] = typer.Option(None, "--hand-written", help="Check this command of yours instead (it runs for real: it may have side effects)."),
+    event: Optional[str] = typer.Option(None, "--event", help="With --hand-written: its event (neutral or host name)."),
+    matcher: Optional[str] = typer.Option(None, "--matcher", help="With --hand-written: its host-native matcher."),
+    runs: int = typer.Option(5, "--runs", min=1, help="Timed runs per hook and payload (the first is the judged one)."),
+    budget_ms: Optional[float] = typer.Option(None, "--budget-ms", min=0.001, help="Warn of a hook slower than this, on every event (default: per event, 100 on tool calls)."),
+    project: Optional[str] = ProjectOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Run each hook with the host's own payloads and say what the agent will do (exit 1 on a problem)."""
     from hookweave.core.cli import checkreport

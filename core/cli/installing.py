@@ -4,7 +4,7 @@ options, evaluated as it is defined: a million instructions for uninstall's) cos
 commands nothing."""
 
 import functools
-from typing import Annotated, Optional
+from typing import Optional
 
 import typer
 
@@ -16,17 +16,17 @@ from hookweave.core.cli.common import handled
 @app.command()
 @handled
 def install(
-    bundle: Annotated[Optional[str], typer.Argument(help="Manifest path, bundle folder or template name (default ./hookweave.toml).")] = None,
+    bundle: Optional[str] = typer.Argument(None, help="Manifest path, bundle folder or template name (default ./hookweave.toml)."),
     *,
-    host: HostOpt = None,
-    scope: ScopeOpt = None,
-    project: ProjectOpt = None,
-    dry_run: DryRunOpt = False,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace entries of this bundle that the operator edited.")] = False,
-    trust: Annotated[bool, typer.Option("--trust", help="Codex: mark the installed hooks trusted in ~/.codex/config.toml.")] = False,
-    patch: PatchOpt = False,
-    as_json: JsonOpt = False,
+    host: Optional[list[str]] = HostOpt,
+    scope: Optional[str] = ScopeOpt,
+    project: Optional[str] = ProjectOpt,
+    dry_run: bool = DryRunOpt,
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    force: bool = typer.Option(False, "--force", help="Replace entries of this bundle that the operator edited."),
+    trust: bool = typer.Option(False, "--trust", help="Codex: mark the installed hooks trusted in ~/.codex/config.toml."),
+    patch: bool = PatchOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Install a bundle's hooks and env vars into each host's settings (idempotent)."""
     from hookweave.core.model import loading as bundles

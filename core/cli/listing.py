@@ -1,5 +1,7 @@
 """``hooks status`` and ``hooks hosts``: what is installed where, and which agents hookweave knows."""
 
+from typing import Optional
+
 from hookweave.core.cli import console
 from hookweave.core.cli.app import HostOpt, JsonOpt, ProjectOpt, app
 from hookweave.core.cli.common import handled, registry
@@ -8,7 +10,7 @@ from hookweave.core.reading import projects
 
 @app.command()
 @handled
-def status(*, host: HostOpt = None, project: ProjectOpt = None, as_json: JsonOpt = False) -> None:
+def status(*, host: Optional[list[str]] = HostOpt, project: Optional[str] = ProjectOpt, as_json: bool = JsonOpt) -> None:
     """List the bundles installed per host and scope, from the records."""
     from hookweave.core.reading import scopes, standins
 
@@ -62,7 +64,7 @@ def _every_built_in(known, host: list[str] | None) -> bool:
 
 @app.command()
 @handled
-def hosts(*, as_json: JsonOpt = False, project: ProjectOpt = None) -> None:
+def hosts(*, as_json: bool = JsonOpt, project: Optional[str] = ProjectOpt) -> None:
     """List registered hosts and where each came from (built-in or a plugin package)."""
     from hookweave.core.reading.detection import detected
 

@@ -6,7 +6,7 @@ work is in ``scaffold`` and ``doctor``.
 """
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Optional
 
 import typer
 
@@ -17,7 +17,7 @@ from hookweave.core.cli.common import registry as _registry
 
 @app.command()
 @handled
-def templates(*, as_json: JsonOpt = False) -> None:
+def templates(*, as_json: bool = JsonOpt) -> None:
     """List the shipped templates with their descriptions."""
     from hookweave.core.cli import scaffold
 
@@ -34,11 +34,11 @@ def templates(*, as_json: JsonOpt = False) -> None:
 @app.command()
 @handled
 def init(
-    folder: Annotated[Optional[str], typer.Argument(help="Where to write the bundle (default: . , or ./TEMPLATE with --from).")] = None,
+    folder: Optional[str] = typer.Argument(None, help="Where to write the bundle (default: . , or ./TEMPLATE with --from)."),
     *,
-    name: Annotated[Optional[str], typer.Option("--name", help="Bundle name (default: from the folder's name).")] = None,
-    from_: Annotated[Optional[str], typer.Option("--from", help="Copy this shipped template instead (see hooks templates).")] = None,
-    as_json: JsonOpt = False,
+    name: Optional[str] = typer.Option(None, "--name", help="Bundle name (default: from the folder's name)."),
+    from_: Optional[str] = typer.Option(None, "--from", help="Copy this shipped template instead (see hooks templates)."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Start a bundle: hookweave.toml and a hook script, or a copy of a template, in the project."""
     from hookweave.core.cli import scaffold
@@ -62,9 +62,9 @@ def init(
 @handled
 def doctor(
     *,
-    project: ProjectOpt = None,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every agent, also those not found here.")] = False,
-    as_json: JsonOpt = False,
+    project: Optional[str] = ProjectOpt,
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every agent, also those not found here."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Check this machine and folder: hosts and versions, settings files, gates, plugins, python3."""
     from hookweave.core.cli import doctor as checks
@@ -84,9 +84,9 @@ SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 @app.command()
 @handled
 def completion(
-    shell: Annotated[Optional[str], typer.Argument(help="bash, zsh, fish or powershell (default: your shell).")] = None,
+    shell: Optional[str] = typer.Argument(None, help="bash, zsh, fish or powershell (default: your shell)."),
     *,
-    install: Annotated[bool, typer.Option("--install", help="Add it to the shell's start-up file instead of printing it.")] = False,
+    install: bool = typer.Option(False, "--install", help="Add it to the shell's start-up file instead of printing it."),
 ) -> None:
     """Print (or --install) shell completion: commands, options, host names, installed bundles."""
     from hookweave.core.cli.completion import install_script, script
@@ -101,7 +101,7 @@ def completion(
 @app.command("help")
 def help_command(
     ctx: typer.Context,
-    command: Annotated[Optional[str], typer.Argument(help="The command to explain (default: hooks itself).")] = None,
+    command: Optional[str] = typer.Argument(None, help="The command to explain (default: hooks itself)."),
 ) -> None:
     """Show the help of hooks, or of one command (as hooks COMMAND --help does)."""
     root = ctx.parent

@@ -4,7 +4,7 @@ Thin: each parses its options, calls ``usecases.sync`` or ``usecases.teamfile``,
 changed; the use cases do the work and raise ``HooksError`` for the one-line errors.
 """
 
-from typing import Annotated, Optional
+from typing import Optional
 
 import typer
 
@@ -13,21 +13,21 @@ from hookweave.core.cli.app import DryRunOpt, HostOpt, JsonOpt, app
 from hookweave.core.cli.common import handled
 from hookweave.core.cli.group import complete_scopes
 
-ForceOpt = Annotated[bool, typer.Option("--force", help="Take new content after reading the diff: restore a "
-                                        "vendored copy edited by hand, follow a tag that moved, replace edited entries.")]
-YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+ForceOpt = typer.Option(False, "--force", help="Take new content after reading the diff: restore a "
+                        "vendored copy edited by hand, follow a tag that moved, replace edited entries.")
+YesOpt = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation.")
 
 
 @app.command()
 @handled
 def sync(
     *,
-    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 with the differences when the agents' "
-                                        "files, vendored bundles or records are not what .hookweave.toml yields (CI).")] = False,
-    force: ForceOpt = False,
-    dry_run: DryRunOpt = False,
-    yes: YesOpt = False,
-    as_json: JsonOpt = False,
+    check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 with the differences when the agents' "
+                                        "files, vendored bundles or records are not what .hookweave.toml yields (CI)."),
+    force: bool = ForceOpt,
+    dry_run: bool = DryRunOpt,
+    yes: bool = YesOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Make this repository's agent files exactly what .hookweave.toml says (run from any folder in it)."""
     from hookweave.core.files import paths
@@ -54,16 +54,16 @@ def sync(
 @app.command()
 @handled
 def add(
-    source: Annotated[str, typer.Argument(help="A bundle folder in this repository, a template name, or a git URL "
-                                          "(https://, ssh://, git@host:path, file://).")],
+    source: str = typer.Argument(..., help="A bundle folder in this repository, a template name, or a git URL "
+                                          "(https://, ssh://, git@host:path, file://)."),
     *,
-    rev: Annotated[Optional[str], typer.Option("--rev", help="Git: the tag, branch or commit to pin (default: the "
-                                               "newest tag, else the default branch).")] = None,
-    host: HostOpt = None,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="project (default), local or user.",
-                                                 autocompletion=complete_scopes)] = None,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    rev: Optional[str] = typer.Option(None, "--rev", help="Git: the tag, branch or commit to pin (default: the "
+                                               "newest tag, else the default branch)."),
+    host: Optional[list[str]] = HostOpt,
+    scope: Optional[str] = typer.Option(None, "--scope", "-s", help="project (default), local or user.",
+                                                 autocompletion=complete_scopes),
+    dry_run: bool = DryRunOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Add a bundle to .hookweave.toml (pinned and vendored when remote), then sync."""
     from hookweave.core.files import paths
@@ -76,10 +76,10 @@ def add(
 @app.command()
 @handled
 def remove(
-    name: Annotated[str, typer.Argument(help="The bundle's name in .hookweave.toml.")],
+    name: str = typer.Argument(..., help="The bundle's name in .hookweave.toml."),
     *,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    dry_run: bool = DryRunOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Take a bundle out of .hookweave.toml, then sync: its hooks, vendored files and records go."""
     from hookweave.core.files import paths
@@ -91,12 +91,12 @@ def remove(
 @app.command()
 @handled
 def autoupdate(
-    name: Annotated[Optional[str], typer.Argument(help="One bundle (default: every git bundle).")] = None,
+    name: Optional[str] = typer.Argument(None, help="One bundle (default: every git bundle)."),
     *,
-    rev: Annotated[Optional[str], typer.Option("--rev", help="Move to this tag, branch or commit instead of the "
-                                               "newest tag.")] = None,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    rev: Optional[str] = typer.Option(None, "--rev", help="Move to this tag, branch or commit instead of the "
+                                               "newest tag."),
+    dry_run: bool = DryRunOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Move remote bundles to their newest tag: print the diff of their files, update the pins, sync."""
     from hookweave.core.files import paths

@@ -2,7 +2,7 @@
 when named (``app.COMMAND_MODULES``), as the other commands' modules are."""
 
 import functools
-from typing import Annotated, Optional
+from typing import Optional
 
 import typer
 
@@ -16,19 +16,19 @@ from hookweave.core.reading import projects
 @app.command()
 @handled
 def uninstall(
-    name: Annotated[Optional[str], typer.Argument(help="Name of the installed bundle (or --all).", autocompletion=complete_bundles)] = None,
+    name: Optional[str] = typer.Argument(None, help="Name of the installed bundle (or --all).", autocompletion=complete_bundles),
     *,
-    host: HostOpt = None,
-    scope: ScopeOpt = None,
-    project: ProjectOpt = None,
-    every: Annotated[bool, typer.Option("--all", help="Every bundle installed at the scope (default: every host).")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Also remove entries the operator edited.")] = False,
-    by_marker: Annotated[bool, typer.Option("--by-marker", help="Where no record lists the bundle (deleted, never "
-                                            "committed), remove the entries that carry its marker.")] = False,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
-    dry_run: DryRunOpt = False,
-    patch: PatchOpt = False,
-    as_json: JsonOpt = False,
+    host: Optional[list[str]] = HostOpt,
+    scope: Optional[str] = ScopeOpt,
+    project: Optional[str] = ProjectOpt,
+    every: bool = typer.Option(False, "--all", help="Every bundle installed at the scope (default: every host)."),
+    force: bool = typer.Option(False, "--force", help="Also remove entries the operator edited."),
+    by_marker: bool = typer.Option(False, "--by-marker", help="Where no record lists the bundle (deleted, never "
+                                            "committed), remove the entries that carry its marker."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    dry_run: bool = DryRunOpt,
+    patch: bool = PatchOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Remove exactly what a bundle installed; keep everything else, byte for byte."""
     from hookweave.core.errors import BadInput, NotInstalled

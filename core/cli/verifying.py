@@ -1,7 +1,7 @@
 """``hooks verify``: a thin typer command over ``hostreport``, registered on ``app`` when named
 (``app.COMMAND_MODULES``), as the other commands' modules are."""
 
-from typing import Annotated, Optional
+from typing import Optional
 
 import typer
 
@@ -17,17 +17,17 @@ from hookweave.core.reading import projects
 @handled
 def verify(
     *,
-    host: HostOpt = None,
-    scope: Annotated[Optional[str], typer.Option("--scope", "-s", help="Only this scope (default: all).",
-                                                 autocompletion=complete_scopes)] = None,
-    project: ProjectOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the problems and the last line only.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Fold nothing: every note, and every file's "
-                                          "line, one by one.")] = False,
-    repo: Annotated[bool, typer.Option("--repo", help="Judge only what the repository holds (for CI and pre-commit): "
+    host: Optional[list[str]] = HostOpt,
+    scope: Optional[str] = typer.Option(None, "--scope", "-s", help="Only this scope (default: all).",
+                                                 autocompletion=complete_scopes),
+    project: Optional[str] = ProjectOpt,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print the problems and the last line only."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Fold nothing: every note, and every file's "
+                                          "line, one by one."),
+    repo: bool = typer.Option(False, "--repo", help="Judge only what the repository holds (for CI and pre-commit): "
                                        "nothing outside it is read, and this machine's gates (trust, switches, user "
-                                       "settings) are warnings.")] = False,
-    as_json: JsonOpt = False,
+                                       "settings) are warnings."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Check installed hooks: present, unmodified, in order, not duplicated, env in effect, not gated."""
     if quiet and verbose:
