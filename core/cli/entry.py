@@ -58,7 +58,18 @@ def _preload(argv: list[str]) -> None:
     if names:
         from hookweave.core.files.quickimport import preload
 
-        preload([f"hookweave.{name}" for name in names.split()])
+        preload([f"hookweave.{name}" for name in names.split()] + [f"hookweave.hosts.{name}" for name in _hosts_named(argv)])
+
+
+def _hosts_named(argv: list[str]) -> list[str]:
+    """The hosts ``--host``/``-H`` names (the order records none: which ones load depends on them)."""
+    named = []
+    for at, word in enumerate(argv):
+        if word in ("--host", "-H") and at + 1 < len(argv):
+            named.append(argv[at + 1])
+        elif word.startswith("--host="):
+            named.append(word[len("--host="):])
+    return [name for name in named if name.isidentifier()]
 
 
 def _interrupts_raise() -> None:

@@ -27,6 +27,8 @@ from importlib.util import MAGIC_NUMBER
 import _imp
 
 OURS = "hookweave."
+TOP_LEVEL = ("core", "hosts", "templates", "testing")  # pyproject's package-dir: each a folder beside core's
+_BESIDE_CORE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _NOT_SOURCE = tuple(EXTENSION_SUFFIXES) + (".pyc",)  # what the path finder would take over a .py
 
 
@@ -64,6 +66,13 @@ class OwnModules:
         if path is None or not name.startswith(OURS) or len(path) != 1 or not isinstance(path[0], str):
             return None
         folder, tail = path[0], name.rpartition(".")[2]
+        if name.count(".") == 1 and not os.path.isabs(folder):
+            # ``hookweave`` of an editable install (the README's): a namespace whose one entry is
+            # setuptools' path hook, not a folder. Our packages (pyproject's package-dir) sit beside
+            # ``core``, as in a wheel; any other name is left to the finders.
+            if tail not in TOP_LEVEL:
+                return None
+            folder = _BESIDE_CORE
         modules, listed = cls._folders.get(folder) or cls._list(folder)
         if tail in listed:  # a folder (a package, as the path finder prefers it), or something odd
             where, file = f"{folder}{os.sep}{tail}", "__init__"

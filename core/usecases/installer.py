@@ -61,7 +61,8 @@ def install(
     for t in targets:  # the agent's reason to need root, before the folder's own (root's, not writable)
         managedlayer.check_root(t.host, t.scope, t.shown)
 
-    inherited = {id(t): _inherited(t, project_of(project, t.host)) for t in targets} if bundle.env and machine else {}
+    names = {var.name for var in bundle.env}
+    inherited = {id(t): _inherited(t, project_of(project, t.host), names) for t in targets} if names and machine else {}
     # One copy where an agent runs another's file (Copilot runs Claude's project settings): each
     # target's share of the bundle, and which hooks the source's copy runs for the reader.
     split = standins.split(targets, bundle, lambda host: project_of(project, host))
@@ -109,15 +110,16 @@ def _nothing_left(t: Target, text: str | None, rec: str | None, name: str, force
     return FilePlan(t, text, text, rec, rec)
 
 
-def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
-    """Per variable, the value ``t.host`` uses when ``t``'s file does not set it, and where from:
-    the highest lower-precedence scope's settings env, else the environment. Install runs in the
-    operator's shell, so what it exports is what the agent started from here would see."""
+def _inherited(t: Target, project: Path, names: set[str]) -> dict[str, tuple[str, str]]:
+    """Per variable of ``names`` (the bundle's: all the plan asks of), the value ``t.host`` uses
+    when ``t``'s file does not set it, and where from: the highest lower-precedence scope's settings
+    env, else the environment. Install runs in the operator's shell, so what it exports is what the
+    agent started from here would see."""
     import os
 
     from hookweave.core.plan.envmerge import EXPORTED
 
-    out = {name: (value, EXPORTED) for name, value in os.environ.items()}
+    out = {name: (os.environ[name], EXPORTED) for name in names if name in os.environ}
     host = t.host
     if not host.env_key or t.scope not in host.verify_scopes:
         return out
@@ -129,7 +131,7 @@ def _inherited(t: Target, project: Path) -> dict[str, tuple[str, str]]:
         doc = read_scope(host, lower, project)[0]
         env = doc.get(host.env_key) if isinstance(doc, dict) else None
         for name, value in env.items() if isinstance(env, dict) else ():
-            if isinstance(value, str):
+            if isinstance(value, str) and name in names:
                 out[name] = (value, f"set in {lower} settings")
     return out
 

@@ -50,6 +50,20 @@ def test_every_module_has_the_spec_the_path_finder_gives():
         assert ours.loader.path == python.loader.path and ours.loader.is_package(name) == python.loader.is_package(name)
 
 
+def test_our_top_level_packages_have_the_spec_the_finders_give():
+    """``hookweave`` is a namespace; in an editable install (the README's) its one entry is
+    setuptools' path hook, and our packages are found beside ``core`` as the editable finder maps
+    them (pyproject's package-dir); in a wheel, in its folder, as every other module."""
+    import hookweave
+
+    for top in ("core", "hosts", "templates", "testing"):
+        ours, theirs = OwnModules.find_spec(f"hookweave.{top}", list(hookweave.__path__)), importlib.util.find_spec(f"hookweave.{top}")
+        assert (ours.origin, ours.submodule_search_locations, ours.cached) == (
+            theirs.origin, list(theirs.submodule_search_locations), theirs.cached), top
+    for other in ("tests", "docs", "bench", "scripts", "setup", "nothing"):  # folders and files beside core's
+        assert OwnModules.find_spec(f"hookweave.{other}", list(hookweave.__path__)) is None, other
+
+
 def test_every_module_gets_the_code_python_reads(tmp_path):
     for name, path in MODULES:
         spec = OwnModules.find_spec(name, path)
