@@ -93,16 +93,19 @@ def _metadata_dirs(folder: str) -> list[tuple[str, str]]:
         names = os.listdir(folder)
     except OSError:  # a zip file, a missing folder, a file
         return []
-    out = []
+    # One search of all the names for a folder without distributions (the standard library's two
+    # folders: 280 names, looked at one by one for 0.3 million instructions); a name holds no NUL.
+    joined = "\0".join(names) + "\0"
+    if ".dist-info\0" not in joined and ".egg-info\0" not in joined:
+        return []
     prefix = os.path.join(folder, "")  # os.path.join(folder, name) for each, joined once (~90 names a command)
-    for name in names:
-        stem, dot, suffix = name.rpartition(".")
-        if dot and suffix in ("dist-info", "egg-info"):
-            # No isdir: importlib.metadata takes every such name too, and a file of that name has no
-            # entry_points.txt to read. A stat per installed distribution was ~80 system calls on
-            # every command in a development environment.
-            out.append((prefix + name, stem))
-    return out
+    # No isdir: importlib.metadata takes every such name too, and a file of that name has no
+    # entry_points.txt to read. A stat per installed distribution was ~80 system calls on every
+    # command in a development environment.
+    return [(prefix + name, name.rpartition(".")[0]) for name in names if name.endswith(_METADATA)]
+
+
+_METADATA = (".dist-info", ".egg-info")
 
 
 _ENTRY_POINTS = os.sep + "entry_points.txt"  # os.path.join(meta_dir, ...): meta_dir never ends in a separator

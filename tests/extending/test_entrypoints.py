@@ -91,3 +91,22 @@ def test_a_folder_changed_a_moment_ago_is_read_again(tmp_path: Path) -> None:
     assert [e.name for e in entry_points("hookweave", [str(site)])] == ["first"]
     (site / "young-1.0.dist-info" / "entry_points.txt").write_text("[hookweave]\nsecond = second_mod\n")
     assert [e.name for e in entry_points("hookweave", [str(site)])] == ["second"]
+
+
+def test_only_names_ending_in_a_metadata_suffix_are_distributions(tmp_path: Path) -> None:
+    """A folder is asked once whether any name ends in .dist-info or .egg-info (the standard
+    library's hold none), then each name: the same answer as importlib.metadata's."""
+    site = tmp_path / "site"
+    _dist(site, "real-1.0", "real", "1.0", "[hookweave]\nreal = real_mod\n")
+    for odd in ("dist-info", "x.dist-infox", "y.dist-info.bak", "z.egg-infos", "w-dist-info", ".dist-info"):
+        (site / odd).mkdir()
+        (site / odd / "entry_points.txt").write_text(f"[hookweave]\n{odd.strip('.')} = odd\n")
+    plain = tmp_path / "plain"
+    for name in ("os.py", "json", "dist_info.py", "egg-info"):
+        (plain / name).parent.mkdir(parents=True, exist_ok=True)
+        (plain / name).write_text("")
+    found = entry_points("hookweave", [str(plain), str(site)])
+    distributions = metadata.distributions(path=[str(plain), str(site)])
+    expected = sorted({(ep.name, ep.value) for d in distributions for ep in d.entry_points if ep.group == "hookweave"})
+    assert sorted((e.name, e.value) for e in found) == expected
+    assert ("real", "real_mod") in expected
