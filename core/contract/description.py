@@ -179,7 +179,7 @@ PROJECT_VARIABLE = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_
 DRIVE = LazyPattern(r"[A-Za-z]:/")  # a Windows path, in a per-platform template
 VARIABLE = LazyPattern(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")  # ${NAME:-default} in a path template
 _NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_NAME_REST = _NAME_FIRST | frozenset("0123456789")
+_NAME_REST_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789"
 
 
 def this_system(template: str | Mapping[str, str]) -> str:
@@ -198,9 +198,8 @@ def variables(template: str) -> list[tuple[int, int, str, str]]:
     while at != -1:
         name_end = at + 2
         if template[name_end:name_end + 1] in _NAME_FIRST:  # "" is in no set
-            name_end += 1
-            while template[name_end:name_end + 1] in _NAME_REST:
-                name_end += 1
+            rest = template[name_end + 1:]
+            name_end += 1 + len(rest) - len(rest.lstrip(_NAME_REST_CHARACTERS))  # the name's other characters, in C
             if template.startswith(":-", name_end):
                 close = template.find("}", name_end + 2)
                 if close != -1:
