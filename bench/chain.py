@@ -15,9 +15,12 @@ run directly (one registration each):
   an anchored one (``^(Bash|Write)$``), and Cline's ``shell`` (``run_commands|execute_command``, on
   Cline's own payload), which the sh path decides without Python.
 
-The rows run round robin (one run of each, then the next round), so a moment of load weighs on every
-row alike; and, unless ``--alone``, with a second process spinning on a core for the whole run, as the
-targets are set under load (<= 2 ms added per chained event, <= 10 ms with a JSON member, Cline <= 5 ms).
+The rows run round robin (one run of each, then the next round, each round in a new order), so a
+moment of load weighs on every row alike, and so does what a row leaves running (an sh chain's ticker
+wakes 0.1 s after its chain to remove the scratch files: in a fixed order it fell on the same rows
+each round, and one runner text measured twice in the same rounds read +1.5 and +3.9 ms); and,
+unless ``--alone``, with a second process spinning on a core for the whole run, as the targets are
+set under load (<= 2 ms added per chained event, <= 10 ms with a JSON member, Cline <= 5 ms).
 
 ``--against REV`` adds a twin of each sh and Cline row run with REV's sh text (``core/standalone/chainrun.sh``
 at that commit; the host facts and the Python runner are this tree's), in the same rounds: a before and
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import resource
 import shlex
 import statistics
@@ -79,8 +83,11 @@ def timed_rows(rows: list, runs: int) -> list[tuple[float, float, float]]:
     queue for the cores does not stretch (the sh runner's ticker, which nobody waits for, is not in it)."""
     times: list[list[float]] = [[] for _ in rows]
     cpus: list[list[float]] = [[] for _ in rows]
+    order, shuffle = list(range(len(rows))), random.Random(38).shuffle
     for _ in range(runs):
-        for at, (_, commands, *_, payload) in enumerate(rows):
+        shuffle(order)  # each round in another order: what a row leaves behind (an sh chain's ticker
+        for at in order:  # wakes 0.1 s later to clean up) falls on every row alike, not on the rows after it
+            _, commands, *_, payload = rows[at]
             wall, cpu = once_ms(commands, payload)
             times[at].append(wall)
             cpus[at].append(cpu)
@@ -106,7 +113,7 @@ def main() -> None:
         if spinner is not None:
             spinner.kill()
             spinner.wait()
-    print(f"{runs} runs each, round robin, Python {sys.version.split()[0]}, "
+    print(f"{runs} runs each, round robin in a shuffled order, Python {sys.version.split()[0]}, "
           f"{'alone' if spinner is None else 'a second process spinning'}, load {os.getloadavg()[0]:.1f}: "
           "median / fastest wall time, median CPU time")
     for name, ms, fastest, cpu, base, target in figures:
