@@ -133,7 +133,7 @@ def give_owner_and_mode(path: Path, uid: int, gid: int, mode: int) -> None:
 def check_writable(path: Path) -> None:
     """Refuse before planning what a write would fail on or damage: not a regular file, read-only
     or immutable, a hard link the swap would split, an owner we could not give back."""
-    target = Path(realpath(path))  # once per command (the write resolves it again, as it writes)
+    target = real(path)
     if os.path.islink(target):
         raise BadInput(f"{display(path)}: a symlink loop; fix the symlink")
     info = _stat(target, path)
