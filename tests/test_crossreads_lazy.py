@@ -173,3 +173,27 @@ def test_a_loaded_hosts_scope_without_our_record_is_not_read(installed, tmp_path
     opened = [Path(p).resolve() for p in json.loads(out.read_text())]
     assert (installed / ".claude" / "settings.json").resolve() in opened  # the probe saw the command read
     assert cursor.resolve() not in opened
+
+
+def test_the_variables_read_are_those_the_tables_name():
+    """``holding`` copies only these from the environment: every ``${NAME:-...}`` of the tables, the
+    variables that move a host's files (``MOVED_BY``), and HOME."""
+    from hookweave.core.contract.description import variables
+    from hookweave.core.verify import builtin_records
+
+    named: set[str] = set()
+
+    def walk(place):
+        if isinstance(place, (tuple, list)):
+            for each in place:
+                walk(each)
+        elif isinstance(place, dict):
+            for each in place.values():
+                walk(each)
+        else:
+            named.update(name for _, _, name, _ in variables(place))
+
+    for table in (builtin_records.RECORDS, builtin_records.IN_USE_FOLDERS, builtin_records.CHOSEN_BY):
+        walk(table)
+    named.update(v for moved in builtin_records.MOVED_BY.values() for v in moved)
+    assert sorted(builtin_records.READ_FROM_ENVIRONMENT) == sorted(named | {"HOME"})

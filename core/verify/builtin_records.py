@@ -132,6 +132,17 @@ CHOSEN_BY = {
 }
 
 
+# Every environment variable the tables above read (their ``${NAME:-...}`` and ``MOVED_BY``) and
+# HOME: ``holding`` copies these, not the whole environment (a hundred variables in many shells;
+# ``tests/test_crossreads_lazy.py`` holds this to the tables).
+READ_FROM_ENVIRONMENT = (
+    "HOME", "CLAUDE_CONFIG_DIR", "CLINE_DIR", "CODEX_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME",
+    "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "HERMES_HOME", "HOOKWEAVE_CLAUDE_MANAGED_DIR",
+    "HOOKWEAVE_COPILOT_POLICY_DIR", "HOOKWEAVE_CURSOR_MANAGED_DIR", "KIMI_CODE_HOME", "OPENHANDS_WORK_DIR",
+    "OPENHARNESS_CONFIG_DIR", "QODER_CONFIG_DIR", "QWEN_HOME",
+)
+
+
 def holding(names: list[str], project: Path, own: str | None = None, planned: dict | None = None, *,
             in_use: bool = False) -> list[str]:
     """``names`` less the built-in hosts that have no record of ours at any scope (``own`` is
@@ -149,7 +160,8 @@ def holding(names: list[str], project: Path, own: str | None = None, planned: di
 
     # Text, not ``Path``s, and the environment read once: about fifty places on every verify.
     planned = {str(path): text for path, text in (planned or {}).items()}
-    environ, where = dict(os.environ), str(project)
+    environ = {name: os.environ[name] for name in READ_FROM_ENVIRONMENT if name in os.environ}
+    where = str(project)
 
     def there(template: str | dict) -> bool:
         return exists(expand_text(this_system(template), where, environ))
