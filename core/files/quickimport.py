@@ -13,6 +13,11 @@ writes as it always does. Anything else (a zip, a namespace package, an extensio
 made after the folder was listed) is left to Python's finders: answering wrongly would cost a
 command, not answering costs nothing. ``tests/shipping/test_quickimport.py`` holds every module's
 spec and code to what Python's machinery gives.
+
+In an editable install (the README's), ``hookweave`` is a namespace whose one entry is setuptools'
+path hook: ``OwnModules`` finds our four packages beside ``core`` there, as a wheel lays them out.
+``preload`` loads a command's modules, in the order it loads them, without ``import``'s machinery
+(docs/speed.md, Round 11).
 """
 
 import marshal
@@ -122,13 +127,16 @@ def install() -> None:
 def preload(names: Iterable[str]) -> None:
     """Load the named modules of ours, in this order, each as ``import`` would (the same spec,
     attributes, code and place in ``sys.modules``) but without ``import``'s machinery: its module
-    locks, parent checks and spec set-up cost 0.1 million instructions a module, a fifth of a
-    no-op install's 80. ``names`` is the order a command loads them in (``cli/loadorder.py``),
-    dependencies first, so each module's own imports find theirs loaded. One already loaded, one
-    whose package is not and one the finder leaves to Python are passed over (``import`` loads
-    them when they are first imported); stale bytecode is compiled again, as ``import`` does. An error in a module's code is raised as ``import`` raises it,
-    with the module taken out of ``sys.modules`` again. ``-X importtime`` and ``-v`` see only what
-    ``import`` loads, so with either this loads nothing."""
+    locks, parent checks and spec set-up cost 0.1 million instructions a module, and a no-op
+    install loads 80. ``names`` is the order a command loads them in (``cli/loadorder.py``),
+    dependencies first, so each module's own imports find theirs loaded.
+
+    Passed over, for ``import`` to load when first imported: a module already loaded, one whose
+    package is not, one ``OwnModules`` does not find, and one whose bytecode the general rules
+    place (``-O``, a cache prefix). Stale bytecode is compiled again, as ``import`` does. An error
+    in a module's code is raised as ``import`` raises it, the module taken out of ``sys.modules``
+    again. ``-X importtime`` and ``-v`` see only what ``import`` loads: with either, this loads
+    nothing."""
     if sys.flags.verbose or "importtime" in sys._xoptions or os.environ.get("PYTHONPROFILEIMPORTTIME"):
         return
     modules = sys.modules
