@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -11,16 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import hookweave.core.cli.adopt  # noqa: F401 - main() loads these commands on demand; tests call app directly
-import hookweave.core.cli.check  # noqa: F401
-import hookweave.core.cli.installing  # noqa: F401
-import hookweave.core.cli.listing  # noqa: F401
-import hookweave.core.cli.setup  # noqa: F401
-import hookweave.core.cli.team  # noqa: F401
-import hookweave.core.cli.uninstalling  # noqa: F401
-import hookweave.core.cli.verifying  # noqa: F401
-from hookweave.core.cli.app import app
+from hookweave.core.cli.app import COMMAND_MODULES, app
 from hookweave.core.runtime import latency
+
+for _module in dict.fromkeys(COMMAND_MODULES.values()):  # main() loads each command on demand; tests call app directly
+    importlib.import_module(_module)
 
 # A suite started in the background by a non-interactive shell (`cmd &`, nohup) inherits SIGINT
 # ignored, and so does every program it starts: the tests of what a stop does (Ctrl-C mid-write,

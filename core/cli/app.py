@@ -67,12 +67,11 @@ COLOR_HELP = ("auto (the default: on a terminal, as NO_COLOR and FORCE_COLOR say
 @app.callback()
 def _root(
     version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version."),
-    color: Optional[str] = typer.Option(None, "--color", metavar="WHEN", callback=_colour, is_eager=True,
-                                                 help=COLOR_HELP),
+    color: Optional[str] = typer.Option(None, "--color", metavar="WHEN", callback=_colour, is_eager=True, help=COLOR_HELP),
     install_completion: bool = typer.Option(False, "--install-completion", callback=completion_option(True), is_eager=True,
-                                                     help="Install shell completion for your shell (see hooks completion)."),
+                                            help="Install shell completion for your shell (see hooks completion)."),
     show_completion: bool = typer.Option(False, "--show-completion", callback=completion_option(False), is_eager=True,
-                                                  help="Print the completion script for your shell."),
+                                         help="Print the completion script for your shell."),
 ) -> None:
     """hookweave: one manifest, every agent's hooks."""
 

@@ -99,8 +99,6 @@ READS = {
     "copilot": ("claude",),
 }
 
-# Set, these move a host's files where the templates above cannot follow: the host is loaded and
-# asked (Gemini's name its system files themselves, records beside them; OpenHands' is its project).
 # What says a reader (``READS``) is in use here, as ``crossreads.in_use`` asks it: the folders of
 # its settings files at every scope, the folder its ``detect`` looks at, and the programs ``detect``
 # looks for on PATH (its description's ``programs``).
@@ -119,6 +117,8 @@ PROGRAMS = {
     "copilot": ("copilot",),
 }
 
+# Set, these move a host's files where the templates above cannot follow: the host is loaded and
+# asked (Gemini's name its system files themselves, records beside them; OpenHands' is its project).
 MOVED_BY = {
     "gemini": ("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
     "openhands": ("OPENHANDS_WORK_DIR",),
