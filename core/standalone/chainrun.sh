@@ -44,32 +44,47 @@ hw_clean() {
   LC_ALL=C rm -f $hw_rm 2>/dev/null  # the names hold no blank: $TMPDIR with one is passed over below
 }
 
-# The scratch files: created 0600 (umask 077, in the subshell that creates them only: the members get
-# the host's umask) under a name no one can guess (a random UUID the kernel gives, without a fork;
-# mktemp elsewhere), never taken over (set -C), so nobody else reads the payload or plants a FIFO
-# there. A folder where they cannot be made or written (no such folder, read-only, a full disk: the
-# state file's first line is written before the payload, as a probe) is passed over for the next.
+# The scratch files: created 0600 (umask 077 while they are made, then the host's again, which the
+# members get) under a name no one can guess (a random UUID the kernel gives, without a fork; mktemp
+# elsewhere), never taken over (set -C), so nobody else reads the payload or plants a FIFO there. A
+# folder where they cannot be made or written (no such folder, read-only, a full disk: the state
+# file's first line is written before the payload, as a probe) is passed over for the next.
 # The payload is copied by dd, which says how many bytes it copied (in .n): a matcher's field is then
 # read by the shell itself where that count proves the read exact (hw_small). Every program the runner
 # starts itself runs with LC_ALL=C: a program that loads a UTF-8 locale opens a dozen files first
 # (cat: 4.7 -> 1.5 ms here under load); the members get the host's environment as it is.
+# All of it in this shell, no subshell: a command it waits for starts by vfork, where a subshell is a
+# fork of the whole shell (0.3 ms per event here under load, issue 38); the host's umask comes from
+# /proc (Linux 4.7 and later), else from umask itself (a fork).
+hw_um= hw_l=
+{ read -r hw_l && read -r hw_l hw_um; } 2>/dev/null </proc/self/status  # "Name: sh", then "Umask: 0022"
+case $hw_l:$hw_um in Umask::[0-7][0-7][0-7][0-7]) ;; *) hw_um=$(umask) ;; esac
+
+hw_made() {  # the scratch files of $hw_try, each made here (set -C): 0, else 1
+  printf -- '- - 0 -\n' >"$hw_try.s" && true >"$hw_try.t" && true >"$hw_try.n" || return 1
+  hw_k=0
+  while [ "$hw_k" -lt "$hw_count" ]; do
+    true >"$hw_try.o$hw_k" && true >"$hw_try.e$hw_k" || return 1
+    hw_k=$((hw_k + 1))
+  done
+  true >"$hw_try.in"
+}
+
 hw_count=$(($# / 4))
-hw_base= hw_k=0
+hw_base= hw_bad=
 for hw_dir in ${TMPDIR:+"$TMPDIR"} /dev/shm /tmp /var/tmp; do  # /dev/shm: in memory, a file there costs less
   case $hw_dir in *[!A-Za-z0-9_./-]*) continue ;; esac  # the names go unquoted to rm and cat
   { read -r hw_r </proc/sys/kernel/random/uuid || hw_r=$(mktemp -u XXXXXXXXXXXX); } 2>/dev/null
   case $hw_r in ''|*[!A-Za-z0-9-]*) continue ;; esac
-  hw_try="$hw_dir/.hookweave-chain-$$-$hw_r" hw_k=0
-  ( umask 077; set -C
-    printf -- '- - 0 -\n' >"$hw_try.s" && true >"$hw_try.t" && true >"$hw_try.n" || exit 3
-    while [ "$hw_k" -lt "$hw_count" ]; do
-      true >"$hw_try.o$hw_k" && true >"$hw_try.e$hw_k" || exit 3
-      hw_k=$((hw_k + 1))
-    done
-    true >"$hw_try.in" || exit 3
-    LC_ALL=C exec dd bs=65536 >|"$hw_try.in" 2>|"$hw_try.n" ) 2>/dev/null && { hw_base=$hw_try hw_bad=; break; }
-  hw_bad=$? hw_base=$hw_try
-  [ "$hw_bad" -eq 3 ] || break  # dd failed (the disk filled up while it wrote): what was read is here
+  hw_try="$hw_dir/.hookweave-chain-$$-$hw_r"
+  umask 077; set -C
+  hw_made 2>/dev/null; hw_bad=$?
+  set +C; umask "$hw_um"
+  hw_base=$hw_try
+  if [ "$hw_bad" -eq 0 ]; then
+    { LC_ALL=C dd bs=65536 >|"$hw_try.in" 2>|"$hw_try.n"; } 2>/dev/null && { hw_bad=; break; }
+    hw_bad=$?; break  # dd failed (the disk filled up while it wrote): what was read is here
+  fi
   hw_clean; hw_base=
 done
 if [ -z "$hw_base" ] || [ -n "${hw_bad-}" ]; then  # no folder took them, or the payload could not be kept:
@@ -101,7 +116,7 @@ hw_end() {  # $1 pid: the member and what it started, killed
 }
 
 hw_clock() {  # hw_now: centiseconds, from the kernel's uptime (a read, no fork), else the ticker's own count
-  if read -r hw_u hw_idle </proc/uptime 2>/dev/null; then hw_now=${hw_u%.*}${hw_u#*.}; else hw_now=-; fi
+  if read -r hw_u hw_idle 2>/dev/null </proc/uptime; then hw_now=${hw_u%.*}${hw_u#*.}; else hw_now=-; fi
 }
 
 hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed (checked
@@ -218,7 +233,7 @@ hw_program() {  # $1 the program a plain command starts: 0 when exec'ing it here
   case ${hw_f##*/} in
     python|python3|python3.[0-9]|python3.[0-9][0-9]|node|bun|deno|uv|uvx|npx|bunx|env|sh|dash|bash|ruby|perl|php|jq) return 0 ;;
     *.sh|*.bash|*.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.pl)
-      hw_l=; IFS= read -r hw_l <"$hw_f" 2>/dev/null
+      hw_l=; IFS= read -r hw_l 2>/dev/null <"$hw_f"
       case $hw_l in '#!'*) ;; *) return 1 ;; esac
       hw_l=${hw_l#??}  # its interpreter must be a file that runs: a missing one, or a CR after it (a
       hw_l=${hw_l#"${hw_l%%[!\ \	]*}"}  # CRLF script), is an error only the shell says as the host reads it

@@ -206,6 +206,47 @@ def test_scratch_files_are_private_and_named_by_chance(folder, tmp_path):
     assert all(len(line.rsplit("-", 5)[-5:][0]) >= 8 for line in lines), lines  # a UUID, not a counter
 
 
+@pytest.mark.parametrize("mask", ["0027", "0002", "0077", "0000"])
+def test_members_get_the_hosts_umask_while_the_scratch_files_stay_private(folder, tmp_path, mask):
+    """The sh path makes its scratch files under umask 077 in its own shell (no subshell, issue 38),
+    then sets the host's umask back, read from /proc: each member creates files as the host's shell
+    would have let it, on both runners."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    members = ["m1", "10", "", 'umask >>"$LOG"; for f in "$TMPDIR"/.hookweave-chain-*.in; do ls -ln "$f" >>"$LOG"; done',
+               "m2", "10", "", 'umask >>"$LOG"']
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    seen = {}
+    for how, (program, *lead) in RUNNERS:
+        argv = ["sh", "-c", f'umask {mask}; exec "$@"', "sh", program, *lead[:-1], str(folder / lead[-1]),
+                "claude", "PreToolUse", *members]
+        done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=60, cwd=folder, env=env)
+        seen[how] = (done.returncode, done.stdout, done.stderr, logged(folder).splitlines())
+    for how, (code, out, err, lines) in seen.items():
+        assert (code, out, err) == (0, b"", b""), how
+        assert [lines[0], lines[2]] == [mask, mask], (how, lines)
+        assert lines[1].startswith("-rw------- "), (how, lines)
+
+
+def test_without_proc_the_sh_path_still_runs_on_time_with_the_hosts_umask(folder, tmp_path):
+    """Where there is no /proc (macOS, BSD; here an empty one in a mount namespace of the test's own),
+    the umask comes from umask itself, the scratch name from mktemp, and the ticker counts its own naps."""
+    if subprocess.run(["unshare", "-rm", "true"], capture_output=True).returncode:
+        pytest.skip("no user and mount namespaces here")
+    import time
+
+    members = ["m1", "10", "", 'umask >>"$LOG"', "slow", "1", "", "sleep 3", "m3", "10", "", 'umask >>"$LOG"']
+    hide = 'mount -t tmpfs tmpfs /proc && umask 0027 && exec "$@"'
+    argv = ["unshare", "-rm", "sh", "-c", hide, "sh", "sh", str(folder / "settings.hookweave-chain.sh"), "claude",
+            "PreToolUse", *members]
+    start = time.monotonic()
+    done = subprocess.run(argv, input=PAYLOAD, capture_output=True, timeout=60, cwd=folder)
+    took = time.monotonic() - start
+    assert done.returncode == 0 and b"slow timed out after 1 s" in done.stderr, done.stderr
+    assert logged(folder).splitlines() == ["0027", "0027"]
+    assert took < 2.5, took
+
+
 def test_a_full_tmpdir_with_tmp_free_still_runs_every_guard(folder, tmp_path):
     """$TMPDIR on a full disk (a 64 KiB tmpfs, filled, in a mount namespace of the test's own): both
     runners keep their scratch files in the next folder and run every member, the blocking guard too."""

@@ -87,3 +87,15 @@ def test_the_reader_is_parsed_only_when_a_matcher_needs_it(tmp_path) -> None:
     assert (plain.returncode, plain.stderr) == (0, b"ran\n")
     matched = chain("Bash")
     assert b"ran" not in matched.stderr and b"Syntax error" in matched.stderr
+
+
+def test_a_read_that_may_fail_is_silenced_before_its_file_is_opened() -> None:
+    """The shell makes a command's redirections in order, and says a failed one on the stderr it has
+    then: `read x </proc/uptime 2>/dev/null` printed "cannot open /proc/uptime" to the host on every
+    member where there is no /proc (macOS). Every input redirection silenced on the same command must
+    come after `2>/dev/null` (bash's own reading of the runner, one command a line)."""
+    import re
+
+    runner = declared(shfacts.body().replace(chainsh.SHAPES_HERE, shfacts.shapes()))
+    late = [line.strip() for line in runner.splitlines() if re.search(r" < \S+ 2> /dev/null", line)]
+    assert late == []
