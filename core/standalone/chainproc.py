@@ -171,8 +171,9 @@ def resume(words, count):
     Cline's dispatcher: ``<done> <exit code or -> <timed out> <scratch base>``. Reads its scratch files (``<base>.e<n>``: the stderr of the members
     it ran, ``<base>.o<n>``: member ``done``'s stdout) and removes them all, dd's count (``.n``) too.
     The stdout of a member before ``done`` is an answer sh read and kept (it exited 0, stderr empty:
-    ``hw_answer``), returned last, in member order."""
-    done, code, timed, base = int(words[0]), words[1], words[2] == "1", words[3]
+    ``hw_answer``), returned last, in member order. ``s`` after the timed-out word: sh ran member
+    ``done`` in the foreground, and its shell wrote the signal that ended it after its stderr."""
+    done, code, timed, base = int(words[0]), words[1], words[2][:1] == "1", words[3]
     names = [f"{base}.{kind}{n}" for n in range(count) for kind in "oe"] + [f"{base}.{x}" for x in ("in", "n", "s", "t")]
     read = {}
     for name in names:
@@ -190,6 +191,28 @@ def resume(words, count):
     first = None
     if code != "-":
         (out, more), (err, more_err) = read[f"{base}.o{done}"], read[f"{base}.e{done}"]
+        if words[2][1:] == "s":
+            err = _unsaid(err, int(code))
         first = (int(code), out, err, timed, more or more_err)
     kept = [read[f"{base}.o{n}"][0] for n in range(done) if read[f"{base}.o{n}"][0]]
     return done, first, before, kept
+
+
+def _unsaid(err, code):
+    """``err`` without the line dash and busybox's ash write after a command they waited for when a
+    signal ended it (``strsignal``'s words, " (core dumped)", a newline; none for SIGINT and SIGPIPE):
+    the host's own shell hands its process over to the hook and says nothing. Exactly that line, last:
+    a member that exits 128 + n itself after printing those very words loses them too (the shell's
+    exit code cannot tell the two apart; chainrun.sh, hw_fg)."""
+    signum = code - 128
+    if signum <= 0 or signum in (_signal.SIGINT, _signal.SIGPIPE):
+        return err
+    try:
+        name = _signal.strsignal(signum)
+    except ValueError:
+        return err
+    for said in ((f"{name} (core dumped)\n", f"{name}\n") if name else ()):
+        said = said.encode("utf-8", "replace")
+        if err.endswith(said):
+            return err[:-len(said)]
+    return err

@@ -95,9 +95,21 @@ if [ -z "$hw_base" ] || [ -n "${hw_bad-}" ]; then  # no folder took them, or the
   hw_python "$hw_host" "$hw_event" "$@"
 fi
 
-hw_descendants() {  # $1 pid: it and every process below it, stopped, as one list
-  hw_all=" $1 " hw_new=1
-  kill -STOP "$1" 2>/dev/null
+# How members start. Where the shell is dash or busybox's ash and there is /proc (Linux), in the
+# foreground (hw_fg): the shell starts a command it waits for by vfork, where `&` forks the whole
+# shell (1 ms per event of 3 members here under load, issue 38). Such a shell says a signal that
+# ended a member ("Killed") on the member's stderr file, which the host's shell, handing its process
+# over, never writes: a member past 128 goes to Python, which drops that line (chainproc.resume).
+# A host that stops the chain ends this shell at once (no trap: one waits for the member first), and
+# the ticker ends the member by its stdin, the payload file, which only the member and what it
+# started hold. Elsewhere (bash as sh: it forks either way) in the background, and `wait`.
+hw_fg=
+[ -n "${BASH_VERSION-}${ZSH_VERSION-}${KSH_VERSION-}${YASH_VERSION-}" ] || [ ! -d /proc/self/fd ] || hw_fg=1
+hw_runner=$$
+
+hw_descendants() {  # pids: them and every process below them, stopped, as one list
+  hw_all=" $* " hw_new=1
+  kill -STOP "$@" 2>/dev/null
   while [ -n "$hw_new" ]; do
     hw_new=
     hw_ps=$(LC_ALL=C ps -A -o pid= -o ppid= 2>/dev/null) || break
@@ -110,9 +122,26 @@ EOF
   done
 }
 
-hw_end() {  # $1 pid: the member and what it started, killed
-  hw_descendants "$1"
+hw_end() {  # pids: the member and what it started, killed
+  hw_descendants "$@"
   kill -KILL $hw_all 2>/dev/null
+}
+
+hw_target() {  # $1 the state's member, $2 its pid or + (hw_fg): 0 with it stopped (hw_found), 1 when it
+  if [ "$2" != + ]; then  # ended, or another member runs now (the state is read again once the processes
+    hw_found=$2           # found are stopped: the runner cannot go on to the next member meanwhile)
+    kill -STOP "$2" 2>/dev/null
+    return
+  fi
+  hw_found=
+  for hw_p in /proc/[0-9]*; do
+    [ "${hw_p#/proc/}" = "$hw_runner" ] || ! [ "$hw_p/fd/0" -ef "$hw_base.in" ] || hw_found="$hw_found ${hw_p#/proc/}"
+  done
+  [ -n "$hw_found" ] || return 1
+  kill -STOP $hw_found 2>/dev/null
+  read -r hw_y hw_rest <"$hw_base.s" && [ "$hw_y" = "$1" ] && return
+  kill -CONT $hw_found 2>/dev/null
+  return 1
 }
 
 hw_clock() {  # hw_now: centiseconds, from the kernel's uptime (a read, no fork), else the ticker's own count
@@ -127,7 +156,11 @@ hw_tick() {  # the ticker: kills the member the state file names once its timeou
     hw_own=$((hw_own + ${hw_nap#0}))
     read -r hw_x <"$hw_base.t" || hw_x=
     [ "$hw_x" != python ] || exit 0
-    kill -0 "$hw_runner" 2>/dev/null || { hw_clean; exit 0; }
+    if ! kill -0 "$hw_runner" 2>/dev/null; then  # the runner is gone (the host stopped it): its member too
+      ! read -r hw_idx hw_pid hw_rest <"$hw_base.s" || [ "$hw_idx" = - ] || ! hw_target "$hw_idx" "$hw_pid" ||
+        hw_end $hw_found
+      hw_clean; exit 0
+    fi
     hw_nap=10
     if read -r hw_idx hw_pid hw_lim hw_st <"$hw_base.s" && [ "$hw_idx" != - ] && [ "$hw_lim" -gt 0 ]; then
       hw_clock
@@ -138,7 +171,7 @@ hw_tick() {  # the ticker: kills the member the state file names once its timeou
       fi
       hw_left=$((hw_t0 + hw_lim - hw_now))
       if [ "$hw_left" -le 0 ]; then
-        [ "$hw_x" = "$hw_idx" ] || { printf '%s\n' "$hw_idx" >|"$hw_base.t"; hw_end "$hw_pid"; }
+        [ "$hw_x" = "$hw_idx" ] || ! hw_target "$hw_idx" "$hw_pid" || { printf '%s\n' "$hw_idx" >|"$hw_base.t"; hw_end $hw_found; }
       elif [ "$hw_left" -lt 10 ]; then
         hw_nap=$hw_left
       fi
@@ -188,9 +221,11 @@ hw_stop() {  # the host stops the chain: the running member and its tree go too
   [ -z "${hw_pid-}" ] || hw_end "$hw_pid"  # the ticker removes the scratch files at its next tick
   exit $((128 + $1))
 }
-trap 'hw_stop 15' TERM
-trap 'hw_stop 2' INT
-trap 'hw_stop 1' HUP
+if [ -z "$hw_fg" ]; then
+  trap 'hw_stop 15' TERM
+  trap 'hw_stop 2' INT
+  trap 'hw_stop 1' HUP
+fi
 
 hw_plain() {  # $1 a member's command: 0 when it is one simple command of plain words, which the
   # host's shell would only split, expand and start: letters, digits, _./:=@%+,#- and blanks, quotes,
@@ -245,26 +280,28 @@ hw_program() {  # $1 the program a plain command starts: 0 when exec'ing it here
   return 1
 }
 
-hw_start() {  # (a subshell, which becomes the member) $1 a member's command: a plain one starts its
-  hw_cmd=$1   # program itself, as the host's shell would (bash takes a millisecond to start); else that shell
-  if hw_plain "$hw_cmd"; then
+hw_start() {  # $1 exec (a subshell, which becomes the member) or command (hw_fg: this shell, which waits for
+  hw_how=$1 hw_cmd=$2  # it), $2 a member's command: a plain one starts its program itself, as the host's
+  if hw_plain "$hw_cmd"; then  # shell would (bash takes a millisecond to start); else that shell
     set +u
-    command eval "set -- $hw_cmd" 2>/dev/null || exec "$hw_shell" -c "$hw_cmd"  # an unbalanced quote: the shell says it
-    case ${1-} in true|false|:) "$@"; exit ;; esac
-    [ $# -eq 0 ] || ! hw_program "$1" || exec "$@"
+    if command eval "set -- $hw_cmd" 2>/dev/null; then  # (an unbalanced quote: the shell says it)
+      set -u
+      case ${1-} in true|false|:) "$@"; return ;; esac
+      [ $# -eq 0 ] || ! hw_program "$1" || { $hw_how "$@"; return; }
+    fi
+    set -u
   fi
-  exec "$hw_shell" -c "$hw_cmd"
+  $hw_how "$hw_shell" -c "$hw_cmd"
 }
 
-hw_runner=$$
 (exec </dev/null >/dev/null 2>&1; hw_tick) &  # exec: a redirection of the call would keep copies of the host's pipes open
 
-hw_handoff() {  # $1 members done, $2 exit code or -, $3 timed out (0 or 1); then the members' words
+hw_handoff() {  # $1 members done, $2 exit code or -, $3 timed out (0 or 1; s after it: hw_fg); then the members' words
   hw_have_py  # before the ticker hears of Python: it removes the scratch files once this shell is gone
   printf 'python\n' >|"$hw_base.t"
   hw_done=$1 hw_code=$2 hw_timed=$3
   shift 3
-  exec python3 -S "$hw_py" --from-sh "$hw_done" "$hw_code" "$hw_timed" "$hw_base" -- "$hw_host" "$hw_event" "$@" \
+  exec python3 -S "$hw_py" --from-sh "$hw_done" "$hw_code" "$hw_timed${hw_fg:+s}" "$hw_base" -- "$hw_host" "$hw_event" "$@" \
     <"$hw_base.in"
 }
 
@@ -290,16 +327,23 @@ hw_members() {  # $1 the first member to run (those before it ran), then the mem
        if [ "$hw_run" -eq 0 ]; then
          hw_seconds "$hw_to"
          [ "$hw_lim" -ge 0 ] || hw_handoff "$hw_i" - 0 "$@"
-         hw_start "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
-         hw_pid=$!
          hw_clock
-         printf '%s %s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" "$hw_now" >|"$hw_base.s"
          hw_code=0
-         wait "$hw_pid" 2>/dev/null || hw_code=$?  # (dash says "Killed" of a member the ticker ended)
-         hw_pid=
+         if [ -n "$hw_fg" ]; then
+           printf '%s + %s %s\n' "$hw_i" "$hw_lim" "$hw_now" >|"$hw_base.s"
+           { hw_start command "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i"; } 2>/dev/null ||
+             hw_code=$?
+         else
+           hw_start exec "$hw_w" <"$hw_base.in" >|"$hw_base.o$hw_i" 2>|"$hw_base.e$hw_i" &
+           hw_pid=$!
+           printf '%s %s %s %s\n' "$hw_i" "$hw_pid" "$hw_lim" "$hw_now" >|"$hw_base.s"
+           wait "$hw_pid" 2>/dev/null || hw_code=$?  # (dash says "Killed" of a member the ticker ended)
+           hw_pid=
+         fi
          printf -- '- - 0 -\n' >|"$hw_base.s"
          read -r hw_t <"$hw_base.t" || hw_t=
          [ "$hw_t" != "$hw_i" ] || hw_handoff "$hw_i" 137 1 "$@"
+         [ -z "$hw_fg" ] || [ "$hw_code" -le 128 ] || hw_handoff "$hw_i" "$hw_code" 0 "$@"  # its shell's word after it
          if [ "$hw_host" != cline ] && [ -z "$hw_errs$hw_kept" ] && hw_last "$hw_i" "$@"; then  # the host reads
            [ ! -s "$hw_base.e$hw_i" ] || LC_ALL=C cat "$hw_base.e$hw_i" >&2  # it alone (chainrun.py's _last)
            [ ! -s "$hw_base.o$hw_i" ] || LC_ALL=C cat "$hw_base.o$hw_i"

@@ -347,3 +347,73 @@ def test_writing_a_chain_runner_judges_no_exit_code():
             "print(sorted(m for m in sys.modules if m.endswith('standalone.protocol')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout == "[]\n"
+
+
+# -- how members start (issue 38): in the foreground under dash with /proc (vfork: no fork of the whole
+# shell per member), in the background elsewhere (bash as sh); each way held to the host's shell
+
+STARTS = {"foreground": ["dash"], "background": ["bash", "--posix"]}
+
+
+def sh_chain(folder: Path, shell: list[str], members: list[str], **run) -> subprocess.CompletedProcess:
+    return subprocess.run([*shell, str(folder / "settings.hookweave-chain.sh"), "claude", "PreToolUse", *members],
+                          input=PAYLOAD, capture_output=True, timeout=60, cwd=folder, **run)
+
+
+@pytest.mark.parametrize("way", STARTS)
+def test_each_way_of_starting_members_is_the_one_its_shell_takes(folder, way):
+    state = 'cat "$TMPDIR"/.hookweave-chain-*.s >>"$LOG"'
+    env = {**os.environ, "TMPDIR": str(folder)}
+    done = sh_chain(folder, STARTS[way], ["m", "10", "", state, "n", "10", "", "true"], env=env)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    words = logged(folder).split()
+    assert words[0] == "0" and (words[1] == "+") == (way == "foreground"), words
+
+
+@pytest.mark.parametrize("way", STARTS)
+@pytest.mark.parametrize("signal_name", ["KILL", "TERM", "SEGV", "ABRT", "USR1", "HUP", "INT", "PIPE"])
+def test_a_member_a_signal_ends_says_what_the_hosts_shell_says(folder, way, signal_name):
+    """Under dash, a member it waited for in the foreground that a signal ended gets the shell's word
+    ("Killed") after its stderr; bash -c hands its process over and says nothing: neither must the
+    chain, whether the member kills itself (a plain script) or its shell does (bash -c). Both runners
+    give the exit code as 128 + n, the member's own death being no signal of theirs to die of."""
+    script = folder / "hooks dir" / f"die-{signal_name}.sh"
+    script.write_text(f"#!/bin/sh\necho said >&2\nulimit -c 0\nkill -{signal_name} $$\nsleep 5\n")
+    script.chmod(0o755)
+    for command in (f'"$CHAIN_DIR"/die-{signal_name}.sh', f"echo said >&2; ulimit -c 0; kill -{signal_name} $$; sleep 5"):
+        code, out, err, _ = through_bash(folder, command)  # (a chain exits 128 + n where bash -c died of n)
+        last = sh_chain(folder, STARTS[way], ["first", "10", "", "true", "m", "10", "", command])
+        assert (last.returncode, last.stdout, last.stderr) == (code if code >= 0 else 128 - code, out, err), command
+        middle = sh_chain(folder, STARTS[way], ["m", "10", "", command, "after", "10", "", "echo after >&2"])
+        python = subprocess.run(["python3", "-S", str(folder / "settings.hookweave-chain.py"), "claude",
+                                 "PreToolUse", "m", "10", "", command, "after", "10", "", "echo after >&2"],
+                                input=PAYLOAD, capture_output=True, timeout=60, cwd=folder)
+        assert (middle.returncode, middle.stdout, middle.stderr) == (
+            python.returncode, python.stdout, python.stderr), command
+        assert middle.stderr.startswith(b"said\n") and b"after\n" in middle.stderr, middle.stderr
+
+
+@pytest.mark.parametrize("way", STARTS)
+def test_a_chain_the_host_stops_ends_its_running_member_on_both_ways(folder, way):
+    """The host's SIGTERM to the chain (its own timeout, the user's interrupt): under dash the runner
+    ends at once and the ticker ends the member it ran in the foreground, found by its stdin; under
+    bash the runner's trap ends it. Either way nothing of the chain runs on, the scratch files go."""
+    import signal
+    import time
+
+    mark = folder / "mark"
+    scratch = folder / "scratch"
+    scratch.mkdir()
+    member = f'sleep 1.5; touch "{mark}"'
+    proc = subprocess.Popen([*STARTS[way], str(folder / "settings.hookweave-chain.sh"), "claude", "PreToolUse",
+                             "slow", "30", "", member, "next", "30", "", f'touch "{mark}.next"'],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=folder,
+                            env={**os.environ, "TMPDIR": str(scratch)})
+    proc.stdin.write(PAYLOAD)
+    proc.stdin.close()
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=10)
+    time.sleep(1.6)
+    assert not mark.exists() and not Path(f"{mark}.next").exists()
+    assert list(scratch.iterdir()) == []
