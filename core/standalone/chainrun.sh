@@ -101,8 +101,8 @@ fi
 # ended a member ("Killed") on the member's stderr file, which the host's shell, handing its process
 # over, never writes: a member past 128 goes to Python, which drops that line (chainproc.resume).
 # A host that stops the chain ends this shell at once (no trap: one waits for the member first), and
-# the ticker ends the member by its stdin, the payload file, which only the member and what it
-# started hold. Elsewhere (bash as sh: it forks either way) in the background, and `wait`.
+# the ticker ends the member: the runner's child but itself, or once the runner is gone, what holds
+# the payload file as its stdin (the member and what it started). Elsewhere (bash as sh: it forks either way) in the background, and `wait`.
 hw_fg=
 [ -n "${BASH_VERSION-}${ZSH_VERSION-}${KSH_VERSION-}${YASH_VERSION-}" ] || [ ! -d /proc/self/fd ] || hw_fg=1
 hw_runner=$$
@@ -134,9 +134,19 @@ hw_target() {  # $1 the state's member, $2 its pid or + (hw_fg): 0 with it stopp
     return
   fi
   hw_found=
-  for hw_p in /proc/[0-9]*; do
-    [ "${hw_p#/proc/}" = "$hw_runner" ] || ! [ "$hw_p/fd/0" -ef "$hw_base.in" ] || hw_found="$hw_found ${hw_p#/proc/}"
-  done
+  if kill -0 "$hw_runner" 2>/dev/null; then  # the runner's child, but this ticker (its pid: $$ is the runner's)
+    [ -n "$hw_me" ] || read -r hw_me hw_rest 2>/dev/null </proc/self/stat
+    hw_ps=$(LC_ALL=C ps -A -o pid= -o ppid= 2>/dev/null)
+    while read -r hw_p hw_pp; do
+      [ "$hw_pp" != "$hw_runner" ] || [ "$hw_p" = "$hw_me" ] || hw_found="$hw_found $hw_p"
+    done <<EOF
+$hw_ps
+EOF
+  else  # the runner is gone, the member's parent with it: by its stdin (what closed it is not found)
+    for hw_p in /proc/[0-9]*; do
+      ! [ "$hw_p/fd/0" -ef "$hw_base.in" ] || hw_found="$hw_found ${hw_p#/proc/}"
+    done
+  fi
   [ -n "$hw_found" ] || return 1
   kill -STOP $hw_found 2>/dev/null
   read -r hw_y hw_rest <"$hw_base.s" && [ "$hw_y" = "$1" ] && return
@@ -149,7 +159,7 @@ hw_clock() {  # hw_now: centiseconds, from the kernel's uptime (a read, no fork)
 }
 
 hw_tick() {  # the ticker: kills the member the state file names once its timeout has passed (checked
-  hw_last= hw_t0= hw_own=0 hw_nap=10  # at most 0.1 s apart, and exactly at its end); when the runner
+  hw_last= hw_t0= hw_own=0 hw_nap=10 hw_me=  # at most 0.1 s apart, and exactly at its end); when the runner
   while :; do                          # is gone, removes the scratch files (unless Python took them over)
     case $hw_nap in ?) hw_nap=0$hw_nap ;; esac  # a nap first: most chains are over before it ends
     LC_ALL=C sleep "0.$hw_nap" 2>/dev/null || { LC_ALL=C sleep 1; hw_own=$((hw_own + 100 - ${hw_nap#0})); }  # whole seconds only

@@ -417,3 +417,30 @@ def test_a_chain_the_host_stops_ends_its_running_member_on_both_ways(folder, way
     time.sleep(1.6)
     assert not mark.exists() and not Path(f"{mark}.next").exists()
     assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.parametrize("way", STARTS)
+@pytest.mark.parametrize("member", ["sleep 5.{n}", "exec </dev/null; sleep 5.{n}", "sleep 5.{n} & wait",
+                                    '"$CHAIN_DIR"/sleepy.sh'])
+def test_a_member_past_its_timeout_is_ended_on_both_ways_whatever_it_holds(folder, way, member):
+    """Under dash the runner waits for its member in the foreground and the ticker finds it as the
+    runner's child (not by its stdin, which a member may close): each member here is ended at its 1 s,
+    its own children with it, and the next member runs."""
+    import time
+
+    tag = f"5.{os.getpid()}{len(member)}{len(way)}"  # a sleep no other test runs, to look for afterwards
+    member = member.replace("5.{n}", tag)
+    sleepy = folder / "hooks dir" / "sleepy.sh"
+    sleepy.write_text(f"#!/bin/sh\nsleep {tag}\n")
+    sleepy.chmod(0o755)
+    start = time.monotonic()
+    done = sh_chain(folder, STARTS[way], ["slow", "1", "", member, "next", "10", "", 'echo next >>"$LOG"'])
+    took = time.monotonic() - start
+    assert done.returncode == 0 and b"slow timed out after 1 s" in done.stderr, done.stderr
+    assert logged(folder) == "next\n" and took < 2.5, took
+    for _ in range(20):  # (a SIGKILL takes effect a moment after kill returns)
+        leftover = subprocess.run(["pgrep", "-f", f"sleep {tag}"], capture_output=True, text=True).stdout.split()
+        if not leftover:
+            break
+        time.sleep(0.05)
+    assert leftover == [], leftover
