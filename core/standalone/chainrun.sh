@@ -102,7 +102,8 @@ fi
 # over, never writes: a member past 128 goes to Python, which drops that line (chainproc.resume).
 # A host that stops the chain ends this shell at once (no trap: one waits for the member first), and
 # the ticker ends the member: the runner's child but itself, or once the runner is gone, what holds
-# the payload file as its stdin (the member and what it started). Elsewhere (bash as sh: it forks either way) in the background, and `wait`.
+# the payload file as its stdin (the member and what it started). Elsewhere (bash as sh, which
+# forks either way) in the background, and `wait`.
 hw_fg=
 [ -n "${BASH_VERSION-}${ZSH_VERSION-}${KSH_VERSION-}${YASH_VERSION-}" ] || [ ! -d /proc/self/fd ] || hw_fg=1
 hw_runner=$$
@@ -181,7 +182,10 @@ hw_tick() {  # the ticker: kills the member the state file names once its timeou
       fi
       hw_left=$((hw_t0 + hw_lim - hw_now))
       if [ "$hw_left" -le 0 ]; then
-        [ "$hw_x" = "$hw_idx" ] || ! hw_target "$hw_idx" "$hw_pid" || { printf '%s\n' "$hw_idx" >|"$hw_base.t"; hw_end $hw_found; }
+        if [ "$hw_x" != "$hw_idx" ] && hw_target "$hw_idx" "$hw_pid"; then
+          printf '%s\n' "$hw_idx" >|"$hw_base.t"
+          hw_end $hw_found
+        fi
       elif [ "$hw_left" -lt 10 ]; then
         hw_nap=$hw_left
       fi
@@ -311,8 +315,8 @@ hw_handoff() {  # $1 members done, $2 exit code or -, $3 timed out (0 or 1; s af
   printf 'python\n' >|"$hw_base.t"
   hw_done=$1 hw_code=$2 hw_timed=$3
   shift 3
-  exec python3 -S "$hw_py" --from-sh "$hw_done" "$hw_code" "$hw_timed${hw_fg:+s}" "$hw_base" -- "$hw_host" "$hw_event" "$@" \
-    <"$hw_base.in"
+  exec python3 -S "$hw_py" --from-sh "$hw_done" "$hw_code" "$hw_timed${hw_fg:+s}" "$hw_base" -- \
+    "$hw_host" "$hw_event" "$@" <"$hw_base.in"
 }
 
 hw_members() {  # $1 the first member to run (those before it ran), then the members' words: exits, but for
