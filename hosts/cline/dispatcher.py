@@ -33,6 +33,11 @@ IMPORTS = "import sys\n\n"
 # What earlier versions wrote before ``HOOKS`` (issue 24 dropped ``json`` and ``subprocess``, 30 ms a run).
 EARLIER_HEADS = (("#!/usr/bin/env python3\n", "import json\nimport subprocess\nimport sys\n\n"),)
 FOLDERS = "# hookweave-made-folders: "  # how many folders above this file hookweave made (uninstall removes them)
+# The line after it: the SHA-256 of the rest of the file, 16 hex digits, as the sh runner file has one
+# (core/plan/chainsh.py): a file that holds its own key is one hookweave wrote and nobody edited, of
+# whichever version. Without it, every change to the runner's code made each dispatcher an earlier
+# hookweave wrote read as edited by hand, which install refuses to overwrite.
+KEY = "# key "
 OPEN, CLOSE = "HOOKS = [\n", "]\n"
 
 MARK = "# -- the dispatcher's code: install copies every line below this one "  # in core/standalone/cline_dispatch.py
@@ -58,7 +63,25 @@ def program() -> str:
 
 def render(event: str, hooks: list[dict[str, Any]], folders: int) -> str:
     """The dispatcher for ``event`` running ``hooks`` (``{command, matcher?, timeout?}``) in order."""
-    return _head(event, hooks, folders) + program()
+    text = _head(event, hooks, folders) + program()
+    end = text.index("\n", text.index("\n" + FOLDERS) + 1) + 1
+    return text[:end] + KEY + _digest(text) + "\n" + text[end:]
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _unkeyed(text: str) -> tuple[str, str | None]:
+    """``text`` without its key line (the one after the folders line), and the key, ``None`` without one."""
+    at = text.find("\n" + FOLDERS)
+    end = text.find("\n", at + 1) + 1 if at >= 0 else 0
+    stop = text.find("\n", end) if end and text.startswith(KEY, end) else -1
+    if stop < 0:
+        return text, None
+    return text[:end] + text[stop + 1:], text[end + len(KEY):stop]
 
 
 def sh_part(event: str, hooks: list[dict[str, Any]]) -> str:
@@ -80,7 +103,9 @@ def _head(event: str, hooks: list[Any], folders: int, earlier: tuple[str, str] |
 def read(event: str, text: str) -> dict[str, Any]:
     """What a file at ``event``'s place holds: ``{"foreign": True}`` when hookweave did not write it;
     else ``{"hooks": {event: [...]}, "folders": n, "exact": whether it is byte for byte what
-    hookweave writes for those hooks}``. A member line that does not parse is kept as its text."""
+    hookweave writes for those hooks, or what an earlier hookweave wrote, "earlier": "keyed" (a file
+    holding its own key: any version since the key), "known" (the code of a version before it,
+    ``EARLIER``) or False}``. A member line that does not parse is kept as its text."""
     if not any(text.startswith(shebang + HEADER.split("\n", 1)[1].format(event=event))
                for shebang in (HEADER.split("\n", 1)[0] + "\n", *(s for s, _ in EARLIER_HEADS))):
         return {"foreign": True}
@@ -101,11 +126,13 @@ def read(event: str, text: str) -> dict[str, Any]:
                 hooks.append(line)
     clean = all(isinstance(h, dict) for h in hooks)
     exact = clean and text == render(event, hooks, folders)
-    earlier = clean and not exact and _earlier(text, event, hooks, folders)
-    return {"hooks": {event: hooks}, "folders": folders, "exact": exact or earlier, "earlier": earlier}
+    rest, key = _unkeyed(text)
+    earlier = clean and not exact and (
+        "keyed" if key == _digest(rest) else "known" if _earlier(rest, event, hooks, folders) else False)
+    return {"hooks": {event: hooks}, "folders": folders, "exact": exact or bool(earlier), "earlier": earlier}
 
 
-def _earlier(text: str, event: str, hooks: list[Any], folders: int) -> bool:
+def _earlier(text: str, event: str, hooks: list[Any], folders: int) -> bool:  # (text without a key line)
     """Whether ``text`` is the dispatcher of these hooks with the code an earlier hookweave wrote
     below ``HOOKS``, and its interpreter line and imports (``EARLIER_HEADS``) or today's head."""
     import hashlib

@@ -34,6 +34,9 @@ def findings(scope: str, event: str, members: list[dict], there: Any, path: Path
     if not ours and not members:
         return [Finding("problem", f"{shown} is hookweave's, but no bundle lists a {event} hook any more; "
                         "delete the file")]
+    if listed == members and there.get("earlier") == "keyed":
+        return [Finding("note", f"{shown} runs the code of an earlier hookweave's dispatcher; install the bundle "
+                        "again to update it")]
     if listed == members and there.get("earlier"):
         return [Finding("note", f"{shown} runs the code of an earlier hookweave's dispatcher, which waits for a child "
                         "a hook leaves holding its output and fails on a command with an emoji; install the bundle "

@@ -60,9 +60,17 @@ def operator_folder(project: Path) -> dict[str, tuple[bytes, int]]:
 
 
 def golden(name: str, folders: int = 2) -> str:
-    """A golden file; ``folders``: how many folders above it hookweave made (it removes them again)."""
+    """A golden file; ``folders``: how many folders above it hookweave made (it removes them again),
+    the file's key (the hash of the rest, the line after the count) made again for that count."""
+    from hookweave.hosts.cline import dispatcher as cline_dispatcher
+
     text = (GOLDEN / name).read_text(encoding="utf-8")
-    return text.replace("# hookweave-made-folders: 2\n", f"# hookweave-made-folders: {folders}\n")
+    if folders == 2:
+        return text
+    rest, _ = cline_dispatcher._unkeyed(text)
+    rest = rest.replace("# hookweave-made-folders: 2\n", f"# hookweave-made-folders: {folders}\n")
+    at = rest.index("\n", rest.index(cline_dispatcher.FOLDERS)) + 1
+    return rest[:at] + cline_dispatcher.KEY + cline_dispatcher._digest(rest) + "\n" + rest[at:]
 
 
 def test_dispatchers_beside_the_operators_scripts_then_every_byte_and_mode_back(run, project: Path) -> None:
@@ -112,6 +120,37 @@ def test_uninstall_leaves_an_operators_script_that_replaced_ours(run, project: P
     assert sorted(p.name for p in (project / ".clinerules" / "hooks").iterdir()) == ["TaskStart"]
     assert theirs.read_text() == "echo mine\n" and stat.S_IMODE(theirs.stat().st_mode) == 0o600
     assert not (project / ".cline").exists()
+
+
+def test_an_earlier_hookweaves_unedited_dispatcher_is_ours_and_an_edit_to_its_code_is_not(run, project: Path) -> None:
+    """Each dispatcher holds the key of its own text: a file an earlier hookweave wrote (here: today's
+    with other runner code, keyed as it would have been) is hookweave's, whatever code it holds:
+    verify says to update it, install writes today's. Before the key, every change to the runner's
+    code made such a file read as edited by hand, which install refuses to touch. The same change
+    without its key is an edit, reported and never overwritten."""
+    from hookweave.hosts.cline import dispatcher as cline_dispatcher
+
+    assert run("install", BUNDLE, "--host", "cline").exit_code == 0
+    path = project / ".clinerules" / "hooks" / "PreToolUse"
+    today = path.read_text()
+    rest, key = cline_dispatcher._unkeyed(today)
+    assert key == cline_dispatcher._digest(rest)
+    older = rest.replace("hw_fg=1\n", "hw_fg=\n", 1)
+    assert older != rest
+    at = older.index("\n", older.index(cline_dispatcher.FOLDERS)) + 1
+    path.write_text(older[:at] + cline_dispatcher.KEY + cline_dispatcher._digest(older) + "\n" + older[at:])
+    verify = run("verify", "--host", "cline")
+    assert verify.exit_code == 0, verify.output
+    assert ("PreToolUse runs the code of an earlier hookweave's dispatcher; install the bundle again to update "
+            "it") in verify.stdout
+    assert run("install", BUNDLE, "--host", "cline").exit_code == 0
+    assert path.read_text() == today == golden("PreToolUse")
+    edited = today.replace("hw_fg=1\n", "hw_fg=\n", 1)
+    path.write_text(edited)
+    verify = run("verify", "--host", "cline")
+    assert verify.exit_code == 1 and "modified: .clinerules/hooks/PreToolUse was edited by hand" in verify.stdout
+    assert run("install", BUNDLE, "--host", "cline").exit_code == 0  # nothing of it to change: left alone
+    assert path.read_text() == edited
 
 
 def test_a_hand_edit_is_reported_and_never_overwritten(run, project: Path, write_bundle) -> None:
