@@ -135,11 +135,9 @@ def read(event: str, text: str) -> dict[str, Any]:
 def _earlier(text: str, event: str, hooks: list[Any], folders: int) -> bool:  # (text without a key line)
     """Whether ``text`` is the dispatcher of these hooks with the code an earlier hookweave wrote
     below ``HOOKS``, and its interpreter line and imports (``EARLIER_HEADS``) or today's head."""
-    import hashlib
-
     heads = [_head(event, hooks, folders)] + [_head(event, hooks, folders, old) for old in EARLIER_HEADS]
     for old in heads:
         tail = text[len(old):]
-        if text.startswith(old) and hashlib.sha256(tail.encode("utf-8", "surrogatepass")).hexdigest()[:16] in EARLIER:
+        if text.startswith(old) and _digest(tail) in EARLIER:
             return True
     return False
