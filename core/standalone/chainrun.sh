@@ -137,12 +137,19 @@ hw_target() {  # $1 the state's member, $2 its pid or + (hw_fg): 0 with it stopp
   hw_found=
   if kill -0 "$hw_runner" 2>/dev/null; then  # the runner's child, but this ticker (its pid: $$ is the runner's)
     [ -n "$hw_me" ] || read -r hw_me hw_rest 2>/dev/null </proc/self/stat
-    hw_ps=$(LC_ALL=C ps -A -o pid= -o ppid= 2>/dev/null)
-    while read -r hw_p hw_pp; do
-      [ "$hw_pp" != "$hw_runner" ] || [ "$hw_p" = "$hw_me" ] || hw_found="$hw_found $hw_p"
-    done <<EOF
+    if hw_ps=$(LC_ALL=C ps -A -o pid= -o ppid= 2>/dev/null); then
+      while read -r hw_p hw_pp; do
+        [ "$hw_pp" != "$hw_runner" ] || [ "$hw_p" = "$hw_me" ] || hw_found="$hw_found $hw_p"
+      done <<EOF
 $hw_ps
 EOF
+    else  # no ps (a slim container): each process's parent from /proc, after its name's last ")"
+      for hw_p in /proc/[0-9]*; do
+        read -r hw_pp 2>/dev/null <"$hw_p/stat" || continue
+        hw_pp=${hw_pp##*) } hw_pp=${hw_pp#* } hw_pp=${hw_pp%% *}
+        [ "$hw_pp" != "$hw_runner" ] || [ "${hw_p#/proc/}" = "$hw_me" ] || hw_found="$hw_found ${hw_p#/proc/}"
+      done
+    fi
   else  # the runner is gone, the member's parent with it: by its stdin (what closed it is not found)
     for hw_p in /proc/[0-9]*; do
       ! [ "$hw_p/fd/0" -ef "$hw_base.in" ] || hw_found="$hw_found ${hw_p#/proc/}"

@@ -444,3 +444,28 @@ def test_a_member_past_its_timeout_is_ended_on_both_ways_whatever_it_holds(folde
             break
         time.sleep(0.05)
     assert leftover == [], leftover
+
+
+def test_without_ps_a_foreground_member_past_its_timeout_is_still_ended(folder, tmp_path):
+    """A slim container has no `ps`: the ticker then finds the runner's child by the parents /proc
+    gives (the name in a process's stat file may hold blanks and parentheses)."""
+    import shutil
+    import time
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("dd", "sleep", "rm", "cat", "tr", "wc", "mktemp", "bash", "sh", "dash", "touch"):
+        found = shutil.which(tool)
+        if found:
+            (bin_dir / tool).symlink_to(found)
+    (bin_dir / "python3").symlink_to(Path(sys.executable).resolve())
+    odd = bin_dir / "a (b) c"
+    odd.symlink_to(shutil.which("sleep"))
+    env = {**os.environ, "PATH": f"{folder / 'hooks dir'}{os.pathsep}{bin_dir}"}
+    assert shutil.which("ps", path=env["PATH"]) is None
+    start = time.monotonic()
+    done = sh_chain(folder, ["dash"], ["slow", "0.5", "", '"a (b) c" 5.4321', "next", "10", "", 'echo next >>"$LOG"'],
+                    env=env)
+    took = time.monotonic() - start
+    assert done.returncode == 0 and b"slow timed out after 0.5 s" in done.stderr, done.stderr
+    assert logged(folder) == "next\n" and took < 2, took
