@@ -108,12 +108,24 @@ hw_fg=
 [ -n "${BASH_VERSION-}${ZSH_VERSION-}${KSH_VERSION-}${YASH_VERSION-}" ] || [ ! -d /proc/self/fd ] || hw_fg=1
 hw_runner=$$
 
+hw_table() {  # hw_ps: "pid ppid" a line, of every process: ps, else /proc where there is no ps (a slim
+  hw_ps=$(LC_ALL=C ps -A -o pid= -o ppid= 2>/dev/null) && return  # container): a parent follows the
+  [ -d /proc/self ] || return 1                                    # name's last ")" in a stat file
+  hw_ps=
+  for hw_p in /proc/[0-9]*; do
+    read -r hw_pp 2>/dev/null <"$hw_p/stat" || continue
+    hw_pp=${hw_pp##*) } hw_pp=${hw_pp#* }
+    hw_ps="$hw_ps${hw_p#/proc/} ${hw_pp%% *}
+"
+  done
+}
+
 hw_descendants() {  # pids: them and every process below them, stopped, as one list
   hw_all=" $* " hw_new=1
   kill -STOP "$@" 2>/dev/null
   while [ -n "$hw_new" ]; do
     hw_new=
-    hw_ps=$(LC_ALL=C ps -A -o pid= -o ppid= 2>/dev/null) || break
+    hw_table || break
     while read -r hw_p hw_pp; do
       case $hw_all in *" $hw_pp "*) case $hw_all in *" $hw_p "*) ;; *)
         hw_all="$hw_all$hw_p " hw_new=1; kill -STOP "$hw_p" 2>/dev/null ;; esac ;; esac
@@ -137,19 +149,12 @@ hw_target() {  # $1 the state's member, $2 its pid or + (hw_fg): 0 with it stopp
   hw_found=
   if kill -0 "$hw_runner" 2>/dev/null; then  # the runner's child, but this ticker (its pid: $$ is the runner's)
     [ -n "$hw_me" ] || read -r hw_me hw_rest 2>/dev/null </proc/self/stat
-    if hw_ps=$(LC_ALL=C ps -A -o pid= -o ppid= 2>/dev/null); then
-      while read -r hw_p hw_pp; do
-        [ "$hw_pp" != "$hw_runner" ] || [ "$hw_p" = "$hw_me" ] || hw_found="$hw_found $hw_p"
-      done <<EOF
+    hw_table
+    while read -r hw_p hw_pp; do
+      [ "$hw_pp" != "$hw_runner" ] || [ "$hw_p" = "$hw_me" ] || hw_found="$hw_found $hw_p"
+    done <<EOF
 $hw_ps
 EOF
-    else  # no ps (a slim container): each process's parent from /proc, after its name's last ")"
-      for hw_p in /proc/[0-9]*; do
-        read -r hw_pp 2>/dev/null <"$hw_p/stat" || continue
-        hw_pp=${hw_pp##*) } hw_pp=${hw_pp#* } hw_pp=${hw_pp%% *}
-        [ "$hw_pp" != "$hw_runner" ] || [ "${hw_p#/proc/}" = "$hw_me" ] || hw_found="$hw_found ${hw_p#/proc/}"
-      done
-    fi
   else  # the runner is gone, the member's parent with it: by its stdin (what closed it is not found)
     for hw_p in /proc/[0-9]*; do
       ! [ "$hw_p/fd/0" -ef "$hw_base.in" ] || hw_found="$hw_found ${hw_p#/proc/}"

@@ -63,7 +63,11 @@ def program() -> str:
 
 def render(event: str, hooks: list[dict[str, Any]], folders: int) -> str:
     """The dispatcher for ``event`` running ``hooks`` (``{command, matcher?, timeout?}``) in order."""
-    text = _head(event, hooks, folders) + program()
+    return _keyed(_head(event, hooks, folders) + program())
+
+
+def _keyed(text: str) -> str:
+    """``text`` with its key line after the folders line (``_unkeyed`` takes it out again)."""
     end = text.index("\n", text.index("\n" + FOLDERS) + 1) + 1
     return text[:end] + KEY + _digest(text) + "\n" + text[end:]
 

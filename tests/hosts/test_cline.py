@@ -68,9 +68,8 @@ def golden(name: str, folders: int = 2) -> str:
     if folders == 2:
         return text
     rest, _ = cline_dispatcher._unkeyed(text)
-    rest = rest.replace("# hookweave-made-folders: 2\n", f"# hookweave-made-folders: {folders}\n")
-    at = rest.index("\n", rest.index(cline_dispatcher.FOLDERS)) + 1
-    return rest[:at] + cline_dispatcher.KEY + cline_dispatcher._digest(rest) + "\n" + rest[at:]
+    count = cline_dispatcher.FOLDERS
+    return cline_dispatcher._keyed(rest.replace(f"{count}2\n", f"{count}{folders}\n"))
 
 
 def test_dispatchers_beside_the_operators_scripts_then_every_byte_and_mode_back(run, project: Path) -> None:
@@ -127,9 +126,11 @@ def test_an_earlier_hookweaves_unedited_dispatcher_is_ours_and_an_edit_to_its_co
     with other runner code, keyed as it would have been) is hookweave's, whatever code it holds:
     verify says to update it, install writes today's. Before the key, every change to the runner's
     code made such a file read as edited by hand, which install refuses to touch. The same change
-    without its key is an edit, reported and never overwritten."""
+    without its key is an edit, reported and never overwritten. The operator's files beside it are
+    untouched throughout, and given back byte for byte and mode for mode when the bundle goes."""
     from hookweave.hosts.cline import dispatcher as cline_dispatcher
 
+    before = operator_folder(project)
     assert run("install", BUNDLE, "--host", "cline").exit_code == 0
     path = project / ".clinerules" / "hooks" / "PreToolUse"
     today = path.read_text()
@@ -137,20 +138,22 @@ def test_an_earlier_hookweaves_unedited_dispatcher_is_ours_and_an_edit_to_its_co
     assert key == cline_dispatcher._digest(rest)
     older = rest.replace("hw_fg=1\n", "hw_fg=\n", 1)
     assert older != rest
-    at = older.index("\n", older.index(cline_dispatcher.FOLDERS)) + 1
-    path.write_text(older[:at] + cline_dispatcher.KEY + cline_dispatcher._digest(older) + "\n" + older[at:])
+    path.write_text(cline_dispatcher._keyed(older))
     verify = run("verify", "--host", "cline")
     assert verify.exit_code == 0, verify.output
     assert ("PreToolUse runs the code of an earlier hookweave's dispatcher; install the bundle again to update "
             "it") in verify.stdout
     assert run("install", BUNDLE, "--host", "cline").exit_code == 0
-    assert path.read_text() == today == golden("PreToolUse")
+    assert path.read_text() == today == golden("PreToolUse", folders=0)  # (the operator made the folders)
     edited = today.replace("hw_fg=1\n", "hw_fg=\n", 1)
     path.write_text(edited)
     verify = run("verify", "--host", "cline")
     assert verify.exit_code == 1 and "modified: .clinerules/hooks/PreToolUse was edited by hand" in verify.stdout
     assert run("install", BUNDLE, "--host", "cline").exit_code == 0  # nothing of it to change: left alone
     assert path.read_text() == edited
+    path.write_text(today)
+    assert run("uninstall", "guard", "--host", "cline").exit_code == 0
+    assert snapshot(project) == before
 
 
 def test_a_hand_edit_is_reported_and_never_overwritten(run, project: Path, write_bundle) -> None:
